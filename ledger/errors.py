@@ -1,0 +1,31 @@
+"""Errors of the ledger's services (the rules engine has its own, in ``rules/errors.py``)."""
+
+from django.utils.translation import gettext_lazy as _
+
+
+class LedgerError(Exception):
+    """Raised when a service refuses a write; names the field and the rule, and writes nothing."""
+
+    def __init__(self, message, field: str = "__all__"):
+        self.message = message
+        self.field = field
+        super().__init__(str(message))
+
+
+class EveningClosedError(LedgerError):
+    """Raised on any write to a closed evening (or a closed table)."""
+
+    def __init__(self, field: str = "__all__"):
+        super().__init__(_("the evening is closed; a treasurer must reopen it first"), field)
+
+
+class SeatingError(LedgerError):
+    """Raised when seating or leaving breaks the table's rules (3 to 5, each once)."""
+
+
+class CupNegativeError(LedgerError):
+    """Raised when a posting would take a cup below zero."""
+
+
+class JetonDifferenceError(LedgerError):
+    """Raised when an evening with unconfirmed jeton differences is closed."""

@@ -1,0 +1,414 @@
+"""The ledger of a tarok club.
+
+Design overview
+===============
+
+A **Club** is the tenant boundary: every other row belongs to exactly one club, and one
+installation can serve a whole federation. A club has **Members** (each optionally a log-in,
+with a role), **Seasons** and **Evenings**. An evening copies the club's rate card and price
+per point when it opens, so later changes to the house rules never alter past evenings.
+
+A **Table** is one sitting of 3 to 5 members with its own two cups, from funding to split. It
+names its game (Danish Tarok first), so other tarok games can be added without reshaping the
+tables. A **Seat** places a member at a table in the direction of play; a late arrival gets a
+seat (and pays funding) when seated, and one who leaves early keeps his seat row (``left``).
+
+Every table has **Accounts**: one per seated member, plus ``kongekop`` and ``pagatkop``.
+
+A **Posting** groups the transfers of one event: a table's funding, one hand's settlement, a
+reversal, the end-of-table split, a treasurer's adjustment. A **Transfer** moves ``points > 0``
+from one account to another account of the same table. Each transfer is balanced by
+construction, so the whole ledger is zero-sum: at every moment the members' balances plus the
+cups total 0. Balances are aggregations over transfers; nothing stores a running total.
+
+Postings are append-only. A correction never edits a row: it posts a **reversal** (a posting
+whose ``reverses`` points at the original; unique, so nothing is reversed twice) and a new
+posting. Because a cup feeds later ultimo and bagud payments, correcting hand k also reverses
+and re-settles hands k+1, k+2, ... of that table.
+
+A **Hand** keeps its hand record (the scorekeeper's input, the single source of truth) and
+every **HandRevision** (who, when, why). Each hand posting points at the revision it settles
+and stores the cups it started from, so ``verify_ledger`` can re-settle it and compare.
+
+Invariants are held at three depths: the services (``services.py``, the only writers) refuse
+anything that would break them; the database refuses a non-positive transfer, a transfer to
+itself, a transfer between tables and any update or delete of a transfer or posting (CHECK
+constraints and triggers, see migration 0002); ``verify_ledger`` re-checks the whole ledger.
+A **JetonCount** records what the treasurer counted on the table, never changing the ledger.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from ledger.games import GAME_CHOICES
+
+CUP_NAMES = ("kongekop", "pagatkop")
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=100)
+    slug = models.SlugField(_("short name"), unique=True)
+    price_per_point = models.DecimalField(
+        _("price per point"),
+        max_digits=8,
+        decimal_places=4,
+        default=Decimal("0.25"),
+        validators=[MinValueValidator(Decimal("0"))],
+    )
+    currency = models.CharField(_("currency"), max_length=3, default="DKK")
+    starting_jetons = models.PositiveIntegerField(
+        _("jetons per member at the start"),
+        default=500,
+        help_text=_("Each member's stack when a table starts, for counting jetons."),
+    )
+    rate_card = models.JSONField(_("rate card"), default=dict, blank=True)
+    game = models.CharField(_("game"), max_length=30, choices=GAME_CHOICES, default="danish_tarok")
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("club", kwargs={"club": self.slug})
+
+
+class Member(models.Model):
+    class Role(models.TextChoices):
+        MEMBER = "member", _("member")
+        SCOREKEEPER = "scorekeeper", _("scorekeeper")
+        TREASURER = "treasurer", _("treasurer")
+        ADMIN = "admin", _("club admin")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="members")
+    name = models.CharField(_("name"), max_length=60)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="memberships",
+    )
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices, default=Role.MEMBER)
+    active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="member_name_unique_in_club"),
+            models.UniqueConstraint(fields=["club", "user"], name="member_user_unique_in_club"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class Season(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="seasons")
+    name = models.CharField(_("name"), max_length=60)
+    starts_on = models.DateField(_("starts on"))
+    ends_on = models.DateField(_("ends on"))
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["-starts_on"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_on__gte=models.F("starts_on")), name="season_dates_ordered"
+            )
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class Evening(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        CLOSED = "closed", _("closed")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="evenings")
+    season = models.ForeignKey(
+        Season, on_delete=models.PROTECT, null=True, blank=True, related_name="evenings"
+    )
+    date = models.DateField(_("date"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    rate_card = models.JSONField(_("rate card in force"))
+    price_per_point = models.DecimalField(max_digits=8, decimal_places=4)
+    starting_jetons = models.PositiveIntegerField(default=500)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("evening")
+        verbose_name_plural = _("evenings")
+        ordering = ["-date", "-id"]
+        indexes = [models.Index(fields=["club", "date"])]
+
+    def __str__(self):
+        return f"{self.club} {self.date:%Y-%m-%d}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+
+class EveningLog(models.Model):
+    """An action on an evening that a treasurer must answer for: close, reopen."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="log")
+    action = models.CharField(max_length=20)
+    reason = models.TextField(blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self):
+        return f"{self.evening} {self.action}"
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        CLOSED = "closed", _("closed")
+
+    evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    game = models.CharField(max_length=30, choices=GAME_CHOICES, default="danish_tarok")
+    first_dealer = models.ForeignKey(Member, on_delete=models.PROTECT, null=True, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["evening", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "number"], name="table_number_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.evening} #{self.number}"
+
+    def get_absolute_url(self):
+        return reverse("table", kwargs={"club": self.evening.club.slug, "pk": self.pk})
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seats")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    joined_at_hand = models.PositiveIntegerField(default=1)
+    left = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "member"], name="seat_member_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.member} @ {self.table}"
+
+
+class Account(models.Model):
+    class Kind(models.TextChoices):
+        MEMBER = "member", _("member")
+        KONGEKOP = "kongekop", _("kongekop")
+        PAGATKOP = "pagatkop", _("pagatkop")
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="accounts")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    member = models.ForeignKey(
+        Member, on_delete=models.PROTECT, null=True, blank=True, related_name="accounts"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "member"],
+                condition=models.Q(kind="member"),
+                name="account_member_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["table", "kind"],
+                condition=~models.Q(kind="member"),
+                name="account_cup_unique",
+            ),
+            models.CheckConstraint(
+                condition=(models.Q(kind="member") & models.Q(member__isnull=False))
+                | (~models.Q(kind="member") & models.Q(member__isnull=True)),
+                name="account_member_iff_kind_member",
+            ),
+        ]
+
+    def __str__(self):
+        return self.member.name if self.member_id else self.kind
+
+    @property
+    def name(self) -> str:
+        return str(self)
+
+
+class Hand(models.Model):
+    class Status(models.TextChoices):
+        RECORDED = "recorded", _("recorded")
+        VOIDED = "voided", _("voided")
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField()
+    game = models.CharField(max_length=30, choices=GAME_CHOICES, default="danish_tarok")
+    record = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RECORDED)
+    token = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    dealer = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.table} hand {self.number}"
+
+
+class HandRevision(models.Model):
+    class Action(models.TextChoices):
+        RECORD = "record", _("recorded")
+        CORRECT = "correct", _("corrected")
+        VOID = "void", _("voided")
+
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="revisions")
+    number = models.PositiveIntegerField()
+    action = models.CharField(max_length=10, choices=Action.choices)
+    record = models.JSONField()
+    reason = models.TextField(blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "number"], name="revision_number_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.hand} rev {self.number}"
+
+
+class Posting(models.Model):
+    class Kind(models.TextChoices):
+        FUNDING = "funding", _("funding")
+        HAND = "hand", _("hand")
+        REVERSAL = "reversal", _("reversal")
+        SPLIT = "split", _("split")
+        ADJUSTMENT = "adjustment", _("adjustment")
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="postings")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    hand = models.ForeignKey(
+        Hand, on_delete=models.PROTECT, null=True, blank=True, related_name="postings"
+    )
+    revision = models.ForeignKey(
+        HandRevision, on_delete=models.PROTECT, null=True, blank=True, related_name="postings"
+    )
+    reverses = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
+    )
+    cups_before = models.JSONField(null=True, blank=True)
+    outcome = models.JSONField(null=True, blank=True)
+    note = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "id"]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} {self.pk}"
+
+
+class Transfer(models.Model):
+    posting = models.ForeignKey(Posting, on_delete=models.PROTECT, related_name="transfers")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    source = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="outgoing")
+    target = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="incoming")
+    points = models.IntegerField()
+    reason = models.CharField(max_length=40)
+
+    class Meta:
+        ordering = ["posting", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(points__gt=0), name="transfer_points_positive"
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(source=models.F("target")), name="transfer_not_to_itself"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.source} -> {self.target} {self.points}"
+
+
+class JetonCount(models.Model):
+    """What the treasurer counted in front of one account; the ledger is never changed by it."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="jeton_counts")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="jeton_counts")
+    points = models.IntegerField()
+    counted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    counted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "counted_at", "id"]
+
+    def __str__(self):
+        return f"{self.account}: {self.points}"
+
+
+class EveningResult(models.Model):
+    """A member's result of a closed evening, in points and in money (written at closing)."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="results")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="results")
+    points = models.IntegerField()
+    money = models.DecimalField(max_digits=12, decimal_places=2)
+    closing = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["evening", "member", "closing"], name="result_unique_per_closing"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.member} {self.points:+d}"

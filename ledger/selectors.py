@@ -1,0 +1,53 @@
+"""Reads of the ledger: balances are aggregations over transfers, never stored totals."""
+
+from __future__ import annotations
+
+from django.db.models import Sum
+
+from ledger.models import Account, Seat, Transfer
+
+
+def account_balances(table_id: int) -> dict[int, int]:
+    """Return every account's balance of a table, by account id (two queries)."""
+    balances: dict[int, int] = {}
+    for row in (
+        Transfer.objects.filter(table_id=table_id)
+        .values("target_id")
+        .annotate(total=Sum("points"))
+        .order_by()
+    ):
+        balances[row["target_id"]] = balances.get(row["target_id"], 0) + row["total"]
+    for row in (
+        Transfer.objects.filter(table_id=table_id)
+        .values("source_id")
+        .annotate(total=Sum("points"))
+        .order_by()
+    ):
+        balances[row["source_id"]] = balances.get(row["source_id"], 0) - row["total"]
+    return balances
+
+
+def table_accounts(table_id: int) -> dict[str, Account]:
+    """Return the accounts of a table by name: member names, kongekop and pagatkop."""
+    return {a.name: a for a in Account.objects.filter(table_id=table_id).select_related("member")}
+
+
+def table_balances(table_id: int) -> dict[str, int]:
+    """Return each account's balance by name (members and both cups)."""
+    balances = account_balances(table_id)
+    return {name: balances.get(a.pk, 0) for name, a in table_accounts(table_id).items()}
+
+
+def cup_balances(table_id: int) -> dict[str, int]:
+    """Return the kongekop's and the pagatkop's balance."""
+    balances = table_balances(table_id)
+    return {"kongekop": balances.get("kongekop", 0), "pagatkop": balances.get("pagatkop", 0)}
+
+
+def current_seats(table_id: int) -> list[Seat]:
+    """Return the seats still at the table, in the direction of play."""
+    return list(
+        Seat.objects.filter(table_id=table_id, left=False)
+        .select_related("member")
+        .order_by("position")
+    )
