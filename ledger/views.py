@@ -1,5 +1,28 @@
-from django.shortcuts import render
+"""Thin views: parse input, call a service or a selector, render or redirect."""
+
+from django.shortcuts import redirect, render
+
+from ledger.models import Club, Evening
+from ledger.permissions import club_role
 
 
 def home(request):
-    return render(request, "ledger/home.html")
+    """Show the clubs the user belongs to; with exactly one, go straight there."""
+    clubs = []
+    if request.user.is_authenticated:
+        if request.user.is_superuser:
+            clubs = list(Club.objects.all())
+        else:
+            clubs = list(
+                Club.objects.filter(members__user=request.user, members__active=True).distinct()
+            )
+        if len(clubs) == 1:
+            return redirect("club", club=clubs[0].slug)
+    return render(request, "ledger/home.html", {"clubs": clubs})
+
+
+@club_role()
+def club_home(request):
+    """The club's front page: open evenings first, then the latest closed ones."""
+    evenings = Evening.objects.filter(club=request.club).select_related("season")[:20]
+    return render(request, "ledger/club.html", {"evenings": evenings})

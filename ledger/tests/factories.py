@@ -1,0 +1,68 @@
+"""Plain builders of clubs, members and evenings for tests; every write goes through services."""
+
+from __future__ import annotations
+
+import datetime
+import random
+
+from django.contrib.auth import get_user_model
+
+from ledger import services
+from ledger.models import Club, Member, Season
+from ledger.rules import rotation
+from ledger.rules.generate import random_hand
+from ledger.tests.conftest import load_example
+
+PASSWORD = "tarok-test-pw-1"
+
+
+def make_club(slug: str = "test", name: str = "Test Tarokklub", **fields) -> Club:
+    return Club.objects.create(slug=slug, name=name, **fields)
+
+
+def make_member(club: Club, name: str, role: str = Member.Role.MEMBER, *, login: bool = False):
+    user = None
+    if login:
+        username = f"{club.slug}-{name}".lower()
+        user = get_user_model().objects.create_user(username=username, password=PASSWORD)
+    return Member.objects.create(club=club, name=name, role=role, user=user)
+
+
+def make_season(club: Club, year: int = 2026) -> Season:
+    return Season.objects.create(
+        club=club,
+        name=f"{year}/{year + 1}",
+        starts_on=datetime.date(year, 8, 1),
+        ends_on=datetime.date(year + 1, 7, 31),
+    )
+
+
+def evening_e(club: Club, date=datetime.date(2026, 11, 5), members=None):
+    """Play the spec's Evening E at one table: Anna, Bo and Carl; return (evening, table, hands)."""
+    if members is None:
+        members = [
+            Member.objects.get_or_create(club=club, name=name)[0] for name in ("Anna", "Bo", "Carl")
+        ]
+    evening = services.evening_open(club=club, date=date)
+    table = services.table_open(evening=evening, members=members)
+    hands = [
+        services.hand_record(table=table, record=hand)
+        for hand in load_example("EVENING_E.evening.json")["hands"]
+    ]
+    return evening, table, hands
+
+
+def random_table_hands(table, count: int, seed: int = 1, rates=None):
+    """Record ``count`` random valid hands at ``table`` following its rotation."""
+    from ledger.selectors import current_seats
+
+    rng = random.Random(seed)
+    rates = rates or services.rate_card(table.evening)
+    hands = []
+    for _ in range(count):
+        seats = [s.member.name for s in current_seats(table.pk)]
+        number = table.hands.count() + 1
+        dealer, out = rotation.hand_schedule(seats, seats[0], number, rates.five_seat_rotation)
+        record = random_hand(rng, seats, dealer, rates, sitting_out=out, with_table=False)
+        hands.append(services.hand_record(table=table, record=record))
+    return hands

@@ -1,0 +1,3 @@
+"""The scorekeeper's tablet: evenings, tables, hands (issue 4)."""
+
+urlpatterns: list = []

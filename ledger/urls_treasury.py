@@ -1,0 +1,3 @@
+"""The treasurer and the season: closing, jetons, standings, member pages, PDFs (issue 5)."""
+
+urlpatterns: list = []
