@@ -6,3 +6,6 @@ class LedgerConfig(AppConfig):
     name = "ledger"
     verbose_name = _("Ledger")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from ledger import db  # noqa: F401  (registers the SQLite guard function)

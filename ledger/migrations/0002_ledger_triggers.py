@@ -9,12 +9,16 @@ from django.db import migrations
 
 SQLITE = [
     """CREATE TRIGGER ledger_transfer_no_update BEFORE UPDATE ON ledger_transfer
+       WHEN ledger_locked()
        BEGIN SELECT RAISE(ABORT, 'ledger transfers are append-only'); END""",
     """CREATE TRIGGER ledger_transfer_no_delete BEFORE DELETE ON ledger_transfer
+       WHEN ledger_locked()
        BEGIN SELECT RAISE(ABORT, 'ledger transfers are append-only'); END""",
     """CREATE TRIGGER ledger_posting_no_update BEFORE UPDATE ON ledger_posting
+       WHEN ledger_locked()
        BEGIN SELECT RAISE(ABORT, 'ledger postings are append-only'); END""",
     """CREATE TRIGGER ledger_posting_no_delete BEFORE DELETE ON ledger_posting
+       WHEN ledger_locked()
        BEGIN SELECT RAISE(ABORT, 'ledger postings are append-only'); END""",
     """CREATE TRIGGER ledger_transfer_same_table BEFORE INSERT ON ledger_transfer
        WHEN (SELECT table_id FROM ledger_account WHERE id = NEW.source_id) IS NOT NEW.table_id

@@ -16,3 +16,24 @@ def load_example(name: str):
 @pytest.fixture
 def example():
     return load_example
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _flush_may_clear_the_ledger():
+    """Let pytest-django's flush between transactional tests clear the append-only tables.
+
+    The guard is lifted only inside Django's ``flush`` command, which only tests call.
+    """
+    from django.core.management.commands import flush
+
+    from ledger.db import ledger_unlocked
+
+    original = flush.Command.handle
+
+    def handle(self, *args, **options):
+        with ledger_unlocked():
+            return original(self, *args, **options)
+
+    flush.Command.handle = handle
+    yield
+    flush.Command.handle = original
