@@ -1,0 +1,135 @@
+"""The database itself refuses what would break the ledger, whatever code asks."""
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+
+from ledger.models import Account, Posting, Transfer
+from ledger.tests.factories import evening_e, make_club
+from ledger.verify import verify_ledger
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table():
+    _, table, _ = evening_e(make_club())
+    return table
+
+
+def refused(action):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        action()
+
+
+def test_queryset_update_and_delete_are_refused(table):
+    """QuerySet.update() and delete() on transfers and postings fail in the database."""
+    refused(lambda: Transfer.objects.filter(table=table).update(points=1))
+    refused(lambda: Transfer.objects.filter(table=table)._raw_delete(connection.alias))
+    refused(lambda: Posting.objects.filter(table=table).update(note="edited"))
+    refused(lambda: Posting.objects.filter(table=table)._raw_delete(connection.alias))
+
+
+def test_raw_sql_is_refused(table):
+    """Raw UPDATE and DELETE statements on ledger_transfer are refused."""
+
+    def raw(sql):
+        def run():
+            with connection.cursor() as cursor:
+                cursor.execute(sql)
+
+        return run
+
+    refused(raw("UPDATE ledger_transfer SET points = points + 5"))
+    refused(raw("DELETE FROM ledger_transfer"))
+
+
+def test_bad_transfers_are_refused(table):
+    """Non-positive points, a transfer to itself and one between tables are refused."""
+    posting = Posting.objects.filter(table=table).first()
+    anna = Account.objects.get(table=table, member__name="Anna")
+    bo = Account.objects.get(table=table, member__name="Bo")
+    refused(
+        lambda: Transfer.objects.create(
+            posting=posting, table=table, source=anna, target=bo, points=0, reason="x"
+        )
+    )
+    refused(
+        lambda: Transfer.objects.create(
+            posting=posting, table=table, source=anna, target=bo, points=-5, reason="x"
+        )
+    )
+    refused(
+        lambda: Transfer.objects.create(
+            posting=posting, table=table, source=anna, target=anna, points=5, reason="x"
+        )
+    )
+    _, other_table, _ = evening_e(make_club(slug="other"))
+    foreign = Account.objects.get(table=other_table, member__name="Bo")
+    refused(
+        lambda: Transfer.objects.create(
+            posting=posting, table=table, source=anna, target=foreign, points=5, reason="x"
+        )
+    )
+
+
+def test_closed_evening_refuses_inserts(table):
+    """Nothing can be posted to a table whose evening is closed, even bypassing services."""
+    from ledger import services
+
+    services.evening_close(evening=table.evening)
+    posting = Posting.objects.filter(table=table).first()
+    anna = Account.objects.get(table=table, member__name="Anna")
+    bo = Account.objects.get(table=table, member__name="Bo")
+    refused(
+        lambda: Transfer.objects.create(
+            posting=posting, table=table, source=anna, target=bo, points=5, reason="x"
+        )
+    )
+
+
+def disable_guard(cursor):
+    if connection.vendor == "postgresql":
+        # Deferred foreign-key checks must fire before the table can be altered.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("ALTER TABLE ledger_transfer DISABLE TRIGGER ledger_transfer_append_only")
+    else:
+        cursor.execute("DROP TRIGGER ledger_transfer_no_update")
+
+
+def test_verify_ledger_reports_a_tampered_row(table):
+    """With the trigger disabled, a tampered transfer is caught and its hand named."""
+    assert verify_ledger().ok
+    target = Transfer.objects.filter(table=table, reason="last_trick").order_by("pk").first()
+    with connection.cursor() as cursor:
+        disable_guard(cursor)
+        cursor.execute("UPDATE ledger_transfer SET points = 25 WHERE id = %s", [target.pk])
+    report = verify_ledger()
+    assert not report.ok
+    assert any("hand 1" in p and "stored transfers differ" in p for p in report.problems)
+
+
+def test_verify_ledger_reports_a_negative_cup(table):
+    """A tampered ultimo that takes more than the kongekop holds is reported as a negative cup."""
+    target = Transfer.objects.get(table=table, reason="ultimo_cup")
+    with connection.cursor() as cursor:
+        disable_guard(cursor)
+        cursor.execute("UPDATE ledger_transfer SET points = 1000 WHERE id = %s", [target.pk])
+    problems = verify_ledger().problems
+    assert any("hand 2" in p and "kongekop went below zero" in p for p in problems)
+
+
+def test_verify_ledger_command(table, capsys):
+    """verify_ledger prints a summary and exits 0 on a good ledger, 1 naming the hand otherwise."""
+    from django.core.management import call_command
+
+    call_command("verify_ledger")
+    assert "1 tables, 3 hand postings" in capsys.readouterr().out
+    target = Transfer.objects.filter(table=table, reason="count").order_by("pk").last()
+    with connection.cursor() as cursor:
+        disable_guard(cursor)
+        cursor.execute("UPDATE ledger_transfer SET points = 10 WHERE id = %s", [target.pk])
+    with pytest.raises(SystemExit) as exited:
+        call_command("verify_ledger")
+    assert exited.value.code == 1
+    out = capsys.readouterr().out
+    assert "MISMATCH" in out and "hand 3" in out
