@@ -2,9 +2,10 @@
 
 On SQLite the append-only triggers ask ``ledger_locked()``, a function every connection of
 this process registers (a connection that lacks it, such as the sqlite3 shell, fails closed:
-its write is refused). ``ledger_unlocked()`` lifts the guard for one purpose only: the test
-runner's flush of a test database, which deletes every row between transactional tests.
-PostgreSQL's test flush uses TRUNCATE, which row triggers do not see, so it needs no hook.
+its write is refused). ``ledger_unlocked()`` lifts the guard for two purposes only: the test
+runner's flush of a test database, which deletes every row between transactional tests, and
+``restore``, which loads postings of closed evenings from a backup. PostgreSQL's test flush
+uses TRUNCATE, which row triggers do not see; its restore sets ``ledger.restoring`` locally.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def register_sqlite_functions(sender, connection, **kwargs):
 
 @contextlib.contextmanager
 def ledger_unlocked():
-    """Let the test runner flush a test database; never used by the application."""
+    """Let the test flush or ``restore`` write what the guards refuse; never used otherwise."""
     with _lock:
         _state["unlocked"] += 1
     try:

@@ -2,7 +2,9 @@
 
 - transfers and postings are append-only: any UPDATE or DELETE is refused;
 - a transfer moves points between two accounts of its own table;
-- nothing is posted to a table whose evening is closed.
+- nothing is posted to a table whose evening is closed (except by ``restore``, which loads a
+  backup: on SQLite through ``ledger.db.ledger_unlocked``, on PostgreSQL through the
+  transaction-local setting ``ledger.restoring``).
 """
 
 from django.db import migrations
@@ -26,7 +28,7 @@ SQLITE = [
          OR (SELECT table_id FROM ledger_posting WHERE id = NEW.posting_id) IS NOT NEW.table_id
        BEGIN SELECT RAISE(ABORT, 'a transfer moves points within one table'); END""",
     """CREATE TRIGGER ledger_transfer_open_evening BEFORE INSERT ON ledger_transfer
-       WHEN (SELECT e.status FROM ledger_table t JOIN ledger_evening e ON e.id = t.evening_id
+       WHEN ledger_locked() AND (SELECT e.status FROM ledger_table t JOIN ledger_evening e ON e.id = t.evening_id
              WHERE t.id = NEW.table_id) <> 'open'
        BEGIN SELECT RAISE(ABORT, 'the evening is closed'); END""",
 ]
@@ -58,8 +60,9 @@ POSTGRES = [
          THEN RAISE EXCEPTION 'a transfer moves points within one table'
               USING ERRCODE = 'integrity_constraint_violation';
          END IF;
-         IF (SELECT e.status FROM ledger_table t JOIN ledger_evening e ON e.id = t.evening_id
-             WHERE t.id = NEW.table_id) <> 'open'
+         IF coalesce(current_setting('ledger.restoring', true), '') <> 'on'
+            AND (SELECT e.status FROM ledger_table t JOIN ledger_evening e ON e.id = t.evening_id
+                 WHERE t.id = NEW.table_id) <> 'open'
          THEN RAISE EXCEPTION 'the evening is closed'
               USING ERRCODE = 'integrity_constraint_violation';
          END IF;

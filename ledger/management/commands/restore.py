@@ -1,0 +1,36 @@
+"""Restore a JSON backup into an empty database (SQLite or PostgreSQL)."""
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection, transaction
+
+from ledger.db import ledger_unlocked
+from ledger.models import Club, Transfer
+from ledger.verify import verify_ledger
+
+
+class Command(BaseCommand):
+    help = (
+        "Load a JSON backup written by 'backup' into a migrated, empty database, then run "
+        "verify_ledger. Refuses a database that already holds clubs or transfers."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="a JSON backup")
+
+    def handle(self, *args, **options):
+        if Club.objects.exists() or Transfer.objects.exists():
+            raise CommandError("restore needs an empty database: this one already has clubs")
+        # Closed evenings are restored with their postings: lift the closed-evening guard for
+        # this transaction only. loaddata resets PostgreSQL's sequences itself.
+        with transaction.atomic(), ledger_unlocked():
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL ledger.restoring = 'on'")
+            call_command("loaddata", options["file"], verbosity=0)
+        report = verify_ledger()
+        if not report.ok:
+            raise CommandError("the restored ledger does not verify: " + "; ".join(report.problems))
+        self.stdout.write(
+            f"restored {report.tables} tables, {report.hands} hand postings; ledger OK"
+        )
