@@ -37,3 +37,14 @@ def _flush_may_clear_the_ledger():
     flush.Command.handle = handle
     yield
     flush.Command.handle = original
+
+
+@pytest.fixture(autouse=True)
+def _login_throttling_only_where_tested(request, settings):
+    """Switch django-axes off except in tests marked ``axes``.
+
+    Django's test client ``login()`` authenticates without a request, which django-axes
+    refuses by design; the throttling itself is tested through real log-in requests.
+    """
+    if "axes" not in request.keywords:
+        settings.AXES_ENABLED = False
