@@ -1,0 +1,240 @@
+"""Generate a federation-sized history quickly (the bulk path of ``make bench``).
+
+The hands come from the same generator the tests use (``ledger.rules.generate``) and are
+settled by the same pure engine; only the writing is bulk (``bulk_create``) instead of one
+service call per hand. ``verify_ledger`` over the result proves it equals what the services
+would have written.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from ledger.models import (
+    CUP_NAMES,
+    Account,
+    Club,
+    Evening,
+    EveningResult,
+    Hand,
+    HandRevision,
+    Member,
+    Posting,
+    Season,
+    Seat,
+    Table,
+    Transfer,
+)
+from ledger.rules import RateCard, parse_hand, rotation, settle, split_cups, to_money
+from ledger.rules.generate import random_hand
+
+FIRST_NAMES = [
+    "Anna",
+    "Bo",
+    "Carl",
+    "Dorte",
+    "Erik",
+    "Frida",
+    "Gorm",
+    "Hanne",
+    "Ib",
+    "Jette",
+    "Karl",
+    "Lise",
+    "Mads",
+    "Nina",
+    "Ole",
+    "Pia",
+    "Rasmus",
+    "Sofie",
+    "Tage",
+    "Ulla",
+    "Viggo",
+    "Yrsa",
+    "Åse",
+    "Ørn",
+]
+
+
+def generate(
+    *,
+    clubs: int = 3,
+    seasons: int = 5,
+    evenings: int = 40,
+    tables: int = 4,
+    hands: int = 40,
+    seed: int = 2026,
+    progress=print,
+) -> dict:
+    """Write the history and return its counts."""
+    rng = random.Random(seed)
+    rates = RateCard()
+    counts = {"clubs": 0, "evenings": 0, "tables": 0, "hands": 0, "transfers": 0}
+    user_model = get_user_model()
+    for c in range(clubs):
+        club = Club.objects.create(name=f"Bench Tarokklub {c + 1}", slug=f"bench{c + 1}")
+        members = Member.objects.bulk_create(Member(club=club, name=name) for name in FIRST_NAMES)
+        reader = user_model.objects.create_user(username=f"bench{c + 1}", password="bench-pw-1")
+        Member.objects.filter(pk=members[0].pk).update(user=reader, role="admin")
+        counts["clubs"] += 1
+        for s in range(seasons):
+            year = 2021 + s
+            season = Season.objects.create(
+                club=club,
+                name=f"{year}/{year + 1}",
+                starts_on=datetime.date(year, 8, 1),
+                ends_on=datetime.date(year + 1, 7, 31),
+            )
+            for e in range(evenings):
+                date = season.starts_on + datetime.timedelta(days=7 * e)
+                with transaction.atomic():
+                    _evening(club, season, date, members, rates, rng, tables, hands, counts)
+            progress(
+                f"  club {c + 1}/{clubs} season {s + 1}/{seasons}: "
+                f"{counts['hands']} hands, {counts['transfers']} transfers"
+            )
+    return counts
+
+
+def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts):
+    evening = Evening.objects.create(
+        club=club,
+        season=season,
+        date=date,
+        rate_card=rates.as_dict(),
+        price_per_point=club.price_per_point,
+        starting_jetons=club.starting_jetons,
+    )
+    counts["evenings"] += 1
+    present = rng.sample(members, 16)
+    sizes = [4] * n_tables
+    sizes[0] = rng.choice((3, 4, 5))
+    table_rows, seat_rows, account_rows, plans = [], [], [], []
+    start = 0
+    for number, size in enumerate(sizes, start=1):
+        seated = (present * 2)[start : start + size]
+        start += size
+        table = Table(evening=evening, number=number, first_dealer=seated[0])
+        table_rows.append(table)
+        plans.append((table, seated))
+    Table.objects.bulk_create(table_rows)
+    for table, seated in plans:
+        seat_rows += [Seat(table=table, member=m, position=i + 1) for i, m in enumerate(seated)]
+        account_rows += [Account(table=table, kind=cup) for cup in CUP_NAMES]
+        account_rows += [Account(table=table, kind="member", member=m) for m in seated]
+    Seat.objects.bulk_create(seat_rows)
+    Account.objects.bulk_create(account_rows)
+    accounts = {}
+    for a in account_rows:
+        accounts[(a.table_id, a.member.name if a.member_id else a.kind)] = a
+
+    hand_rows, revision_rows, posting_rows, pending = [], [], [], []
+    results = {}
+    for table, seated in plans:
+        names = [m.name for m in seated]
+        balance = dict.fromkeys(names + list(CUP_NAMES), 0)
+        moves = [(n, cup, rates.funding_per_cup, "funding") for n in names for cup in CUP_NAMES]
+        posting_rows.append(Posting(table=table, kind="funding"))
+        pending.append(moves)
+        _apply(balance, moves)
+        for number in range(1, n_hands + 1):
+            dealer, out = rotation.hand_schedule(names, names[0], number)
+            data = random_hand(rng, names, dealer, rates, sitting_out=out, with_table=False)
+            cups = {cup: balance[cup] for cup in CUP_NAMES}
+            record = parse_hand(data, rates, seats=names, cups_before=cups)
+            settlement = settle(record, rates, cups)
+            stored = record.as_dict()
+            stored.pop("cups_before", None)
+            hand = Hand(
+                table=table,
+                number=number,
+                record=stored,
+                dealer=next(m for m in seated if m.name == dealer),
+            )
+            revision = HandRevision(hand=hand, number=1, action="record", record=stored)
+            o = settlement.outcome
+            posting = Posting(
+                table=table,
+                kind="hand",
+                hand=hand,
+                revision=revision,
+                cups_before=cups,
+                outcome={
+                    "tout": o.tout,
+                    "nolo": o.nolo,
+                    "ultimo": list(o.ultimo) if o.ultimo else None,
+                    "bagud": [list(b) for b in o.bagud],
+                    "last_trick": o.last_trick,
+                    "cups_taken": list(o.cups_taken),
+                    "refunded": list(o.refunded),
+                },
+            )
+            moves = [(t.source, t.target, t.points, t.reason) for t in settlement.transfers]
+            hand_rows.append(hand)
+            revision_rows.append(revision)
+            posting_rows.append(posting)
+            pending.append(moves)
+            _apply(balance, moves)
+            counts["hands"] += 1
+        total = balance["kongekop"] + balance["pagatkop"]
+        shares = split_cups({n: balance[n] for n in names}, total, rates.split_unit)
+        left = {cup: balance[cup] for cup in CUP_NAMES}
+        moves = []
+        for name, share in shares.items():
+            for cup in CUP_NAMES:
+                take = min(share, left[cup])
+                if take:
+                    moves.append((cup, name, take, "split"))
+                    left[cup] -= take
+                    share -= take
+        posting_rows.append(Posting(table=table, kind="split"))
+        pending.append(moves)
+        _apply(balance, moves)
+        for m in seated:
+            results[m.pk] = results.get(m.pk, 0) + balance[m.name]
+    Hand.objects.bulk_create(hand_rows, batch_size=2000)
+    for revision in revision_rows:
+        revision.hand_id = revision.hand.pk
+    HandRevision.objects.bulk_create(revision_rows, batch_size=2000)
+    for posting in posting_rows:
+        if posting.hand is not None:
+            posting.hand_id = posting.hand.pk
+            posting.revision_id = posting.revision.pk
+    Posting.objects.bulk_create(posting_rows, batch_size=2000)
+    transfer_rows = []
+    for posting, moves in zip(posting_rows, pending, strict=True):
+        for source, target, points, reason in moves:
+            transfer_rows.append(
+                Transfer(
+                    posting=posting,
+                    table_id=posting.table_id,
+                    source=accounts[(posting.table_id, source)],
+                    target=accounts[(posting.table_id, target)],
+                    points=points,
+                    reason=reason,
+                )
+            )
+    Transfer.objects.bulk_create(transfer_rows, batch_size=5000)
+    counts["transfers"] += len(transfer_rows)
+    counts["tables"] += len(plans)
+    EveningResult.objects.bulk_create(
+        EveningResult(
+            evening=evening,
+            member_id=member_id,
+            points=points,
+            money=to_money(points, evening.price_per_point),
+        )
+        for member_id, points in results.items()
+    )
+    Table.objects.filter(evening=evening).update(status="closed")
+    Evening.objects.filter(pk=evening.pk).update(status="closed")
+
+
+def _apply(balance, moves):
+    for source, target, points, _reason in moves:
+        balance[source] -= points
+        balance[target] += points

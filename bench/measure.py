@@ -1,0 +1,144 @@
+"""The measured operations of make bench; every one goes through the real code paths."""
+
+from __future__ import annotations
+
+import datetime
+import random
+import time
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from ledger import services
+from ledger.models import Club, Member
+from ledger.rules import rotation
+from ledger.rules.generate import random_hand
+from ledger.selectors import current_seats
+
+HANDS_MEASURED = 40
+
+
+def _record_hands(table, rng, timed_list, queries):
+    for number in range(1, HANDS_MEASURED + 1):
+        seats = [s.member.name for s in current_seats(table.pk)]
+        dealer, out = rotation.hand_schedule(seats, seats[0], number)
+        record = random_hand(rng, seats, dealer, sitting_out=out, with_table=False)
+        with CaptureQueriesContext(connection) as captured:
+            started = time.perf_counter()
+            services.hand_record(table=table, record=record, token=f"bench-{table.pk}-{number}")
+            timed_list.append(time.perf_counter() - started)
+        queries.append(len(captured.captured_queries))
+
+
+def measure_hand_record(summary) -> dict:
+    """Record 40 hands at a table of an empty club, then at a new table of the busiest club."""
+    rng = random.Random(11)
+    out = {}
+    empty = Club.objects.create(name="Empty", slug="bench-empty")
+    members = [Member.objects.create(club=empty, name=n) for n in ("A", "B", "C", "D")]
+    evening = services.evening_open(club=empty, date=datetime.date(2030, 1, 1))
+    table = services.table_open(evening=evening, members=members)
+    times, queries = [], []
+    _record_hands(table, rng, times, queries)
+    out["hand_record_empty"] = {**summary(times), "queries": sorted(set(queries))}
+
+    club = Club.objects.get(slug="bench1")
+    members = list(Member.objects.filter(club=club).order_by("pk")[:4])
+    evening = services.evening_open(club=club, date=datetime.date(2030, 1, 2))
+    table = services.table_open(evening=evening, members=members)
+    times, queries = [], []
+    _record_hands(table, rng, times, queries)
+    out["hand_record_full_history"] = {**summary(times), "queries": sorted(set(queries))}
+    return out
+
+
+def measure_verify(ms) -> dict:
+    from ledger.verify import verify_ledger
+
+    started = time.perf_counter()
+    report = verify_ledger()
+    seconds = time.perf_counter() - started
+    return {
+        "verify_ledger": {
+            "seconds": round(seconds, 1),
+            "hands": report.hands,
+            "transfers": report.transfers,
+            "per_hand_ms": ms(seconds / max(report.hands, 1)),
+            "ok": report.ok,
+            "problems": report.problems[:5],
+        }
+    }
+
+
+def measure_soak() -> dict:
+    from ledger.tests.soak import run_soak
+
+    club = Club.objects.create(name="Soak", slug="bench-soak")
+    members = [Member.objects.create(club=club, name=n) for n in "ABCDEFGH"]
+    evening = services.evening_open(club=club, date=datetime.date(2030, 2, 1))
+    tables = [
+        services.table_open(evening=evening, members=members[:4]),
+        services.table_open(evening=evening, members=members[4:]),
+    ]
+    stats = run_soak(tables, threads=6, operations=100, seed=5)
+    from ledger.models import Table
+    from ledger.verify import verify_ledger
+
+    report = verify_ledger(Table.objects.filter(evening__club=club))
+    return {
+        "soak": {
+            "threads": 6,
+            "operations": 600,
+            "seconds": round(stats["seconds"], 1),
+            "recorded": stats["record"],
+            "corrected": stats["correct"],
+            "voided": stats["void"],
+            "refused": stats["refused"],
+            "retried_busy": stats["retried"],
+            "errors": stats["errors"][:5],
+            "verify_ok": report.ok,
+        }
+    }
+
+
+def run_all(*, summary, timed, ms) -> dict:
+    results = {}
+    print("Measuring hand_record ...")
+    results.update(measure_hand_record(summary))
+    try:
+        from bench import pages
+    except ImportError:
+        pages = None
+    if pages is not None:
+        print("Measuring pages and PDFs ...")
+        results.update(pages.measure(summary=summary, timed=timed, ms=ms))
+    print("Soak ...")
+    results.update(measure_soak())
+    print("verify_ledger over the whole history ...")
+    results.update(measure_verify(ms))
+    return results
+
+
+def print_table(results: dict) -> None:
+    print()
+    print(f"{'measure':45} {'value':>40}")
+    print("-" * 86)
+    h = results["history"]
+    print(f"{'history':45} {h['hands']:>12} hands {h['transfers']:>12} transfers")
+    print(f"{'generation (bulk path)':45} {results['generate_seconds']:>38} s")
+    for key in ("hand_record_empty", "hand_record_full_history"):
+        r = results[key]
+        value = f"median {r['median_ms']} ms, p95 {r['p95_ms']} ms, queries {r['queries']}"
+        print(f"{key:45} {value:>40}")
+    for key, r in results.items():
+        if isinstance(r, dict) and key.startswith(("page_", "pdf_", "raw_")):
+            parts = [f"{k} {v}" for k, v in r.items()]
+            print(f"{key:45} {', '.join(parts):>40}")
+    s = results["soak"]
+    value = (
+        f"{s['operations']} ops in {s['seconds']} s, verify {'OK' if s['verify_ok'] else 'FAIL'}"
+    )
+    print(f"{'soak (6 threads)':45} {value:>40}")
+    v = results["verify_ledger"]
+    value = f"{v['seconds']} s, {v['per_hand_ms']} ms/hand, {'OK' if v['ok'] else 'FAIL'}"
+    print(f"{'verify_ledger (whole history)':45} {value:>40}")

@@ -1,0 +1,104 @@
+"""make bench: measure tarokclub at a federation's scale.
+
+Generates 3 clubs x 5 seasons x 40 evenings x 4 tables x 40 hands (about 100,000 hands and
+over a million transfers) into a fresh database, then measures the real services, pages,
+verify_ledger and PDFs. SQLite (bench/bench.sqlite3) by default; PostgreSQL when
+DATABASE_URL is set (a database named <name>_bench is created afresh). Prints a table and
+writes bench/results.json. BENCH_SCALE=small runs a tenth of the history, for a quick look.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tarokclub.settings")
+os.environ.setdefault("AXES_ENABLED", "0")
+
+SCALE = os.environ.get("BENCH_SCALE", "full")
+
+
+def prepare_database() -> str:
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        import psycopg
+
+        base, name = url.rsplit("/", 1)
+        bench = f"{name}_bench"
+        with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{bench}"')
+            conn.execute(f'CREATE DATABASE "{bench}"')
+        os.environ["DATABASE_URL"] = f"{base}/{bench}"
+        return "postgresql"
+    path = ROOT / "bench" / "bench.sqlite3"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    os.environ["DATABASE_URL"] = f"sqlite:///{path}"
+    return "sqlite"
+
+
+def timed(fn, repeat: int):
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def ms(seconds: float) -> float:
+    return round(seconds * 1000, 2)
+
+
+def summary(times) -> dict:
+    ordered = sorted(times)
+    p95 = ordered[max(0, int(round(0.95 * len(ordered))) - 1)]
+    return {"median_ms": ms(statistics.median(ordered)), "p95_ms": ms(p95), "n": len(ordered)}
+
+
+def main() -> None:
+    vendor = prepare_database()
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from bench import measure
+    from bench.generate import generate
+
+    scale = (
+        {"clubs": 3, "seasons": 5, "evenings": 40, "tables": 4, "hands": 40}
+        if SCALE == "full"
+        else {"clubs": 3, "seasons": 1, "evenings": 20, "tables": 4, "hands": 40}
+    )
+    print(f"Generating {scale} on {vendor} ...")
+    started = time.perf_counter()
+    counts = generate(**scale)
+    results = {
+        "database": vendor,
+        "scale": scale,
+        "history": counts,
+        "generate_seconds": round(time.perf_counter() - started, 1),
+    }
+    results.update(measure.run_all(summary=summary, timed=timed, ms=ms))
+    out = (
+        ROOT / "bench" / "results.json"
+        if SCALE == "full"
+        else ROOT / "bench" / "results-small.json"
+    )
+    if vendor == "postgresql" and SCALE == "full":
+        out = ROOT / "bench" / "results-postgresql.json"
+    out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    measure.print_table(results)
+    print(f"\nwritten to {out.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
