@@ -1,0 +1,732 @@
+"""Reads of the treasurer and the season: standings, statistics, a member's season, an
+evening's sheet and its jeton reconciliation.
+
+Every function costs a fixed number of queries, whatever the size of the history: sums and
+counts are SQL aggregations (``GROUP BY`` over transfers and hand postings). Python only merges
+the aggregated rows (one per member and evening at most) and converts points to money through
+``ledger.rules.to_money``, the one rounding helper, once per member and evening, exactly as
+``services.evening_close`` does.
+
+Definitions (the README repeats them):
+
+- A member's **net points for an evening** are the sum of his member-account balances over the
+  evening's tables (after the split once the evening is closed); his **money** for the evening
+  is ``to_money(points, evening.price_per_point)``; a season sums both over its evenings.
+- Statistics count only **live** postings: not a reversal and not reversed.
+- **Hands played**: live hand postings where the member was one of the three active players:
+  his name is in the settled record's ``seats`` and not in its ``sitting_out`` (named in the
+  record, or else the table's default rotation: with 4 seats the seat opposite the dealer sits
+  out, with 5 the two seats not next to the dealer).
+- **Ultimo** (with pagat, with a king), **nolo**, **tout** and **bagud** come from the hand
+  posting's ``outcome`` (``ultimo[0]``, ``nolo``, ``tout``, any ``bagud[i][0]``), read with
+  JSON key transforms that SQLite and PostgreSQL both evaluate. Unlike the ``ultimo_cup`` and
+  ``bagud_cup`` transfers, the outcome also records an ultimo that took an empty cup.
+- **Melds received**: the points of live ``meld_*`` transfers into the member's account.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import (
+    Case,
+    Count,
+    ExpressionWrapper,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    TextField,
+    Value,
+    When,
+)
+from django.db.models.fields.json import KT, KeyTextTransform, KeyTransform
+from django.db.models.functions import Coalesce
+from django.http import Http404
+
+from ledger import services
+from ledger.models import (
+    CUP_NAMES,
+    Account,
+    Club,
+    Evening,
+    EveningLog,
+    EveningResult,
+    JetonCount,
+    Member,
+    Posting,
+    Season,
+    Seat,
+    Table,
+    Transfer,
+)
+from ledger.rules import to_money
+
+MAX_SEATS = 5
+STAT_KEYS = ("played", "ultimo_pagat", "ultimo_king", "bagud", "nolo", "tout")
+
+# A posting counts in statistics when it is neither a reversal nor reversed.
+LIVE_POSTING = Q(reversed_by__isnull=True) & ~Q(kind=Posting.Kind.REVERSAL)
+LIVE_TRANSFER = Q(posting__reversed_by__isnull=True) & ~Q(posting__kind=Posting.Kind.REVERSAL)
+
+
+# --- seasons -------------------------------------------------------------------------------
+
+
+def seasons_for_club(*, club: Club) -> list[Season]:
+    """Return the club's seasons, newest first."""
+    return list(Season.objects.filter(club=club).order_by("-starts_on", "-pk"))
+
+
+def season_pick(*, seasons: list[Season], value: str | None, today: datetime.date) -> Season:
+    """Return the season named by ``value`` (an id), else the one running ``today``, else the
+    newest; raise Http404 when the club has none or ``value`` names none of them."""
+    if value:
+        for season in seasons:
+            if str(season.pk) == str(value):
+                return season
+        raise Http404("No such season")
+    for season in seasons:
+        if season.starts_on <= today <= season.ends_on:
+            return season
+    if seasons:
+        return seasons[0]
+    raise Http404("No season yet")
+
+
+def season_resolve(*, club: Club, value: str) -> Season:
+    """Return the club's season whose id or name is ``value``; raise Season.DoesNotExist."""
+    seasons = Season.objects.filter(club=club)
+    if value.isdigit():
+        found = seasons.filter(pk=int(value)).first()
+        if found is not None:
+            return found
+    return seasons.get(name=value)
+
+
+# --- points per member and evening ---------------------------------------------------------
+
+
+@dataclass
+class Cell:
+    """One member's result of one evening."""
+
+    evening_id: int
+    date: datetime.date
+    closed: bool
+    points: int = 0
+    money: Decimal = Decimal("0.00")
+    melds: int = 0
+
+
+def _points_matrix(*, season: Season, member: Member | None = None) -> dict[int, list[Cell]]:
+    """Return each member's cells (one per evening he sat at), in date order (four queries)."""
+    evenings = {
+        e.pk: e
+        for e in Evening.objects.filter(season=season).only(
+            "pk", "date", "status", "price_per_point"
+        )
+    }
+    seats = Seat.objects.filter(table__evening__season=season)
+    transfers = Transfer.objects.filter(table__evening__season=season)
+    if member is not None:
+        seats = seats.filter(member=member)
+        incoming = transfers.filter(target__member=member)
+        outgoing = transfers.filter(source__member=member)
+    else:
+        incoming = transfers.filter(target__kind=Account.Kind.MEMBER)
+        outgoing = transfers.filter(source__kind=Account.Kind.MEMBER)
+    cells: dict[tuple[int, int], Cell] = {}
+    for member_id, evening_id in (
+        seats.values_list("member_id", "table__evening_id").distinct().order_by()
+    ):
+        evening = evenings[evening_id]
+        cells[(member_id, evening_id)] = Cell(
+            evening_id=evening_id, date=evening.date, closed=not evening.is_open
+        )
+    for row in (
+        incoming.values("target__member_id", "table__evening_id")
+        .annotate(
+            total=Sum("points"),
+            melds=Sum("points", filter=Q(reason__startswith="meld_") & LIVE_TRANSFER),
+        )
+        .order_by()
+    ):
+        cell = cells[(row["target__member_id"], row["table__evening_id"])]
+        cell.points += row["total"]
+        cell.melds += row["melds"] or 0
+    for row in (
+        outgoing.values("source__member_id", "table__evening_id")
+        .annotate(total=Sum("points"))
+        .order_by()
+    ):
+        cells[(row["source__member_id"], row["table__evening_id"])].points -= row["total"]
+    by_member: dict[int, list[Cell]] = defaultdict(list)
+    for (member_id, evening_id), cell in cells.items():
+        cell.money = to_money(cell.points, evenings[evening_id].price_per_point)
+        by_member[member_id].append(cell)
+    for member_cells in by_member.values():
+        member_cells.sort(key=lambda c: (c.date, c.evening_id))
+    return by_member
+
+
+# --- statistics of hands -------------------------------------------------------------------
+
+
+def _seat(i: int) -> str:
+    return f"seat{i}"
+
+
+def _text(transform: KeyTextTransform) -> ExpressionWrapper:
+    """Return a JSON key's text as a plain text expression.
+
+    Wrapped, it compares like any text column: a bare key transform would compare as JSON
+    (SQLite would parse a member's name as JSON). A missing key or index is NULL on both
+    databases; SQLite reads a JSON ``null`` as the text 'null', which no comparison here
+    confuses with a member's name unless he is called "null".
+    """
+    return ExpressionWrapper(transform, output_field=TextField())
+
+
+def _record_text(*path) -> ExpressionWrapper:
+    """Return the text at ``path`` in the settled record (a JSON field across a relation)."""
+    expression = "revision__record"
+    for key in path[:-1]:
+        expression = KeyTransform(str(key), expression)
+    return _text(KeyTextTransform(str(path[-1]), expression))
+
+
+def _hand_annotations() -> dict:
+    """Return the annotations that read a hand posting's record and outcome in SQL."""
+    annotations = {_seat(i): _record_text("seats", i) for i in range(MAX_SEATS)}
+    annotations.update(
+        out0=_record_text("sitting_out", 0),
+        out1=_record_text("sitting_out", 1),
+        dealer_name=_record_text("dealer"),
+        ultimo_player=_text(KT("outcome__ultimo__0")),
+        ultimo_card=_text(KT("outcome__ultimo__1")),
+        nolo_player=_text(KT("outcome__nolo")),
+        tout_player=_text(KT("outcome__tout")),
+        bagud0=_text(KT("outcome__bagud__0__0")),
+        bagud1=_text(KT("outcome__bagud__1__0")),
+        bagud2=_text(KT("outcome__bagud__2__0")),
+    )
+    return annotations
+
+
+def _rotation_annotations() -> dict:
+    """Return ``n_seats`` and ``dealer_slot`` (the dealer's index in the record's seats)."""
+    return {
+        "n_seats": Case(
+            When(**{f"{_seat(4)}__isnull": False}, then=Value(5)),
+            When(**{f"{_seat(3)}__isnull": False}, then=Value(4)),
+            default=Value(3),
+            output_field=IntegerField(),
+        ),
+        "dealer_slot": Case(
+            *(When(**{_seat(i): F("dealer_name")}, then=Value(i)) for i in range(MAX_SEATS)),
+            default=Value(-1),
+            output_field=IntegerField(),
+        ),
+    }
+
+
+def _plays_in_slot(i: int) -> Q:
+    """Return the condition that the member in seat slot ``i`` plays the hand.
+
+    A record that names ``sitting_out`` is taken at its word; otherwise the default rotation
+    decides (``ledger.rules.rotation.default_sitting_out``): 3 seats all play; 4 seats, the
+    seat two on from the dealer sits out; 5 seats, only the dealer and his neighbours play.
+    """
+    slot = F(_seat(i))
+    named = Q(out0__isnull=False) & ~Q(out0=slot) & (Q(out1__isnull=True) | ~Q(out1=slot))
+    four = [d for d in range(4) if (i - d) % 4 != 2]
+    five = [d for d in range(5) if (i - d) % 5 in (0, 1, 4)]
+    default = Q(out0__isnull=True) & (
+        Q(n_seats=3) | Q(n_seats=4, dealer_slot__in=four) | Q(n_seats=5, dealer_slot__in=five)
+    )
+    return named | default
+
+
+def _played_by(name) -> Q:
+    """Return the condition that the member called ``name`` (an expression) played the hand."""
+    condition = Q(pk__in=[])
+    for i in range(MAX_SEATS):
+        condition |= Q(**{_seat(i): name}) & _plays_in_slot(i)
+    return condition
+
+
+def live_hand_postings():
+    """Return live hand postings annotated with their record's seats and outcome fields."""
+    return (
+        Posting.objects.filter(LIVE_POSTING, kind=Posting.Kind.HAND)
+        .annotate(**_hand_annotations())
+        .annotate(**_rotation_annotations())
+    )
+
+
+def _hand_stats(postings, *, by_evening: bool = False) -> dict:
+    """Return ``{member_id: {stat: n}}`` (or keyed by (member_id, evening_id)): one query.
+
+    Each live hand posting is joined to the member accounts of its table, so a member's name
+    can be compared with the names in the record and in the outcome.
+    """
+    name = F("table__accounts__member__name")
+    group = ["table__accounts__member_id"] + (["table__evening_id"] if by_evening else [])
+    rows = (
+        postings.filter(table__accounts__kind=Account.Kind.MEMBER)
+        .values(*group)
+        .annotate(
+            played=Count("pk", filter=_played_by(name)),
+            ultimo_pagat=Count("pk", filter=Q(ultimo_player=name, ultimo_card="pagat")),
+            ultimo_king=Count("pk", filter=Q(ultimo_player=name, ultimo_card="king")),
+            bagud=Count("pk", filter=Q(bagud0=name) | Q(bagud1=name) | Q(bagud2=name)),
+            nolo=Count("pk", filter=Q(nolo_player=name)),
+            tout=Count("pk", filter=Q(tout_player=name)),
+        )
+        .order_by()
+    )
+    stats = {}
+    for row in rows:
+        key = (
+            (row["table__accounts__member_id"], row["table__evening_id"])
+            if by_evening
+            else row["table__accounts__member_id"]
+        )
+        stats[key] = {k: row[k] for k in STAT_KEYS}
+    return stats
+
+
+# --- standings -----------------------------------------------------------------------------
+
+
+@dataclass
+class Standing:
+    """A member's season: the figures of the standings table."""
+
+    member_id: int
+    name: str
+    rank: int = 0
+    points: int = 0
+    money: Decimal = Decimal("0.00")
+    evenings: int = 0
+    played: int = 0
+    ultimo_pagat: int = 0
+    ultimo_king: int = 0
+    bagud: int = 0
+    nolo: int = 0
+    tout: int = 0
+    melds: int = 0
+    average: Decimal | None = None
+    best: int | None = None
+    best_date: datetime.date | None = None
+    cells: list[Cell] = field(default_factory=list)
+
+
+def _standing(member: Member, cells: list[Cell], stats: dict) -> Standing:
+    row = Standing(member_id=member.pk, name=member.name, cells=cells)
+    row.points = sum(c.points for c in cells)
+    row.money = sum((c.money for c in cells), Decimal("0.00"))
+    row.melds = sum(c.melds for c in cells)
+    row.evenings = len(cells)
+    if cells:
+        row.average = (Decimal(row.points) / row.evenings).quantize(Decimal("0.1"))
+        best = max(cells, key=lambda c: (c.points, -c.date.toordinal()))
+        row.best, row.best_date = best.points, best.date
+    for key in STAT_KEYS:
+        setattr(row, key, stats.get(key, 0))
+    return row
+
+
+def standings_for_season(*, season: Season) -> list[Standing]:
+    """Return the season's standings, best first (six queries)."""
+    matrix = _points_matrix(season=season)
+    stats = _hand_stats(live_hand_postings().filter(table__evening__season=season))
+    members = Member.objects.filter(pk__in=list(matrix)).only("pk", "name")
+    rows = [_standing(m, matrix[m.pk], stats.get(m.pk, {})) for m in members]
+    rows.sort(key=lambda r: (-r.points, r.name))
+    for rank, row in enumerate(rows, start=1):
+        row.rank = rank
+    return rows
+
+
+def season_evenings(*, season: Season):
+    """Return the season's evenings with their numbers of tables and live hands, newest first."""
+    hands = (
+        Posting.objects.filter(LIVE_POSTING, kind=Posting.Kind.HAND, table__evening=OuterRef("pk"))
+        .order_by()
+        .values("table__evening")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    tables = (
+        Table.objects.filter(evening=OuterRef("pk"))
+        .order_by()
+        .values("evening")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return (
+        Evening.objects.filter(season=season)
+        .annotate(
+            n_tables=Coalesce(Subquery(tables), 0),
+            n_hands=Coalesce(Subquery(hands), 0),
+        )
+        .order_by("-date", "-pk")
+    )
+
+
+# --- a member's season ---------------------------------------------------------------------
+
+
+@dataclass
+class MemberSeason:
+    """A member's season: totals, one row per evening (with the running total), statistics."""
+
+    member: Member
+    season: Season
+    standing: Standing
+    evenings: list[dict]
+
+
+def member_season(*, season: Season, member: Member) -> MemberSeason:
+    """Return the member's season: totals and statistics, and each evening with its cumulative
+    points (five queries)."""
+    cells = _points_matrix(season=season, member=member).get(member.pk, [])
+    postings = live_hand_postings().filter(
+        table__evening__season=season, table__accounts__member=member
+    )
+    by_evening = {
+        evening_id: stats
+        for (member_id, evening_id), stats in _hand_stats(postings, by_evening=True).items()
+        if member_id == member.pk
+    }
+    totals = {k: sum(s[k] for s in by_evening.values()) for k in STAT_KEYS}
+    standing = _standing(member, cells, totals)
+    evenings, running = [], 0
+    for cell in cells:
+        running += cell.points
+        evenings.append(
+            {
+                "evening_id": cell.evening_id,
+                "date": cell.date,
+                "closed": cell.closed,
+                "points": cell.points,
+                "money": cell.money,
+                "cumulative": running,
+                "melds": cell.melds,
+                **by_evening.get(cell.evening_id, dict.fromkeys(STAT_KEYS, 0)),
+            }
+        )
+    return MemberSeason(member=member, season=season, standing=standing, evenings=evenings)
+
+
+def member_hands(*, season: Season, member: Member):
+    """Return the live hand postings of the season the member played, with his net points.
+
+    A queryset (sortable and paginated by django-tables2 at a fixed cost): every row carries
+    ``net`` (his points from the hand), ``evening_date``, ``table_number``, ``hand_number``
+    and the outcome fields of ``live_hand_postings``.
+    """
+    incoming = (
+        Transfer.objects.filter(posting=OuterRef("pk"), target__member=member)
+        .order_by()
+        .values("posting")
+        .annotate(s=Sum("points"))
+        .values("s")
+    )
+    outgoing = (
+        Transfer.objects.filter(posting=OuterRef("pk"), source__member=member)
+        .order_by()
+        .values("posting")
+        .annotate(s=Sum("points"))
+        .values("s")
+    )
+    return (
+        live_hand_postings()
+        .filter(table__evening__season=season)
+        .filter(_played_by(Value(member.name)))
+        .annotate(
+            net=Coalesce(Subquery(incoming), 0) - Coalesce(Subquery(outgoing), 0),
+            evening_id=F("table__evening_id"),
+            evening_date=F("table__evening__date"),
+            table_number=F("table__number"),
+            hand_number=F("hand__number"),
+        )
+        .order_by("evening_date", "table_number", "hand_number")
+    )
+
+
+# --- an evening's sheet --------------------------------------------------------------------
+
+
+@dataclass
+class SheetPosting:
+    """A live posting of a table with its transfers, each member's net and the cups after."""
+
+    posting: Posting
+    kind: str
+    number: int | None
+    dealer: str
+    transfers: list[tuple[str, str, int, str]]
+    net: dict[str, int]
+    cups_after: dict[str, int]
+    corrected: bool = False
+
+    @property
+    def outcome(self) -> dict:
+        return self.posting.outcome or {}
+
+
+@dataclass
+class SheetTable:
+    """One table of the evening: seats, postings in order, balances before and after the split."""
+
+    table: Table
+    seats: list[str]
+    postings: list[SheetPosting] = field(default_factory=list)
+    before_split: dict[str, int] = field(default_factory=dict)
+    cups_before_split: dict[str, int] = field(default_factory=dict)
+    split: dict[str, int] = field(default_factory=dict)
+    balances: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def hands(self) -> list[SheetPosting]:
+        return [p for p in self.postings if p.kind == Posting.Kind.HAND]
+
+
+@dataclass
+class SheetSettlement:
+    """A member's result of the evening over all his tables."""
+
+    name: str
+    member_id: int
+    before_split: int
+    split: int
+    points: int
+    money: Decimal
+
+
+@dataclass
+class EveningSheet:
+    evening: Evening
+    tables: list[SheetTable]
+    settlement: list[SheetSettlement]
+    results: list[EveningResult]
+    log: list[EveningLog]
+
+    @property
+    def closed(self) -> bool:
+        return not self.evening.is_open
+
+
+def evening_for_club(*, club: Club, pk: int) -> Evening:
+    """Return the club's evening ``pk`` (with its season and club); Http404 for another club."""
+    evening = Evening.objects.filter(club=club, pk=pk).select_related("season", "club").first()
+    if evening is None:
+        raise Http404("No such evening")
+    return evening
+
+
+def evening_sheet(*, evening: Evening) -> EveningSheet:
+    """Return every live posting of the evening's tables, the split and the settlement
+    (six queries, whatever the number of hands)."""
+    seats = list(
+        Seat.objects.filter(table__evening=evening)
+        .select_related("member", "table")
+        .order_by("table__number", "position")
+    )
+    sheets: dict[int, SheetTable] = {}
+    for seat in seats:
+        sheet = sheets.setdefault(seat.table_id, SheetTable(table=seat.table, seats=[]))
+        sheet.seats.append(seat.member.name)
+    transfers = defaultdict(list)
+    for t in (
+        Transfer.objects.filter(LIVE_TRANSFER, table__evening=evening)
+        .select_related("source__member", "target__member")
+        .order_by("posting_id", "pk")
+    ):
+        transfers[t.posting_id].append((t.source.name, t.target.name, t.points, t.reason))
+    postings = (
+        Posting.objects.filter(LIVE_POSTING, table__evening=evening)
+        .select_related("hand__dealer")
+        .annotate(revisions=Count("hand__revisions"))
+        .order_by("table__number", "pk")
+    )
+    members = {s.member.name: s.member_id for s in seats}
+    for posting in postings:
+        sheet = sheets[posting.table_id]
+        balances = sheet.balances
+        net: dict[str, int] = defaultdict(int)
+        for source, target, points, _reason in transfers[posting.pk]:
+            balances[source] = balances.get(source, 0) - points
+            balances[target] = balances.get(target, 0) + points
+            net[source] -= points
+            net[target] += points
+        if posting.kind == Posting.Kind.SPLIT:
+            sheet.before_split = {n: balances.get(n, 0) - net.get(n, 0) for n in sheet.seats}
+            sheet.cups_before_split = {c: -net.get(c, 0) for c in CUP_NAMES}
+            sheet.split = {n: net.get(n, 0) for n in sheet.seats}
+        sheet.postings.append(
+            SheetPosting(
+                posting=posting,
+                kind=posting.kind,
+                number=posting.hand.number if posting.hand_id else None,
+                dealer=posting.hand.dealer.name if posting.hand_id else "",
+                transfers=transfers[posting.pk],
+                net={n: net.get(n, 0) for n in sheet.seats},
+                cups_after={c: balances.get(c, 0) for c in CUP_NAMES},
+                corrected=(posting.revisions or 0) > 1,
+            )
+        )
+    for sheet in sheets.values():
+        sheet.balances = {n: sheet.balances.get(n, 0) for n in (*sheet.seats, *CUP_NAMES)}
+        if not sheet.split:
+            sheet.before_split = {n: sheet.balances[n] for n in sheet.seats}
+            sheet.cups_before_split = {c: sheet.balances[c] for c in CUP_NAMES}
+            sheet.split = dict.fromkeys(sheet.seats, 0)
+    totals: dict[str, list[int]] = {}
+    for sheet in sheets.values():
+        for name in sheet.seats:
+            before, split, points = totals.setdefault(name, [0, 0, 0])
+            totals[name] = [
+                before + sheet.before_split[name],
+                split + sheet.split[name],
+                points + sheet.balances[name],
+            ]
+    settlement = sorted(
+        (
+            SheetSettlement(
+                name=name,
+                member_id=members[name],
+                before_split=before,
+                split=split,
+                points=points,
+                money=to_money(points, evening.price_per_point),
+            )
+            for name, (before, split, points) in totals.items()
+        ),
+        key=lambda s: (-s.points, s.name),
+    )
+    results = list(
+        EveningResult.objects.filter(evening=evening)
+        .select_related("member")
+        .order_by("-closing", "-points", "member__name")
+    )
+    results = [r for r in results if r.closing == results[0].closing] if results else []
+    log = list(EveningLog.objects.filter(evening=evening).select_related("by"))
+    return EveningSheet(
+        evening=evening,
+        tables=sorted(sheets.values(), key=lambda s: s.table.number),
+        settlement=settlement,
+        results=results,
+        log=log,
+    )
+
+
+# --- jeton reconciliation ------------------------------------------------------------------
+
+
+@dataclass
+class JetonLine:
+    """One account of a table: the jetons it should hold, the latest count, the difference."""
+
+    account_id: int
+    name: str
+    is_cup: bool
+    expected: int
+    counted: int | None
+
+    @property
+    def difference(self) -> int | None:
+        return None if self.counted is None else self.counted - self.expected
+
+
+@dataclass
+class JetonTable:
+    table: Table
+    lines: list[JetonLine]
+
+    @property
+    def counted(self) -> bool:
+        return any(line.counted is not None for line in self.lines)
+
+    @property
+    def total_expected(self) -> int:
+        return sum(line.expected for line in self.lines)
+
+    @property
+    def total_counted(self) -> int | None:
+        counted = [line.counted for line in self.lines if line.counted is not None]
+        return sum(counted) if counted else None
+
+    @property
+    def total_difference(self) -> int:
+        return sum(line.difference or 0 for line in self.lines)
+
+    @property
+    def differences(self) -> dict[str, int]:
+        return {line.name: line.difference for line in self.lines if line.difference}
+
+
+def evening_jetons(*, evening: Evening) -> list[JetonTable]:
+    """Return each table's expected and counted jetons per account (five queries).
+
+    Expected is ``services.jeton_expected`` (a member's starting stack plus his balance, a
+    cup its balance); counted is the latest ``JetonCount`` of each account, as in
+    ``services.jeton_differences``.
+    """
+    accounts = list(
+        Account.objects.filter(table__evening=evening)
+        .select_related("member", "table__evening")
+        .order_by("table__number", "kind", "member__name")
+    )
+    balances: dict[int, int] = defaultdict(int)
+    transfers = Transfer.objects.filter(table__evening=evening).order_by()
+    for row in transfers.values("target_id").annotate(s=Sum("points")):
+        balances[row["target_id"]] += row["s"]
+    for row in transfers.values("source_id").annotate(s=Sum("points")):
+        balances[row["source_id"]] -= row["s"]
+    latest = JetonCount.objects.filter(account=OuterRef("account")).order_by("-counted_at", "-pk")
+    counted = dict(
+        JetonCount.objects.filter(table__evening=evening)
+        .filter(pk=Subquery(latest.values("pk")[:1]))
+        .values_list("account_id", "points")
+    )
+    seat_order = {
+        (table_id, member_id): position
+        for table_id, member_id, position in Seat.objects.filter(
+            table__evening=evening
+        ).values_list("table_id", "member_id", "position")
+    }
+    tables: dict[int, list[Account]] = defaultdict(list)
+    for account in accounts:
+        tables[account.table_id].append(account)
+    result = []
+    for table_accounts in tables.values():
+        table = table_accounts[0].table
+        members = sorted(
+            (a for a in table_accounts if a.member_id),
+            key=lambda a: seat_order.get((a.table_id, a.member_id), 0),
+        )
+        cups = sorted((a for a in table_accounts if not a.member_id), key=lambda a: a.kind)
+        ordered = members + cups
+        expected = services.jeton_expected(table, {a.name: balances[a.pk] for a in ordered})
+        lines = [
+            JetonLine(
+                account_id=a.pk,
+                name=a.name,
+                is_cup=not a.member_id,
+                expected=expected[a.name],
+                counted=counted.get(a.pk),
+            )
+            for a in ordered
+        ]
+        result.append(JetonTable(table=table, lines=lines))
+    result.sort(key=lambda t: t.table.number)
+    return result
