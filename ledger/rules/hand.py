@@ -339,10 +339,10 @@ def parse_hand(data, rates: RateCard | None = None, *, seats=None, cups_before=N
 
 def _names(p: Problems, path: str, value):
     if not isinstance(value, list):
-        p.add(path, _("{field} must be a list of member names"), field=path)
+        p.add(path, _("{what} must be a list of member names"), what=path)
         return None
     if not all(isinstance(v, str) and v.strip() for v in value):
-        p.add(path, _("{field} must be a list of member names"), field=path)
+        p.add(path, _("{what} must be a list of member names"), what=path)
         return None
     return value
 
@@ -380,7 +380,7 @@ def _list(p: Problems, path: str, value) -> list:
     if value is None:
         return []
     if not isinstance(value, list):
-        p.add(path, _("{field} must be a list"), field=path)
+        p.add(path, _("{what} must be a list"), what=path)
         return []
     return value
 
@@ -454,8 +454,8 @@ def _parse_melds(p: Problems, value, check_player) -> tuple[Meld, ...]:
         if ok and key in seen:
             p.add(path, _("{name} has declared this meld already"), name=item.get("player"))
             ok = False
-        seen.add(key)
         if ok:
+            seen.add(key)
             melds.append(Meld(item["player"], mtype, count, suit, missing, with_pagat))
     return tuple(melds)
 
