@@ -1,0 +1,480 @@
+"""The admin: club set-up (clubs, members, seasons, the rate card) and a window on the ledger.
+
+The admin writes only set-up rows. Evenings, tables and hands are read-mostly (an evening's
+season can be fixed; nothing else); every ledger write goes through ``ledger.services`` from
+the tablet and the treasurer's pages. Postings and transfers are strictly read-only: nobody,
+not even a superuser, may add, change or delete one here (the database refuses it as well).
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import admin
+from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+
+from ledger import selectors
+from ledger.forms_admin import ClubForm, amount_fields, fine_fields, option_fields
+from ledger.models import (
+    Account,
+    Club,
+    Evening,
+    EveningLog,
+    EveningResult,
+    Hand,
+    HandRevision,
+    JetonCount,
+    Member,
+    Posting,
+    Season,
+    Seat,
+    Table,
+    Transfer,
+)
+
+admin.site.site_header = _("tarokclub administration")
+admin.site.site_title = _("tarokclub")
+
+
+class ReadOnlyMixin:
+    """Allow viewing only: no add, change or delete, whoever asks (superusers included)."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class ReadOnlyInline(ReadOnlyMixin, admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
+
+
+def _pretty_json(value) -> str:
+    return format_html(
+        '<pre class="ledger-json">{}</pre>', json.dumps(value, ensure_ascii=False, indent=2)
+    )
+
+
+def _admin_link(obj, label=None) -> str:
+    if obj is None:
+        return "-"
+    meta = obj._meta
+    url = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])
+    return format_html('<a href="{}">{}</a>', url, label if label is not None else obj)
+
+
+# --- set-up --------------------------------------------------------------------------------
+
+
+class SeasonInline(admin.TabularInline):
+    model = Season
+    extra = 0
+    fields = ["name", "starts_on", "ends_on"]
+
+
+class MemberInline(admin.TabularInline):
+    model = Member
+    extra = 0
+    fields = ["name", "user", "role", "active"]
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    form = ClubForm
+    list_display = ["name", "slug", "game", "price_per_point", "currency", "member_count"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [SeasonInline, MemberInline]
+    fieldsets = [
+        (None, {"fields": ["name", "slug", "game", "price_per_point", "currency"]}),
+        (_("Jetons"), {"fields": ["starting_jetons"]}),
+        (
+            _("Rate card: amounts in points"),
+            {
+                "fields": amount_fields(),
+                "description": _(
+                    "The club's house rules. A change applies to evenings opened from now on; "
+                    "an evening keeps the rate card it opened with."
+                ),
+            },
+        ),
+        (_("Fines per cup"), {"fields": fine_fields()}),
+        (_("Options"), {"fields": option_fields()}),
+    ]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(_members=Count("members"))
+
+    @admin.display(description=_("members"), ordering="_members")
+    def member_count(self, obj):
+        return obj._members
+
+
+@admin.register(Member)
+class MemberAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "user", "role", "active"]
+    list_filter = ["club", "role", "active"]
+    list_select_related = ["club", "user"]
+    search_fields = ["name", "user__username"]
+    autocomplete_fields = ["user"]
+    fields = ["club", "name", "user", "role", "active"]
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "starts_on", "ends_on", "evening_count"]
+    list_filter = ["club"]
+    list_select_related = ["club"]
+    date_hierarchy = "starts_on"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(_evenings=Count("evenings"))
+
+    @admin.display(description=_("evenings"), ordering="_evenings")
+    def evening_count(self, obj):
+        return obj._evenings
+
+
+# --- evenings, tables, hands: read-mostly --------------------------------------------------
+
+
+class TableInline(ReadOnlyInline):
+    model = Table
+    fields = ["number", "status", "first_dealer"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("evening__club", "first_dealer")
+
+
+class EveningResultInline(ReadOnlyInline):
+    model = EveningResult
+    fields = ["member", "points", "money", "closing"]
+    show_change_link = False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("member")
+
+
+class EveningLogInline(ReadOnlyInline):
+    model = EveningLog
+    fields = ["action", "reason", "by", "at"]
+    show_change_link = False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("by")
+
+
+@admin.register(Evening)
+class EveningAdmin(admin.ModelAdmin):
+    list_display = [
+        "date",
+        "club",
+        "season",
+        "status",
+        "table_count",
+        "hand_count",
+        "closed_at",
+    ]
+    list_filter = ["status", "club", "season"]
+    list_select_related = ["club", "season"]
+    date_hierarchy = "date"
+    fields = [
+        "club",
+        "date",
+        "season",
+        "status",
+        "price_per_point",
+        "starting_jetons",
+        "rate_card_pretty",
+        "opened_at",
+        "closed_at",
+    ]
+    readonly_fields = [f for f in fields if f != "season"]
+    inlines = [TableInline, EveningResultInline, EveningLogInline]
+
+    def get_queryset(self, request):
+        hands = (
+            Hand.objects.filter(table__evening=OuterRef("pk"), status=Hand.Status.RECORDED)
+            .order_by()
+            .values("table__evening")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                _tables=Count("tables"),
+                _hands=Coalesce(Subquery(hands, output_field=IntegerField()), Value(0)),
+            )
+        )
+
+    def has_add_permission(self, request):
+        return False  # an evening is opened through the services, which copy the rate card
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        if obj is not None and "season" in form.base_fields:
+            form.base_fields["season"].queryset = Season.objects.filter(club=obj.club_id)
+        return form
+
+    @admin.display(description=_("tables"), ordering="_tables")
+    def table_count(self, obj):
+        return obj._tables
+
+    @admin.display(description=_("hands"), ordering="_hands")
+    def hand_count(self, obj):
+        return obj._hands
+
+    @admin.display(description=_("rate card in force"))
+    def rate_card_pretty(self, obj):
+        return _pretty_json(obj.rate_card)
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ["position", "member", "joined_at_hand", "left"]
+    show_change_link = False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("member")
+
+
+@admin.register(Table)
+class TableAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["__str__", "evening", "number", "status", "seat_names", "hand_count"]
+    list_filter = ["status", "evening__club", "evening__status"]
+    list_select_related = ["evening__club", "first_dealer"]
+    date_hierarchy = "evening__date"
+    search_fields = ["seats__member__name"]
+    fields = ["evening", "number", "game", "status", "first_dealer", "balances"]
+    readonly_fields = fields
+    inlines = [SeatInline]
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(_hands=Count("hands", distinct=True))
+            .prefetch_related("seats__member")
+        )
+
+    @admin.display(description=_("seats"))
+    def seat_names(self, obj):
+        seats = sorted(obj.seats.all(), key=lambda s: s.position)
+        return ", ".join(s.member.name + (" †" if s.left else "") for s in seats)
+
+    @admin.display(description=_("hands"), ordering="_hands")
+    def hand_count(self, obj):
+        return obj._hands
+
+    @admin.display(description=_("balances"))
+    def balances(self, obj):
+        rows = selectors.table_balances(obj.pk).items()
+        return format_html(
+            "<table><tbody>{}</tbody></table>",
+            format_html_join("", "<tr><th>{}</th><td>{}</td></tr>", rows),
+        )
+
+
+class HandRevisionInline(ReadOnlyInline):
+    model = HandRevision
+    fields = ["number", "action", "reason", "by", "at"]
+    show_change_link = True
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("by")
+
+
+@admin.register(Hand)
+class HandAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["__str__", "number", "dealer", "status", "created_by", "created_at"]
+    list_filter = ["status", "table__evening__club", "table__evening__status"]
+    list_select_related = ["table__evening__club", "dealer", "created_by"]
+    date_hierarchy = "table__evening__date"
+    fields = ["table", "number", "game", "dealer", "status", "record_pretty", "created_by"]
+    readonly_fields = fields
+    inlines = [HandRevisionInline]
+
+    @admin.display(description=_("hand record"))
+    def record_pretty(self, obj):
+        return _pretty_json(obj.record)
+
+
+@admin.register(HandRevision)
+class HandRevisionAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["__str__", "number", "action", "reason", "by", "at"]
+    list_filter = ["action", "hand__table__evening__club"]
+    list_select_related = ["hand__table__evening__club", "by"]
+    fields = ["hand", "number", "action", "reason", "by", "at", "record_pretty"]
+    readonly_fields = fields
+
+    @admin.display(description=_("hand record"))
+    def record_pretty(self, obj):
+        return _pretty_json(obj.record)
+
+
+# --- the ledger itself: strictly read-only -------------------------------------------------
+
+
+class TransferInline(ReadOnlyInline):
+    model = Transfer
+    fields = ["source", "target", "points", "reason"]
+    show_change_link = False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("source__member", "target__member")
+
+
+@admin.register(Posting)
+class PostingAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = [
+        "id",
+        "table",
+        "kind",
+        "hand_number",
+        "reverses",
+        "live",
+        "points",
+        "created_by",
+        "created_at",
+    ]
+    list_filter = ["kind", "table__evening__club", "table__evening__status"]
+    list_select_related = ["table__evening__club", "hand", "reverses", "created_by"]
+    date_hierarchy = "table__evening__date"
+    fields = [
+        "table",
+        "kind",
+        "hand",
+        "revision",
+        "reverses",
+        "cups_before",
+        "outcome_pretty",
+        "note",
+        "created_by",
+        "created_at",
+    ]
+    readonly_fields = fields
+    inlines = [TransferInline]
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                _points=Coalesce(Sum("transfers__points"), Value(0)),
+                _reversed=Exists(Posting.objects.filter(reverses=OuterRef("pk"))),
+            )
+        )
+
+    @admin.display(description=_("hand"), ordering="hand__number")
+    def hand_number(self, obj):
+        return obj.hand.number if obj.hand_id else None
+
+    @admin.display(description=_("live"), boolean=True)
+    def live(self, obj):
+        return obj.kind != Posting.Kind.REVERSAL and not obj._reversed
+
+    @admin.display(description=_("points moved"), ordering="_points")
+    def points(self, obj):
+        return obj._points
+
+    @admin.display(description=_("outcome"))
+    def outcome_pretty(self, obj):
+        return _pretty_json(obj.outcome) if obj.outcome else "-"
+
+
+@admin.register(Transfer)
+class TransferAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["id", "posting_link", "table", "source", "target", "points", "reason"]
+    list_filter = ["reason", "posting__kind", "table__evening__club", "table__evening__status"]
+    list_select_related = ["posting", "table__evening__club", "source__member", "target__member"]
+    date_hierarchy = "table__evening__date"
+    search_fields = ["source__member__name", "target__member__name", "reason"]
+    fields = ["posting", "table", "source", "target", "points", "reason"]
+    readonly_fields = fields
+
+    @admin.display(description=_("posting"), ordering="posting")
+    def posting_link(self, obj):
+        return _admin_link(obj.posting)
+
+
+def _balance_annotation():
+    def total(direction: str):
+        return Coalesce(
+            Subquery(
+                Transfer.objects.filter(**{direction: OuterRef("pk")})
+                .order_by()
+                .values(direction)
+                .annotate(s=Sum("points"))
+                .values("s"),
+                output_field=IntegerField(),
+            ),
+            Value(0),
+        )
+
+    return total("target") - total("source")
+
+
+@admin.register(Account)
+class AccountAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["__str__", "table", "kind", "balance"]
+    list_filter = ["kind", "table__evening__club", "table__status"]
+    list_select_related = ["table__evening__club", "member"]
+    search_fields = ["member__name"]
+    fields = ["table", "kind", "member", "balance"]
+    readonly_fields = fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(_balance=_balance_annotation())
+
+    @admin.display(description=_("balance"), ordering="_balance")
+    def balance(self, obj):
+        return obj._balance
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["member", "table", "position", "joined_at_hand", "left"]
+    list_filter = ["left", "table__evening__club"]
+    list_select_related = ["member", "table__evening__club"]
+    search_fields = ["member__name"]
+
+
+@admin.register(EveningLog)
+class EveningLogAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["evening", "action", "reason", "by", "at"]
+    list_filter = ["action", "evening__club"]
+    list_select_related = ["evening__club", "by"]
+
+
+@admin.register(EveningResult)
+class EveningResultAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["evening", "member", "points", "money", "closing"]
+    list_filter = ["evening__club", "evening__season"]
+    list_select_related = ["evening__club", "member"]
+    search_fields = ["member__name"]
+
+
+@admin.register(JetonCount)
+class JetonCountAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["table", "account", "points", "counted_by", "counted_at"]
+    list_filter = ["table__evening__club"]
+    list_select_related = ["table__evening__club", "account__member", "counted_by"]

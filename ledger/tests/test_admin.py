@@ -1,0 +1,305 @@
+"""The admin: the rate card as validated fields, and a read-only window on the ledger."""
+
+import datetime
+
+import pytest
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from ledger import services
+from ledger.forms_admin import ClubForm
+from ledger.models import Club, Posting, Transfer
+from ledger.rules import RateCard
+from ledger.rules.ratecard import FINE_TYPES, OPTIONS
+from ledger.tests.factories import evening_e, make_club, make_member, make_season
+
+pytestmark = pytest.mark.django_db
+
+
+def form_data(club=None, **changes):
+    """Return a complete, valid POST of the club form (defaults), with ``changes`` applied."""
+    data = {
+        "name": club.name if club else "Hjørring Tarokklub",
+        "slug": club.slug if club else "hjoerring",
+        "game": "danish_tarok",
+        "price_per_point": "0.25",
+        "currency": "DKK",
+        "starting_jetons": "500",
+    }
+    rates = RateCard()
+    for key in RateCard.amount_keys():
+        data[key] = str(getattr(rates, key))
+    for fine_type in FINE_TYPES:
+        data[f"fine_{fine_type}"] = str(rates.fine(fine_type))
+    for key in OPTIONS:
+        data[key] = getattr(rates, key)
+    data.update({k: str(v) for k, v in changes.items()})
+    return data
+
+
+# --- the rate card form --------------------------------------------------------------------
+
+
+def test_form_has_one_field_per_setting():
+    """Every amount, every fine (as fine_<type>) and every option is a field of its own."""
+    fields = ClubForm().fields
+    for key in RateCard.amount_keys():
+        assert fields[key].min_value == 0
+    for fine_type in FINE_TYPES:
+        assert fields[f"fine_{fine_type}"].min_value == 0
+    for key, choices in OPTIONS.items():
+        assert [c for c, _label in fields[key].choices] == list(choices)
+    assert "rate_card" not in fields
+
+
+def test_form_starts_from_the_stored_rate_card_over_the_defaults():
+    """Initial values are the club's stored settings; the settings it lacks show the defaults."""
+    club = make_club(
+        rate_card={
+            "funding_per_cup": 25,
+            "fines_per_cup": {"revoke": 50},
+            "multi_bagud": "sequential",
+        }
+    )
+    form = ClubForm(instance=club)
+    assert form["funding_per_cup"].value() == 25
+    assert form["refund_per_cup"].value() == 20
+    assert form["fine_revoke"].value() == 50
+    assert form["fine_misdeal"].value() == 5
+    assert form["multi_bagud"].value() == "sequential"
+    assert form["tout_variant"].value() == "moller"
+
+
+def test_valid_form_stores_the_complete_validated_rate_card():
+    """Saving stores RateCard.from_dict(...).as_dict(): every key, the format, the new values."""
+    club = make_club()
+    form = ClubForm(
+        form_data(club, funding_per_cup=25, fine_revoke=50, tout_variant="pagat"), instance=club
+    )
+    assert form.is_valid(), form.errors
+    form.save()
+    club.refresh_from_db()
+    expected = RateCard.from_dict(
+        {"funding_per_cup": 25, "fines_per_cup": {"revoke": 50}, "tout_variant": "pagat"}
+    ).as_dict()
+    assert club.rate_card == expected
+    assert club.rate_card["format"] == "tarokclub.rates/1"
+    assert club.rate_card["fines_per_cup"]["revoke"] == 50
+    assert club.rate_card["fines_per_cup"]["misdeal"] == 5
+    assert RateCard.from_dict(club.rate_card).funding_per_cup == 25
+
+
+def test_negative_amounts_are_refused_next_to_their_fields():
+    """A negative amount or fine is refused on its own field; nothing is stored."""
+    club = make_club(rate_card={"funding_per_cup": 25})
+    form = ClubForm(form_data(club, funding_per_cup=-5, fine_revoke=-40), instance=club)
+    assert not form.is_valid()
+    assert set(form.errors) == {"funding_per_cup", "fine_revoke"}
+    club.refresh_from_db()
+    assert club.rate_card == {"funding_per_cup": 25}
+
+
+def test_rate_card_rules_map_to_field_errors():
+    """A rule of RateCard.from_dict (the count rounded to 0) appears on that field."""
+    club = make_club()
+    form = ClubForm(form_data(club, count_round_to=0, split_unit=0), instance=club)
+    assert not form.is_valid()
+    assert set(form.errors) == {"count_round_to", "split_unit"}
+    assert form.errors["count_round_to"] == ["the count is rounded to a multiple of at least 1"]
+
+
+def test_unknown_option_and_non_integer_are_refused():
+    """An option outside its choices and a non-integer amount are refused."""
+    club = make_club()
+    form = ClubForm(form_data(club, tout_variant="generous", meld_half="5.5"), instance=club)
+    assert not form.is_valid()
+    assert set(form.errors) == {"tout_variant", "meld_half"}
+
+
+def test_an_open_evening_keeps_its_rate_card():
+    """Changing the club's rate card does not alter an evening already opened."""
+    club = make_club()
+    evening = services.evening_open(club=club, date=datetime.date(2026, 9, 3))
+    form = ClubForm(form_data(club, funding_per_cup=50), instance=club)
+    assert form.is_valid(), form.errors
+    form.save()
+    evening.refresh_from_db()
+    assert evening.rate_card["funding_per_cup"] == 20
+    later = services.evening_open(club=Club.objects.get(), date=datetime.date(2026, 9, 10))
+    assert later.rate_card["funding_per_cup"] == 50
+
+
+# --- the admin pages -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def superuser(client):
+    user = get_user_model().objects.create_superuser("root", "root@example.org", "pw-12345678")
+    client.force_login(user)
+    return user
+
+
+@pytest.fixture
+def ledger_data():
+    """A club with a season, a closed Evening E (with a corrected hand) and an open evening."""
+    club = make_club(slug="hjoerring", name="Hjørring Tarokklub")
+    make_season(club)
+    make_member(club, "Dorte", login=True)
+    evening, table, hands = evening_e(club)
+    record = dict(hands[2].record)
+    record["count"] = {"Carl": 20, "Bo": 24}
+    services.hand_correct(hand=hands[2], record=record, reason="count misread")
+    services.jetons_count(table=table, counts={"kongekop": 65}, by=None)
+    services.evening_close(evening=evening, confirm_differences=True)
+    evening_e(club, date=datetime.date(2026, 11, 12))
+    return club
+
+
+def ledger_models():
+    return [model for model in admin.site._registry if model._meta.app_label == "ledger"]
+
+
+def test_every_ledger_model_is_registered():
+    """Every model of the ledger app has an admin."""
+    from django.apps import apps
+
+    assert set(ledger_models()) == set(apps.get_app_config("ledger").get_models())
+
+
+def test_every_changelist_and_change_page_loads(client, superuser, ledger_data):
+    """For a superuser, each model's changelist and one object's change page answer 200."""
+    for model in ledger_models():
+        meta = model._meta
+        url = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
+        response = client.get(url)
+        assert response.status_code == 200, url
+        obj = model.objects.order_by("pk").first()
+        assert obj is not None, model
+        url = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])
+        response = client.get(url)
+        assert response.status_code == 200, url
+
+
+def test_changelists_cost_a_fixed_number_of_queries(client, superuser, ledger_data):
+    """A changelist's query count does not grow with the rows it shows (no N+1)."""
+    first = {}
+    for model in ledger_models():
+        meta = model._meta
+        url = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
+        with CaptureQueriesContext(_connection()) as queries:
+            client.get(url)
+        first[model] = len(queries)
+    evening_e(ledger_data, date=datetime.date(2026, 11, 19))
+    for model in ledger_models():
+        meta = model._meta
+        url = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
+        with CaptureQueriesContext(_connection()) as queries:
+            client.get(url)
+        assert len(queries) == first[model], meta.model_name
+
+
+def _connection():
+    from django.db import connection
+
+    return connection
+
+
+@pytest.mark.parametrize("model", [Posting, Transfer])
+def test_postings_and_transfers_are_strictly_read_only(client, superuser, ledger_data, model):
+    """Not even a superuser may add, change or delete a posting or a transfer in the admin."""
+    meta = model._meta
+    model_admin = admin.site._registry[model]
+    request = type("Request", (), {"user": superuser})()
+    obj = model.objects.order_by("pk").first()
+    assert not model_admin.has_add_permission(request)
+    assert not model_admin.has_change_permission(request, obj)
+    assert not model_admin.has_delete_permission(request, obj)
+    assert model_admin.has_view_permission(request, obj)
+    assert client.get(reverse(f"admin:ledger_{meta.model_name}_add")).status_code == 403
+    delete = reverse(f"admin:ledger_{meta.model_name}_delete", args=[obj.pk])
+    assert client.get(delete).status_code == 403
+    assert client.post(delete, {"post": "yes"}).status_code == 403
+    change = reverse(f"admin:ledger_{meta.model_name}_change", args=[obj.pk])
+    assert client.post(change, {"points": "1000"}).status_code == 403
+    changelist = client.get(reverse(f"admin:ledger_{meta.model_name}_changelist"))
+    assert reverse(f"admin:ledger_{meta.model_name}_add").encode() not in changelist.content
+    assert b'value="delete_selected"' not in changelist.content
+    assert model.objects.filter(pk=obj.pk).exists()
+
+
+def test_evening_season_is_the_only_editable_field(client, superuser, ledger_data):
+    """An evening's season can be set in the admin; its status and rate card cannot."""
+    from ledger.models import Evening, Season
+
+    evening = Evening.objects.filter(status="open").get()
+    other = Season.objects.create(
+        club=ledger_data,
+        name="2025/2026",
+        starts_on=datetime.date(2025, 8, 1),
+        ends_on=datetime.date(2026, 7, 31),
+    )
+    url = reverse("admin:ledger_evening_change", args=[evening.pk])
+    response = client.post(
+        url, _inline_management({"season": other.pk, "status": "closed", "_save": "1"})
+    )
+    assert response.status_code == 302, response.content[:2000]
+    evening.refresh_from_db()
+    assert evening.season == other
+    assert evening.status == "open"
+    assert client.get(reverse("admin:ledger_evening_add")).status_code == 403
+
+
+def _inline_management(data):
+    """Add the empty management forms of the evening page's read-only inlines."""
+    for prefix in ("tables", "results", "log"):
+        data.update(
+            {
+                f"{prefix}-TOTAL_FORMS": "0",
+                f"{prefix}-INITIAL_FORMS": "0",
+                f"{prefix}-MIN_NUM_FORMS": "0",
+                f"{prefix}-MAX_NUM_FORMS": "1000",
+            }
+        )
+    return data
+
+
+def test_club_added_in_the_admin_stores_the_validated_rate_card(client, superuser):
+    """Adding a club through the admin page stores the full rate card from the fields."""
+    data = form_data(funding_per_cup=25, fine_misdeal=10, five_seat_rotation="hermansen")
+    for prefix in ("seasons", "members"):
+        data.update(
+            {
+                f"{prefix}-TOTAL_FORMS": "0",
+                f"{prefix}-INITIAL_FORMS": "0",
+                f"{prefix}-MIN_NUM_FORMS": "0",
+                f"{prefix}-MAX_NUM_FORMS": "1000",
+            }
+        )
+    response = client.post(reverse("admin:ledger_club_add"), data)
+    assert response.status_code == 302, response.content[:3000]
+    club = Club.objects.get(slug="hjoerring")
+    assert (
+        club.rate_card
+        == RateCard.from_dict(
+            {
+                "funding_per_cup": 25,
+                "fines_per_cup": {"misdeal": 10},
+                "five_seat_rotation": "hermansen",
+            }
+        ).as_dict()
+    )
+
+
+def test_club_page_shows_errors_for_a_negative_amount(client, superuser):
+    """The admin page refuses a negative amount and shows the form again; nothing is stored."""
+    club = make_club(slug="hjoerring", name="Hjørring Tarokklub")
+    data = form_data(club, nolo_each=-25)
+    for prefix in ("seasons", "members"):
+        data.update({f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"})
+    response = client.post(reverse("admin:ledger_club_change", args=[club.pk]), data)
+    assert response.status_code == 200
+    assert "nolo_each" in response.context["adminform"].form.errors
+    club.refresh_from_db()
+    assert club.rate_card == {}
