@@ -1,0 +1,134 @@
+"""Forms of the scorekeeper's tablet: they parse input; ``ledger.services`` does the writing.
+
+The hand forms carry the hand record as JSON (built in the browser by ``hand-draft.js`` from
+real form controls); the server always parses it again with the rules engine.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ledger.models import Member
+
+MAX_SEATS = 5
+MIN_SEATS = 3
+
+
+class EveningStartForm(forms.Form):
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("initial", {"date": timezone.localdate()})
+        super().__init__(*args, **kwargs)
+
+
+class TableOpenForm(forms.Form):
+    """Seat 3 to 5 members in the direction of play and name the first dealer."""
+
+    first_dealer = forms.TypedChoiceField(
+        label=_("First dealer"),
+        coerce=int,
+        initial=1,
+        widget=forms.RadioSelect,
+        choices=[(n, n) for n in range(1, MAX_SEATS + 1)],
+    )
+
+    def __init__(self, *args, club, **kwargs):
+        super().__init__(*args, **kwargs)
+        members = Member.objects.filter(club=club, active=True).order_by("name")
+        for n in range(1, MAX_SEATS + 1):
+            self.fields[f"seat_{n}"] = forms.ModelChoiceField(
+                queryset=members,
+                required=n <= MIN_SEATS,
+                label=_("Seat {n}").format(n=n),
+                empty_label="—",
+            )
+        self.order_fields([f"seat_{n}" for n in range(1, MAX_SEATS + 1)] + ["first_dealer"])
+
+    def seat_fields(self):
+        return [self[f"seat_{n}"] for n in range(1, MAX_SEATS + 1)]
+
+    def clean(self):
+        data = super().clean()
+        chosen = [(n, data.get(f"seat_{n}")) for n in range(1, MAX_SEATS + 1)]
+        members = [m for _n, m in chosen if m is not None]
+        if len({m.pk for m in members}) != len(members):
+            raise forms.ValidationError(_("a member can have only one seat at a table"))
+        first = data.get("first_dealer")
+        by_seat = dict(chosen)
+        if first is not None and by_seat.get(first) is None:
+            self.add_error("first_dealer", _("the first dealer must be seated at the table"))
+        data["members"] = members
+        data["first_dealer_member"] = by_seat.get(first)
+        return data
+
+
+class SeatForm(forms.Form):
+    """Seat a late arrival before one of the seated members, or last."""
+
+    member = forms.ModelChoiceField(queryset=Member.objects.none(), label=_("Member"))
+    position = forms.TypedChoiceField(label=_("Seat"), coerce=int)
+
+    def __init__(self, *args, table, seats, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["member"].queryset = (
+            Member.objects.filter(club_id=table.evening.club_id, active=True)
+            .exclude(seats__table=table)
+            .order_by("name")
+        )
+        choices = [
+            (i, _("before {name}").format(name=seat.member.name)) for i, seat in enumerate(seats)
+        ]
+        choices.append((len(seats), _("last")))
+        self.fields["position"].choices = choices
+        self.fields["position"].initial = len(seats)
+
+
+class LeaveForm(forms.Form):
+    member = forms.ModelChoiceField(queryset=Member.objects.none(), label=_("Member"))
+
+    def __init__(self, *args, seats, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["member"].queryset = Member.objects.filter(pk__in=[s.member_id for s in seats])
+
+
+class HandForm(forms.Form):
+    """A new hand: the record built by the browser and the form's one-time token."""
+
+    record = forms.CharField(widget=forms.HiddenInput)
+    token = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+
+    def clean_record(self):
+        raw = self.cleaned_data["record"]
+        try:
+            record = json.loads(raw)
+        except ValueError as error:
+            raise forms.ValidationError(_("the hand could not be read")) from error
+        if not isinstance(record, dict):
+            raise forms.ValidationError(_("the hand could not be read"))
+        return record
+
+    def clean_token(self):
+        token = self.cleaned_data["token"]
+        if not token:
+            return ""
+        try:
+            return str(uuid.UUID(token))
+        except ValueError as error:
+            raise forms.ValidationError(_("the form's token is not valid")) from error
+
+
+class HandCorrectForm(HandForm):
+    """A correction: the changed record, why, and the revision it was made from."""
+
+    reason = forms.CharField(label=_("Reason"), max_length=500, widget=forms.Textarea({"rows": 2}))
+    base_revision = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=500, widget=forms.Textarea({"rows": 2}))

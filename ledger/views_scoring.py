@@ -1,0 +1,1034 @@
+"""The scorekeeper's tablet: evenings, tables and hands (issue 4).
+
+Views are thin: they parse a form, call a service (``ledger.services`` writes every row) and
+map a refused write (``HandError`` from the rules, ``LedgerError`` from the ledger) to the
+form section it concerns. Reading members need the member role; every write needs the
+scorekeeper role in the club the object belongs to. The hand preview runs the rules engine
+on the server without writing anything.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import uuid
+from collections import defaultdict
+
+from django.contrib import messages
+from django.db.models import Count, Q, Sum
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
+
+from ledger import selectors, services
+from ledger.errors import EveningClosedError, LedgerError
+from ledger.forms import (
+    EveningStartForm,
+    HandCorrectForm,
+    HandForm,
+    LeaveForm,
+    SeatForm,
+    TableOpenForm,
+    VoidForm,
+)
+from ledger.games import get_game
+from ledger.models import (
+    CUP_NAMES,
+    Account,
+    Evening,
+    Hand,
+    HandRevision,
+    Member,
+    Posting,
+    Seat,
+    Table,
+    Transfer,
+)
+from ledger.permissions import club_role
+from ledger.rules import HandError, rotation
+from ledger.rules.hand import COURT_CARDS, MELD_SUITS
+from ledger.rules.ratecard import FINE_TYPES
+from ledger.tables import HandTable, RevisionTable
+
+SCOREKEEPER = Member.Role.SCOREKEEPER
+DRAFT_HEADER = "X-Hand-Submit"
+CHANGES_KEY = "scoring_changes"
+
+# The form section beside which a problem with a field of the hand record is shown.
+SECTION_OF_FIELD = {
+    "seats": "seating",
+    "dealer": "seating",
+    "sitting_out": "seating",
+    "melds": "extras",
+    "during_play": "extras",
+    "fines": "extras",
+    "annulled": "extras",
+    "nolo": "extras",
+    "tout": "extras",
+    "last_trick": "last_trick",
+    "count": "count",
+    "reason": "reason",
+}
+SECTIONS = ("general", "seating", "last_trick", "count", "extras", "reason")
+
+REASON_LABELS = {
+    "dealer_fee": _("Dealer's fee"),
+    "meld_tarok": _("Taroks"),
+    "meld_matador": _("Matadors"),
+    "meld_half": _("Half"),
+    "meld_full": _("Full"),
+    "meld_overfull": _("Overfull"),
+    "lost_king": _("King lost"),
+    "lost_pagat": _("Pagat lost"),
+    "pagat_home": _("Pagat home"),
+    "tout": _("Tout"),
+    "tout_cup": _("Tout takes the cup"),
+    "nolo": _("Nolo"),
+    "ultimo": _("Ultimo"),
+    "ultimo_cup": _("Ultimo takes the cup"),
+    "bagud": _("Bagud"),
+    "bagud_cup": _("Bagud into the cup"),
+    "last_trick": _("Last trick"),
+    "count": _("Count"),
+    "refund": _("Refunding"),
+    "funding": _("Funding"),
+    "split": _("Split"),
+    "adjustment": _("Adjustment"),
+}
+FINE_LABELS = {
+    "cups_not_moved": _("Cups not moved"),
+    "misdeal": _("Misdeal"),
+    "meld_before_dealer": _("Meld before the dealer"),
+    "meld_error": _("Meld error"),
+    "wrong_card_count": _("Wrong number of cards"),
+    "wrong_skat": _("Wrong skat"),
+    "lead_out_of_turn": _("Lead out of turn"),
+    "revoke": _("Revoke"),
+    "false_scies_call": _("False scies call"),
+}
+SUIT_LABELS = {
+    "hearts": _("Hearts"),
+    "diamonds": _("Diamonds"),
+    "spades": _("Spades"),
+    "clubs": _("Clubs"),
+    "kings": _("Kings"),
+}
+CARD_LABELS = {
+    "king": _("King"),
+    "queen": _("Queen"),
+    "cavalier": _("Cavalier"),
+    "knight": _("Knight"),
+}
+MELD_LABELS = {
+    "tarok": _("Taroks"),
+    "matador": _("Matadors"),
+    "half": _("Half"),
+    "full": _("Full"),
+    "overfull": _("Overfull"),
+}
+EVENT_LABELS = {
+    "lost_king": _("King lost"),
+    "lost_pagat": _("Pagat lost"),
+    "pagat_home": _("Pagat home"),
+}
+
+
+# --- reads ---------------------------------------------------------------------------------
+
+
+def signed(points: int | None) -> dict:
+    """Return ``points`` for display: text with a real minus sign and a colour class."""
+    if points is None:
+        return {"points": None, "text": "", "cls": ""}
+    if points > 0:
+        return {"points": points, "text": f"+{points}", "cls": "pos"}
+    if points < 0:
+        return {"points": points, "text": f"\u2212{-points}", "cls": "neg"}
+    return {"points": 0, "text": "0", "cls": "zero"}
+
+
+def posting_effects(posting_ids) -> dict[int, dict]:
+    """Return each posting's net per member and change per cup, from its transfers (one query)."""
+    effects = {pid: {"net": defaultdict(int), "cups": defaultdict(int)} for pid in posting_ids}
+    rows = Transfer.objects.filter(posting_id__in=list(posting_ids)).values_list(
+        "posting_id",
+        "source__kind",
+        "source__member__name",
+        "target__kind",
+        "target__member__name",
+        "points",
+    )
+    for posting_id, s_kind, s_name, t_kind, t_name, points in rows:
+        effect = effects[posting_id]
+        if s_kind == Account.Kind.MEMBER:
+            effect["net"][s_name] -= points
+        else:
+            effect["cups"][s_kind] -= points
+        if t_kind == Account.Kind.MEMBER:
+            effect["net"][t_name] += points
+        else:
+            effect["cups"][t_kind] += points
+    return effects
+
+
+def live_hand_postings(table_id: int) -> dict[int, Posting]:
+    """Return the live hand posting of every recorded hand of a table, by hand id."""
+    return {
+        p.hand_id: p
+        for p in Posting.objects.filter(
+            table_id=table_id, kind=Posting.Kind.HAND, reversed_by__isnull=True
+        )
+    }
+
+
+def hand_rows(table: Table) -> list[dict]:
+    """Return every hand of ``table`` with its net per member and the cups after it."""
+    hands = list(
+        Hand.objects.filter(table=table)
+        .select_related("dealer")
+        .annotate(revision_count=Count("revisions"))
+        .order_by("number")
+    )
+    live = live_hand_postings(table.pk)
+    effects = posting_effects([p.pk for p in live.values()])
+    rows = []
+    for hand in hands:
+        posting = live.get(hand.pk)
+        row = {
+            "hand": hand,
+            "number": hand.number,
+            "url": reverse("hand", kwargs={"club": table.evening.club.slug, "pk": hand.pk}),
+            "dealer": hand.dealer.name,
+            "voided": hand.status == Hand.Status.VOIDED,
+            "revisions": hand.revision_count,
+            "net": {},
+            "cups_after": {},
+        }
+        if posting is not None:
+            effect = effects[posting.pk]
+            row["net"] = dict(effect["net"])
+            row["cups_after"] = {
+                cup: (posting.cups_before or {}).get(cup, 0) + effect["cups"][cup]
+                for cup in CUP_NAMES
+            }
+        rows.append(row)
+    return rows
+
+
+def suggestion(table: Table, seats: list[str], rates, number: int) -> dict | None:
+    """Return the rotation's dealer, sitting-out members and non-counter of hand ``number``.
+
+    ``number`` is the next hand's number at the table: a voided hand was dealt too.
+    """
+    if not 3 <= len(seats) <= 5:
+        return None
+    first = seats[0]
+    if table.first_dealer_id and table.first_dealer.name in seats:
+        first = table.first_dealer.name
+    dealer, out = rotation.hand_schedule(seats, first, number, rates.five_seat_rotation)
+    skip = rotation.non_counter(seats, dealer, out, rates.five_seat_rotation)
+    nxt = rotation.next_dealer(seats, dealer, out, rates.five_seat_rotation)
+    return {
+        "number": number,
+        "dealer": dealer,
+        "sitting_out": list(out),
+        "non_counter": skip,
+        "next_dealer": nxt,
+        "counters": [a for a in rotation.active_players(seats, out) if a != skip],
+    }
+
+
+def rotation_map(seats: list[str], rates) -> dict:
+    """Return, for the hand form, every dealer's default sitters and every role's non-counter.
+
+    The browser uses it when the scorekeeper overrides the dealer or the sitters, so the
+    rules of the rotation stay on the server.
+    """
+    rule = rates.five_seat_rotation
+    defaults = {}
+    non_counter = {}
+    for dealer in seats:
+        out = rotation.default_sitting_out(seats, dealer, rule)
+        defaults[dealer] = list(out) if out is not None else None
+        others = [s for s in seats if s != dealer]
+        for sitters in itertools.combinations(others, len(seats) - 3):
+            key = dealer + "|" + ",".join(sitters)
+            non_counter[key] = rotation.non_counter(seats, dealer, sitters, rule)
+    return {"defaults": defaults, "non_counter": non_counter}
+
+
+def table_state(table: Table) -> dict:
+    """Return a table's seats with balances, its cups and the next hand's suggestion."""
+    seats = list(Seat.objects.filter(table=table).select_related("member").order_by("position"))
+    balances = selectors.table_balances(table.pk)
+    rates = services.rate_card(table.evening)
+    current = [s.member.name for s in seats if not s.left]
+    counts = Hand.objects.filter(table=table).aggregate(
+        total=Count("id"), recorded=Count("id", filter=Q(status=Hand.Status.RECORDED))
+    )
+    return _state(table, seats, balances, rates, counts, current)
+
+
+def _state(table, seats, balances, rates, counts, current) -> dict:
+    recorded = counts.get("recorded") or 0
+    nxt = suggestion(table, current, rates, (counts.get("total") or 0) + 1)
+    members = []
+    for seat in seats:
+        name = seat.member.name
+        members.append(
+            {
+                "name": name,
+                "member_id": seat.member_id,
+                "left": seat.left,
+                "balance": signed(balances.get(name, 0)),
+                "deals": bool(nxt) and nxt["dealer"] == name and not seat.left,
+                "sits_out": bool(nxt) and name in nxt["sitting_out"],
+            }
+        )
+    return {
+        "table": table,
+        "members": members,
+        "cups": {cup: balances.get(cup, 0) for cup in CUP_NAMES},
+        "next": nxt,
+        "recorded": recorded,
+        "seated": len(current),
+    }
+
+
+def evening_tables(evening: Evening) -> list[dict]:
+    """Return every table of ``evening`` with seats, balances and cups (a fixed query count)."""
+    tables = list(evening.tables.select_related("first_dealer").order_by("number"))
+    seats = defaultdict(list)
+    for seat in (
+        Seat.objects.filter(table__evening=evening)
+        .select_related("member")
+        .order_by("table_id", "position")
+    ):
+        seats[seat.table_id].append(seat)
+    names = {
+        a.pk: (a.table_id, a.name)
+        for a in Account.objects.filter(table__evening=evening).select_related("member")
+    }
+    balances = defaultdict(dict)
+    for field, sign in (("target_id", 1), ("source_id", -1)):
+        for row in (
+            Transfer.objects.filter(table__evening=evening)
+            .values(field)
+            .annotate(total=Sum("points"))
+            .order_by()
+        ):
+            table_id, name = names[row[field]]
+            balances[table_id][name] = balances[table_id].get(name, 0) + sign * row["total"]
+    counts = {
+        row["table_id"]: row
+        for row in Hand.objects.filter(table__evening=evening)
+        .values("table_id")
+        .annotate(total=Count("id"), recorded=Count("id", filter=Q(status=Hand.Status.RECORDED)))
+        .order_by()
+    }
+    rates = services.rate_card(evening)
+    states = []
+    for table in tables:
+        table.evening = evening
+        current = [s.member.name for s in seats[table.pk] if not s.left]
+        states.append(
+            _state(
+                table,
+                seats[table.pk],
+                balances[table.pk],
+                rates,
+                counts.get(table.pk, {}),
+                current,
+            )
+        )
+    return states
+
+
+def transfer_summary(transfers, seats) -> dict:
+    """Group a settlement's transfers into who pays whom, per pair of accounts, for display."""
+    flows = defaultdict(int)
+    for t in transfers:
+        flows[(t["from"], t["to"])] += t["points"]
+    order = {name: i for i, name in enumerate(list(seats) + list(CUP_NAMES))}
+    names = sorted({n for pair in flows for n in pair}, key=lambda n: order.get(n, 99))
+    pairs = []
+    for a, b in itertools.combinations(names, 2):
+        amount = flows.get((a, b), 0) - flows.get((b, a), 0)
+        if amount == 0:
+            continue
+        payer, payee = (a, b) if amount > 0 else (b, a)
+        pairs.append(
+            {
+                "payer": payer,
+                "payee": payee,
+                "points": abs(amount),
+                "payer_is_cup": payer in CUP_NAMES,
+                "payee_is_cup": payee in CUP_NAMES,
+            }
+        )
+    pairs.sort(key=lambda p: (order.get(p["payer"], 99), order.get(p["payee"], 99)))
+    details = [
+        {
+            "from": t["from"],
+            "to": t["to"],
+            "points": t["points"],
+            "reason": reason_label(t["reason"]),
+        }
+        for t in transfers
+    ]
+    return {"pairs": pairs, "details": details}
+
+
+def reason_label(reason: str) -> str:
+    if reason.startswith("fine_"):
+        fine = reason.removeprefix("fine_")
+        return gettext("Fine: {fine}").format(fine=FINE_LABELS.get(fine, fine))
+    return str(REASON_LABELS.get(reason, reason))
+
+
+def hand_labels() -> dict:
+    """Return the translated words the hand form's script shows on its chips and buttons."""
+
+    def plain(mapping):
+        return {key: str(value) for key, value in mapping.items()}
+
+    return {
+        "melds": plain(MELD_LABELS),
+        "suits": plain(SUIT_LABELS),
+        "cards": plain(CARD_LABELS),
+        "events": plain(EVENT_LABELS),
+        "fines": plain(FINE_LABELS),
+        "missing": gettext("without {card}"),
+        "with_pagat": gettext("with pagat"),
+        "waived": gettext("waived"),
+        "nolo": gettext("Nolo"),
+        "tout": gettext("Tout"),
+        "remove": gettext("Remove"),
+        "no_count_nolo": gettext("No count: nolo"),
+        "no_count_annulled": gettext("No count: annulled"),
+        "no_count_tout": gettext("No count: tout"),
+        "does_not_count": gettext("does not count"),
+        "deals": gettext("deals"),
+    }
+
+
+# --- errors --------------------------------------------------------------------------------
+
+
+def section_of(field: str) -> str:
+    """Return the form section of a hand-record field path such as ``melds[0].count``."""
+    head = re.match(r"[A-Za-z_]*", field or "").group(0)
+    return SECTION_OF_FIELD.get(head, "general")
+
+
+def errors_by_section(error) -> dict[str, list[str]]:
+    """Translate a refused hand into messages per form section."""
+    errors = defaultdict(list)
+    if isinstance(error, HandError):
+        for problem in error.problems:
+            message = gettext(problem.template).format(**problem.params)
+            errors[section_of(problem.field)].append(message)
+    elif isinstance(error, LedgerError):
+        errors[section_of(error.field)].append(str(error.message))
+    return dict(errors)
+
+
+def form_errors(form) -> dict[str, list[str]]:
+    errors = defaultdict(list)
+    for field, messages_ in form.errors.items():
+        section = "reason" if field == "reason" else "general"
+        errors[section].extend(str(m) for m in messages_)
+    return dict(errors)
+
+
+# --- the preview ---------------------------------------------------------------------------
+
+
+def settle_preview(*, table: Table, record: dict, seats: list[str], cups: dict) -> dict:
+    """Parse and settle ``record`` at ``table`` from ``cups``; write nothing.
+
+    Raise HandError or LedgerError when the hand is refused.
+    """
+    data = dict(record)
+    data.pop("cups_before", None)
+    if data.get("seats", seats) != seats:
+        raise LedgerError(
+            _("the seats must be the table's: {names}").format(names=", ".join(seats)), "seats"
+        )
+    data["seats"] = seats
+    rates = services.rate_card(table.evening)
+    game = get_game(table.game)
+    parsed = game.parse_hand(data, rates, cups_before=cups)
+    settlement = game.settle(parsed, rates, cups)
+    transfers = [t.as_dict() for t in settlement.transfers]
+    return {
+        "net": [
+            dict(signed(settlement.net[name]), name=name, out=name in parsed.sitting_out)
+            for name in seats
+        ],
+        "cups_before": cups,
+        "cups_after": settlement.cups_after,
+        "summary": transfer_summary(transfers, seats),
+    }
+
+
+def _feedback(request, *, preview=None, errors=None, attempted=False, status=200):
+    errors = errors or {}
+    context = {
+        "preview": preview,
+        "errors": errors,
+        "error_slots": [(section, errors.get(section, [])) for section in SECTIONS],
+        "attempted": attempted,
+    }
+    return render(request, "ledger/_scoring_hand_feedback.html", context, status=status)
+
+
+def _record_from_post(request):
+    form = HandForm(request.POST)
+    if not form.is_valid():
+        return None, form_errors(form)
+    return form.cleaned_data["record"], None
+
+
+# --- evenings ------------------------------------------------------------------------------
+
+
+@club_role(SCOREKEEPER)
+@require_POST
+def evening_start(request):
+    """Open an evening on the given date (today by default), or go to the open one."""
+    form = EveningStartForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, gettext("Choose a date for the evening."))
+        return redirect("club", club=request.club.slug)
+    date = form.cleaned_data["date"]
+    existing = Evening.objects.filter(
+        club=request.club, date=date, status=Evening.Status.OPEN
+    ).first()
+    if existing is not None:
+        return redirect("evening", club=request.club.slug, pk=existing.pk)
+    evening = services.evening_open(club=request.club, date=date, by=request.user)
+    return redirect("evening", club=request.club.slug, pk=evening.pk)
+
+
+@club_role()
+def evening_detail(request, pk):
+    """Show every table of an evening, its cups and balances; htmx polls the live part."""
+    evening = get_object_or_404(Evening.objects.select_related("club"), pk=pk, club=request.club)
+    context = {"evening": evening, "nav_evening": evening, "tables": evening_tables(evening)}
+    if request.htmx:
+        return render(request, "ledger/_scoring_evening_live.html", context)
+    return render(request, "ledger/evening.html", context)
+
+
+@club_role(SCOREKEEPER)
+def table_new(request, pk):
+    """Open a table at an evening: seat 3 to 5 members in order; each pays the funding."""
+    evening = get_object_or_404(Evening.objects.select_related("club"), pk=pk, club=request.club)
+    if not evening.is_open:
+        messages.error(request, gettext("The evening is closed."))
+        return redirect("evening", club=request.club.slug, pk=evening.pk)
+    form = TableOpenForm(request.POST or None, club=request.club)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                table = services.table_open(
+                    evening=evening,
+                    members=form.cleaned_data["members"],
+                    first_dealer=form.cleaned_data["first_dealer_member"],
+                    by=request.user,
+                )
+            except LedgerError as error:
+                form.add_error(None, str(error.message))
+            else:
+                return redirect("table", club=request.club.slug, pk=table.pk)
+        status = 422
+    return render(
+        request,
+        "ledger/table_new.html",
+        {"evening": evening, "nav_evening": evening, "form": form},
+        status=status,
+    )
+
+
+# --- tables --------------------------------------------------------------------------------
+
+
+def _table(request, pk) -> Table:
+    return get_object_or_404(
+        Table.objects.select_related("evening__club", "first_dealer"),
+        pk=pk,
+        evening__club=request.club,
+    )
+
+
+@club_role()
+def table_detail(request, pk):
+    """Show a table: seats, balances, cups, the next dealer, and every hand with its net."""
+    table = _table(request, pk)
+    state = table_state(table)
+    rows = hand_rows(table)
+    members = [m["name"] for m in state["members"]]
+    context = {
+        "table": table,
+        "evening": table.evening,
+        "nav_evening": table.evening,
+        "state": state,
+        "hands": HandTable(rows, members=members),
+        "writable": table.evening.is_open and table.status == Table.Status.OPEN,
+    }
+    if request.htmx:
+        return render(request, "ledger/_scoring_table_live.html", context)
+    changes = request.session.get(CHANGES_KEY)
+    if changes and changes.get("table") == table.pk:
+        context["changes"] = request.session.pop(CHANGES_KEY)
+    seats = [s for s in Seat.objects.filter(table=table, left=False).select_related("member")]
+    context["seat_form"] = SeatForm(table=table, seats=sorted(seats, key=lambda s: s.position))
+    return render(request, "ledger/table.html", context)
+
+
+@club_role(SCOREKEEPER)
+@require_POST
+def table_seat(request, pk):
+    """Seat a late arrival; he pays the funding."""
+    table = _table(request, pk)
+    seats = selectors.current_seats(table.pk)
+    form = SeatForm(request.POST, table=table, seats=seats)
+    if form.is_valid():
+        try:
+            services.table_seat(
+                table=table,
+                member=form.cleaned_data["member"],
+                position=form.cleaned_data["position"],
+                by=request.user,
+            )
+        except LedgerError as error:
+            messages.error(request, str(error.message))
+        else:
+            messages.success(
+                request,
+                gettext("{name} is seated.").format(name=form.cleaned_data["member"].name),
+            )
+    else:
+        messages.error(request, gettext("Choose a member to seat."))
+    return redirect("table", club=request.club.slug, pk=table.pk)
+
+
+@club_role(SCOREKEEPER)
+@require_POST
+def table_leave(request, pk):
+    """Let a member leave the table; he keeps his share of the split."""
+    table = _table(request, pk)
+    form = LeaveForm(request.POST, seats=selectors.current_seats(table.pk))
+    if form.is_valid():
+        member = form.cleaned_data["member"]
+        try:
+            services.table_leave(table=table, member=member, by=request.user)
+        except LedgerError as error:
+            messages.error(request, str(error.message))
+        else:
+            messages.success(
+                request, gettext("{name} has left the table.").format(name=member.name)
+            )
+    else:
+        messages.error(request, gettext("Choose a member who is seated."))
+    return redirect("table", club=request.club.slug, pk=table.pk)
+
+
+# --- hands ---------------------------------------------------------------------------------
+
+
+def _hand_form_context(request, table, *, seats, record, token, hand=None, errors=None):
+    """Return what the hand form needs: players, rotation, labels and the current record."""
+    rates = services.rate_card(table.evening)
+    cups = selectors.cup_balances(table.pk)
+    if hand is None:
+        number = Hand.objects.filter(table=table).count() + 1
+        nxt = suggestion(table, seats, rates, number)
+        preview_url = reverse("hand_preview", kwargs={"club": request.club.slug, "pk": table.pk})
+    else:
+        number = hand.number
+        nxt = None
+        posting = live_hand_postings(table.pk).get(hand.pk)
+        if posting is not None and posting.cups_before:
+            cups = posting.cups_before
+        preview_url = reverse(
+            "hand_correct_preview", kwargs={"club": request.club.slug, "pk": hand.pk}
+        )
+    if record is None and nxt is not None:
+        record = {
+            "format": "tarokclub.hand/1",
+            "seats": seats,
+            "dealer": nxt["dealer"],
+            "sitting_out": nxt["sitting_out"],
+        }
+    return {
+        "table": table,
+        "evening": table.evening,
+        "nav_evening": table.evening,
+        "hand": hand,
+        "number": number,
+        "seats": seats,
+        "cups": cups,
+        "record": record,
+        "token": token,
+        "suggested": nxt,
+        "hand_config": {
+            "table": table.pk,
+            "hand": hand.pk if hand else None,
+            "number": number,
+            "seats": seats,
+            "token": token,
+            "mode": "correct" if hand else "new",
+            "rotation": rotation_map(seats, rates),
+            "five_seat_rotation": rates.five_seat_rotation,
+            "tout_variant": rates.tout_variant,
+            "record": record,
+            "labels": hand_labels(),
+            "table_url": reverse("table", kwargs={"club": request.club.slug, "pk": table.pk}),
+        },
+        "errors": errors or {},
+        "sections": SECTIONS,
+        "preview_url": preview_url,
+        "fine_types": [(f, FINE_LABELS[f]) for f in FINE_TYPES],
+        "meld_suits": [(s, SUIT_LABELS[s]) for s in MELD_SUITS],
+        "court_cards": [(c, CARD_LABELS[c]) for c in COURT_CARDS],
+        "plain_suits": [(s, SUIT_LABELS[s]) for s in MELD_SUITS if s != "kings"],
+        "meld_types": list(MELD_LABELS.items()),
+    }
+
+
+def _refused(request, context_or_errors, *, form_page, status=422):
+    """Answer a refused hand: the feedback partial to the script, the whole page otherwise."""
+    if request.headers.get(DRAFT_HEADER):
+        return _feedback(request, errors=context_or_errors["errors"], attempted=True, status=status)
+    context_or_errors["attempted"] = True
+    return render(request, form_page, context_or_errors, status=status)
+
+
+def _saved(request, url: str, *, number: int):
+    if request.headers.get(DRAFT_HEADER):
+        return JsonResponse({"saved": True, "url": url, "number": number})
+    return redirect(url)
+
+
+@club_role(SCOREKEEPER)
+def hand_new(request, pk):
+    """Enter a new hand on one screen; POST records it (once per one-time token)."""
+    table = _table(request, pk)
+    seats = [s.member.name for s in selectors.current_seats(table.pk)]
+    table_url = reverse("table", kwargs={"club": request.club.slug, "pk": table.pk})
+    if request.method != "POST":
+        if not (table.evening.is_open and table.status == Table.Status.OPEN):
+            messages.error(request, str(EveningClosedError().message))
+            return redirect(table_url)
+        if not 3 <= len(seats) <= 5:
+            messages.error(request, gettext("A hand needs 3 to 5 members at the table."))
+            return redirect(table_url)
+        context = _hand_form_context(
+            request, table, seats=seats, record=None, token=str(uuid.uuid4())
+        )
+        return render(request, "ledger/hand_form.html", context)
+
+    form = HandForm(request.POST)
+    if not form.is_valid():
+        context = _hand_form_context(
+            request,
+            table,
+            seats=seats,
+            record=None,
+            token=request.POST.get("token") or str(uuid.uuid4()),
+            errors=form_errors(form),
+        )
+        return _refused(request, context, form_page="ledger/hand_form.html")
+    record = form.cleaned_data["record"]
+    token = form.cleaned_data["token"] or None
+    try:
+        hand = services.hand_record(table=table, record=record, token=token, by=request.user)
+    except (HandError, LedgerError) as error:
+        context = _hand_form_context(
+            request,
+            table,
+            seats=seats,
+            record=record,
+            token=token or str(uuid.uuid4()),
+            errors=errors_by_section(error),
+        )
+        return _refused(request, context, form_page="ledger/hand_form.html")
+    messages.success(request, gettext("Hand {number} is saved.").format(number=hand.number))
+    return _saved(request, table_url, number=hand.number)
+
+
+@club_role(SCOREKEEPER)
+@require_POST
+def hand_preview(request, pk):
+    """Show who would pay whom for the hand being entered, and the cups after; write nothing."""
+    table = _table(request, pk)
+    record, errors = _record_from_post(request)
+    if errors:
+        return _feedback(request, errors=errors)
+    seats = [s.member.name for s in selectors.current_seats(table.pk)]
+    try:
+        preview = settle_preview(
+            table=table, record=record, seats=seats, cups=selectors.cup_balances(table.pk)
+        )
+    except (HandError, LedgerError) as error:
+        return _feedback(request, errors=errors_by_section(error))
+    return _feedback(request, preview=preview)
+
+
+def _hand(request, pk) -> Hand:
+    return get_object_or_404(
+        Hand.objects.select_related("table__evening__club", "table__first_dealer", "dealer"),
+        pk=pk,
+        table__evening__club=request.club,
+    )
+
+
+@club_role()
+def hand_detail(request, pk):
+    """Show one hand: its record, who paid whom, and every revision (who, when, why)."""
+    hand = _hand(request, pk)
+    table = hand.table
+    posting = live_hand_postings(table.pk).get(hand.pk)
+    settled = None
+    if posting is not None:
+        transfers = [
+            {
+                "from": t.source.name,
+                "to": t.target.name,
+                "points": t.points,
+                "reason": t.reason,
+            }
+            for t in posting.transfers.select_related("source__member", "target__member")
+        ]
+        seats = hand.record["seats"]
+        effect = posting_effects([posting.pk])[posting.pk]
+        settled = {
+            "net": [dict(signed(effect["net"].get(n, 0)), name=n) for n in seats],
+            "cups_before": posting.cups_before or {},
+            "cups_after": {
+                c: (posting.cups_before or {}).get(c, 0) + effect["cups"][c] for c in CUP_NAMES
+            },
+            "summary": transfer_summary(transfers, seats),
+        }
+    revisions = HandRevision.objects.filter(hand=hand).select_related("by").order_by("number")
+    context = {
+        "hand": hand,
+        "table": table,
+        "evening": table.evening,
+        "nav_evening": table.evening,
+        "settled": settled,
+        "record": describe_record(hand.record),
+        "revisions": RevisionTable(revisions),
+        "void_form": VoidForm(),
+        "writable": (
+            table.evening.is_open
+            and table.status == Table.Status.OPEN
+            and hand.status == Hand.Status.RECORDED
+        ),
+    }
+    return render(request, "ledger/hand.html", context)
+
+
+def describe_record(record: dict) -> list[tuple[str, str]]:
+    """Return the hand record as translated (label, text) lines for the hand page."""
+    lines = [(gettext("Dealer"), record.get("dealer", ""))]
+    if record.get("sitting_out"):
+        lines.append((gettext("Sitting out"), ", ".join(record["sitting_out"])))
+    for meld in record.get("melds", []):
+        text = str(MELD_LABELS.get(meld["type"], meld["type"]))
+        if "count" in meld:
+            text += f" {meld['count']}"
+        if meld.get("with_pagat"):
+            text += " " + gettext("with pagat")
+        if "suit" in meld:
+            text += " " + str(SUIT_LABELS.get(meld["suit"], meld["suit"]))
+        if "missing" in meld:
+            missing = CARD_LABELS.get(meld["missing"]) or SUIT_LABELS.get(meld["missing"])
+            text += " (" + gettext("without {card}").format(card=missing) + ")"
+        lines.append((gettext("Meld: {name}").format(name=meld["player"]), text))
+    for event in record.get("during_play", []):
+        lines.append((event["player"], str(EVENT_LABELS.get(event["type"], event["type"]))))
+    for fine in record.get("fines", []):
+        text = gettext("Fine: {fine}").format(fine=FINE_LABELS.get(fine["type"], fine["type"]))
+        if fine.get("waived"):
+            text += " (" + gettext("waived") + ")"
+        lines.append((fine["player"], text))
+    if record.get("annulled"):
+        lines.append((gettext("Annulled"), gettext("yes")))
+    if record.get("tout"):
+        lines.append((gettext("Tout"), record["tout"]))
+    if record.get("nolo"):
+        lines.append((gettext("Nolo"), ", ".join(record["nolo"])))
+    trick = record.get("last_trick")
+    if trick:
+        cards = {
+            "pagat": gettext("pagat"),
+            "king": gettext("king"),
+            "other": gettext("plain card"),
+        }
+        played = ", ".join(
+            f"{c['player']}: {cards.get(c['card'], c['card'])}" for c in trick["cards"]
+        )
+        lines.append((gettext("Last trick"), f"{trick['winner']} ({played})"))
+    if record.get("count"):
+        lines.append(
+            (
+                gettext("Count"),
+                ", ".join(f"{name} {points}" for name, points in record["count"].items()),
+            )
+        )
+    return lines
+
+
+def _changes(*, table: Table, title: str, changed, voided=None) -> dict:
+    """Return what a correction or a void changed: each hand whose net or cups changed."""
+    ids = [p.pk for _h, old, new in changed for p in (old, new)]
+    if voided is not None:
+        ids.append(voided[1].pk)
+    effects = posting_effects(ids)
+
+    def cups_after(posting):
+        effect = effects[posting.pk]
+        return {c: (posting.cups_before or {}).get(c, 0) + effect["cups"][c] for c in CUP_NAMES}
+
+    hands = []
+    if voided is not None:
+        hand, old = voided
+        hands.append(
+            {
+                "number": hand.number,
+                "voided": True,
+                "members": [
+                    {"name": n, "old": signed(v), "new": signed(0)}
+                    for n, v in effects[old.pk]["net"].items()
+                    if v
+                ],
+                "cups": [],
+            }
+        )
+    for hand, old, new in changed:
+        old_net, new_net = effects[old.pk]["net"], effects[new.pk]["net"]
+        names = list(dict.fromkeys(list(old_net) + list(new_net)))
+        members = [
+            {"name": n, "old": signed(old_net.get(n, 0)), "new": signed(new_net.get(n, 0))}
+            for n in names
+            if old_net.get(n, 0) != new_net.get(n, 0)
+        ]
+        old_cups, new_cups = cups_after(old), cups_after(new)
+        cups = [
+            {"name": c, "old": old_cups[c], "new": new_cups[c]}
+            for c in CUP_NAMES
+            if old_cups[c] != new_cups[c]
+        ]
+        if members or cups:
+            hands.append({"number": hand.number, "voided": False, "members": members, "cups": cups})
+    return {"table": table.pk, "title": title, "hands": hands, "resettled": len(changed)}
+
+
+@club_role(SCOREKEEPER)
+def hand_correct(request, pk):
+    """Correct a hand of an open evening with a reason; later hands are re-settled."""
+    hand = _hand(request, pk)
+    table = hand.table
+    table_url = reverse("table", kwargs={"club": request.club.slug, "pk": table.pk})
+    hand_url = reverse("hand", kwargs={"club": request.club.slug, "pk": hand.pk})
+    seats = list(hand.record["seats"])
+    latest = hand.revisions.order_by("-number").first()
+    if not (table.evening.is_open and table.status == Table.Status.OPEN):
+        messages.error(request, str(EveningClosedError().message))
+        return redirect(hand_url)
+    if hand.status != Hand.Status.RECORDED:
+        messages.error(request, gettext("A voided hand cannot be corrected."))
+        return redirect(hand_url)
+
+    def page(record, errors=None, reason=""):
+        context = _hand_form_context(
+            request, table, seats=seats, record=record, token="", hand=hand, errors=errors
+        )
+        context["base_revision"] = latest.number
+        context["reason"] = reason
+        if not errors:
+            try:
+                context["preview"] = settle_preview(
+                    table=table, record=record, seats=seats, cups=context["cups"]
+                )
+            except (HandError, LedgerError) as error:
+                context["errors"] = errors_by_section(error)
+        return context
+
+    if request.method != "POST":
+        return render(request, "ledger/hand_form.html", page(hand.record))
+
+    form = HandCorrectForm(request.POST)
+    if not form.is_valid():
+        record = hand.record
+        if "record" in form.cleaned_data:
+            record = form.cleaned_data["record"]
+        context = page(record, form_errors(form), request.POST.get("reason", ""))
+        return _refused(request, context, form_page="ledger/hand_form.html")
+    record = form.cleaned_data["record"]
+    reason = form.cleaned_data["reason"]
+    if form.cleaned_data["base_revision"] != latest.number:
+        # A double tap or a retried request: the same correction is already stored.
+        if latest.action == HandRevision.Action.CORRECT and latest.reason == reason:
+            if latest.by_id == request.user.pk:
+                return _saved(request, table_url, number=hand.number)
+        errors = {"general": [gettext("The hand was changed meanwhile; open it again.")]}
+        return _refused(request, page(record, errors, reason), form_page="ledger/hand_form.html")
+    try:
+        changed = services.hand_correct(hand=hand, record=record, reason=reason, by=request.user)
+    except (HandError, LedgerError) as error:
+        context = page(record, errors_by_section(error), reason)
+        return _refused(request, context, form_page="ledger/hand_form.html")
+    title = gettext("Hand {number} is corrected.").format(number=hand.number)
+    request.session[CHANGES_KEY] = _changes(table=table, title=title, changed=changed)
+    return _saved(request, table_url, number=hand.number)
+
+
+@club_role(SCOREKEEPER)
+@require_POST
+def hand_correct_preview(request, pk):
+    """Preview a correction of a hand from the cups it started from; write nothing."""
+    hand = _hand(request, pk)
+    record, errors = _record_from_post(request)
+    if errors:
+        return _feedback(request, errors=errors)
+    posting = live_hand_postings(hand.table_id).get(hand.pk)
+    cups = posting.cups_before if posting and posting.cups_before else {}
+    try:
+        preview = settle_preview(
+            table=hand.table, record=record, seats=list(hand.record["seats"]), cups=cups
+        )
+    except (HandError, LedgerError) as error:
+        return _feedback(request, errors=errors_by_section(error))
+    return _feedback(request, preview=preview)
+
+
+@club_role(SCOREKEEPER)
+@require_POST
+def hand_void(request, pk):
+    """Void a hand with a reason; the later hands are re-settled without it."""
+    hand = _hand(request, pk)
+    table = hand.table
+    form = VoidForm(request.POST)
+    hand_url = reverse("hand", kwargs={"club": request.club.slug, "pk": hand.pk})
+    if not form.is_valid():
+        messages.error(request, gettext("Give a reason for voiding the hand."))
+        return redirect(hand_url)
+    old = live_hand_postings(table.pk).get(hand.pk)
+    try:
+        changed = services.hand_void(hand=hand, reason=form.cleaned_data["reason"], by=request.user)
+    except LedgerError as error:
+        messages.error(request, str(error.message))
+        return redirect(hand_url)
+    title = gettext("Hand {number} is voided.").format(number=hand.number)
+    request.session[CHANGES_KEY] = _changes(
+        table=table, title=title, changed=changed, voided=(hand, old) if old else None
+    )
+    return redirect("table", club=request.club.slug, pk=table.pk)
