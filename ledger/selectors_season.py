@@ -46,7 +46,7 @@ from django.db.models import (
     When,
 )
 from django.db.models.fields.json import KT, KeyTextTransform, KeyTransform
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, NullIf
 from django.http import Http404
 
 from ledger import services
@@ -57,6 +57,8 @@ from ledger.models import (
     Evening,
     EveningLog,
     EveningResult,
+    Hand,
+    HandRevision,
     JetonCount,
     Member,
     Posting,
@@ -83,9 +85,11 @@ def seasons_for_club(*, club: Club) -> list[Season]:
     return list(Season.objects.filter(club=club).order_by("-starts_on", "-pk"))
 
 
-def season_pick(*, seasons: list[Season], value: str | None, today: datetime.date) -> Season:
-    """Return the season named by ``value`` (an id), else the one running ``today``, else the
-    newest; raise Http404 when the club has none or ``value`` names none of them."""
+def season_pick(*, seasons: list[Season], value: str | None, today: datetime.date) -> Season | None:
+    """Return the season whose id is ``value``, else the one running ``today``, else the newest.
+
+    Return None when the club has no season; raise Http404 when ``value`` names none of them.
+    """
     if value:
         for season in seasons:
             if str(season.pk) == str(value):
@@ -94,9 +98,7 @@ def season_pick(*, seasons: list[Season], value: str | None, today: datetime.dat
     for season in seasons:
         if season.starts_on <= today <= season.ends_on:
             return season
-    if seasons:
-        return seasons[0]
-    raise Http404("No season yet")
+    return seasons[0] if seasons else None
 
 
 def season_resolve(*, club: Club, value: str) -> Season:
@@ -182,18 +184,22 @@ def _seat(i: int) -> str:
     return f"seat{i}"
 
 
-def _text(transform: KeyTextTransform) -> ExpressionWrapper:
-    """Return a JSON key's text as a plain text expression.
+def _text(transform: KeyTextTransform) -> NullIf:
+    """Return a JSON key's text as a plain text expression, NULL when missing or null.
 
     Wrapped, it compares like any text column: a bare key transform would compare as JSON
-    (SQLite would parse a member's name as JSON). A missing key or index is NULL on both
-    databases; SQLite reads a JSON ``null`` as the text 'null', which no comparison here
-    confuses with a member's name unless he is called "null".
+    (SQLite would parse a member's name as JSON). SQLite reads a JSON ``null`` as the text
+    'null' where PostgreSQL gives NULL; ``NULLIF`` makes both NULL (a member called "null"
+    would be lost with it, a price worth paying for one meaning on both databases).
     """
-    return ExpressionWrapper(transform, output_field=TextField())
+    return NullIf(
+        ExpressionWrapper(transform, output_field=TextField()),
+        Value("null", output_field=TextField()),
+        output_field=TextField(),
+    )
 
 
-def _record_text(*path) -> ExpressionWrapper:
+def _record_text(*path) -> NullIf:
     """Return the text at ``path`` in the settled record (a JSON field across a relation)."""
     expression = "revision__record"
     for key in path[:-1]:
@@ -469,7 +475,7 @@ def member_hands(*, season: Season, member: Member):
 class SheetPosting:
     """A live posting of a table with its transfers, each member's net and the cups after."""
 
-    posting: Posting
+    posting: Posting | None
     kind: str
     number: int | None
     dealer: str
@@ -477,10 +483,11 @@ class SheetPosting:
     net: dict[str, int]
     cups_after: dict[str, int]
     corrected: bool = False
+    note: str = ""
 
     @property
     def outcome(self) -> dict:
-        return self.posting.outcome or {}
+        return (self.posting.outcome if self.posting else None) or {}
 
 
 @dataclass
@@ -533,9 +540,35 @@ def evening_for_club(*, club: Club, pk: int) -> Evening:
     return evening
 
 
+def _insert_voided(sheet: SheetTable, hand: Hand) -> None:
+    """Show a voided hand in its place among the hands: no transfers, cups unchanged."""
+    at = next(
+        (
+            i
+            for i, p in enumerate(sheet.postings)
+            if p.kind != Posting.Kind.FUNDING and (p.number is None or p.number > hand.number)
+        ),
+        len(sheet.postings),
+    )
+    before = sheet.postings[at - 1].cups_after if at else dict.fromkeys(CUP_NAMES, 0)
+    sheet.postings.insert(
+        at,
+        SheetPosting(
+            posting=None,
+            kind="voided",
+            number=hand.number,
+            dealer=hand.dealer.name,
+            transfers=[],
+            net=dict.fromkeys(sheet.seats, 0),
+            cups_after=dict(before),
+            note=hand.reason or "",
+        ),
+    )
+
+
 def evening_sheet(*, evening: Evening) -> EveningSheet:
-    """Return every live posting of the evening's tables, the split and the settlement
-    (six queries, whatever the number of hands)."""
+    """Return every live posting of the evening's tables (and each voided hand in its place),
+    the split and the settlement (seven queries, whatever the number of hands)."""
     seats = list(
         Seat.objects.filter(table__evening=evening)
         .select_related("member", "table")
@@ -582,8 +615,19 @@ def evening_sheet(*, evening: Evening) -> EveningSheet:
                 net={n: net.get(n, 0) for n in sheet.seats},
                 cups_after={c: balances.get(c, 0) for c in CUP_NAMES},
                 corrected=(posting.revisions or 0) > 1,
+                note=posting.note if posting.kind == Posting.Kind.ADJUSTMENT else "",
             )
         )
+    void_reason = HandRevision.objects.filter(
+        hand=OuterRef("pk"), action=HandRevision.Action.VOID
+    ).order_by("-number")
+    for hand in (
+        Hand.objects.filter(table__evening=evening, status=Hand.Status.VOIDED)
+        .select_related("dealer")
+        .annotate(reason=Subquery(void_reason.values("reason")[:1]))
+        .order_by("number")
+    ):
+        _insert_voided(sheets[hand.table_id], hand)
     for sheet in sheets.values():
         sheet.balances = {n: sheet.balances.get(n, 0) for n in (*sheet.seats, *CUP_NAMES)}
         if not sheet.split:
@@ -627,6 +671,14 @@ def evening_sheet(*, evening: Evening) -> EveningSheet:
         results=results,
         log=log,
     )
+
+
+def table_account_names(*, table: Table) -> list[str]:
+    """Return the names of a table's accounts: members in seat order, then both cups."""
+    members = list(
+        Seat.objects.filter(table=table).order_by("position").values_list("member__name", flat=True)
+    )
+    return [*members, *CUP_NAMES]
 
 
 # --- jeton reconciliation ------------------------------------------------------------------

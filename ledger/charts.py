@@ -1,0 +1,106 @@
+"""Charts drawn on the server as SVG, so they look the same on screen and in a PDF."""
+
+from __future__ import annotations
+
+import datetime
+import math
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+FONT = "DejaVu Sans, sans-serif"
+ACCENT = "#0b4f8a"
+GOOD = "#0a6b2d"
+BAD = "#a3120b"
+GRID = "#d4d7dc"
+MUTED = "#555"
+
+
+def _nice_step(span: float, ticks: int = 5) -> int:
+    """Return a round step (1, 2 or 5 times a power of ten) giving about ``ticks`` ticks."""
+    raw = max(span / ticks, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    for factor in (1, 2, 5, 10):
+        if raw <= factor * power:
+            return int(factor * power)
+    return int(10 * power)  # pragma: no cover - the loop always returns
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+def cumulative_points_svg(
+    *,
+    points: list[tuple[datetime.date, int]],
+    title: str,
+    width: int = 720,
+    height: int = 260,
+) -> SafeString:
+    """Return an SVG line chart of cumulative points, one point per evening.
+
+    ``points`` are ``(date, cumulative points after that evening)`` in date order; the line
+    starts at 0 before the first evening. The chart scales to its container (``viewBox``).
+    """
+    left, right, top, bottom = 64, 56, 18, 40
+    plot_w, plot_h = width - left - right, height - top - bottom
+    values = [0] + [v for _, v in points]
+    low, high = min(values), max(values)
+    step = _nice_step(high - low or 10)
+    low = math.floor(low / step) * step
+    high = math.ceil(high / step) * step
+    if high == low:
+        high = low + step
+
+    def x(i: int) -> float:
+        return left + plot_w * i / max(len(values) - 1, 1)
+
+    def y(v: float) -> float:
+        return top + plot_h * (high - v) / (high - low)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" aria-label="{escape(title)}" '
+        f'font-family="{FONT}" font-size="13">',
+        f"<title>{escape(title)}</title>",
+    ]
+    for tick in range(int(low), int(high) + 1, step):
+        ty = y(tick)
+        stroke = MUTED if tick == 0 else GRID
+        stroke_width = 1.5 if tick == 0 else 1
+        parts.append(
+            f'<line x1="{left}" x2="{left + plot_w}" y1="{ty:.1f}" y2="{ty:.1f}" '
+            f'stroke="{stroke}" stroke-width="{stroke_width}"/>'
+        )
+        parts.append(
+            f'<text x="{left - 8}" y="{ty + 4:.1f}" text-anchor="end" fill="{MUTED}">'
+            f"{_signed(tick)}</text>"
+        )
+    every = max(1, math.ceil(len(points) / 12))
+    for i, (date, _) in enumerate(points, start=1):
+        if (i - 1) % every == 0 or i == len(points):
+            parts.append(
+                f'<text x="{x(i):.1f}" y="{top + plot_h + 22}" text-anchor="middle" '
+                f'fill="{MUTED}">{date.day}/{date.month}</text>'
+            )
+    line = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
+    parts.append(
+        f'<polyline points="{line}" fill="none" stroke="{ACCENT}" stroke-width="3" '
+        'stroke-linejoin="round" stroke-linecap="round"/>'
+    )
+    for i, v in enumerate(values[1:], start=1):
+        colour = GOOD if v > 0 else BAD if v < 0 else MUTED
+        parts.append(
+            f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="4.5" fill="{colour}" '
+            f'stroke="#fff" stroke-width="1.5"><title>{points[i - 1][0].isoformat()}: '
+            f"{_signed(v)}</title></circle>"
+        )
+    if points:
+        last = values[-1]
+        colour = GOOD if last > 0 else BAD if last < 0 else MUTED
+        parts.append(
+            f'<text x="{x(len(values) - 1) + 8:.1f}" y="{y(last) + 5:.1f}" fill="{colour}" '
+            f'font-weight="bold" font-size="15">{_signed(last)}</text>'
+        )
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # noqa: S308 - every interpolated text is escaped

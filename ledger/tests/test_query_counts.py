@@ -1,0 +1,98 @@
+"""Every page of the treasurer and the season costs a fixed number of queries.
+
+The same pages are requested over a small history (Evening E, closed, and a second Evening E
+still open) and over a large one (four evenings, two tables at one of them, five members,
+~150 hands with a voided one and an adjustment): each page must cost exactly the number of
+queries pinned here in both. Five of them are the request's own: the session, the user, the
+club and the membership (read twice by ``ledger.permissions``).
+"""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from ledger import services
+from ledger.models import Member
+from ledger.tests import factories
+from ledger.tests.test_standings import build_season
+
+pytestmark = pytest.mark.django_db
+
+QUERIES = {
+    "standings": 14,
+    "standings_csv": 13,
+    "standings_xlsx": 13,
+    "standings_pdf": 14,
+    "member": 14,
+    "member_hands_xlsx": 13,
+    "member_pdf": 14,
+    "sheet_closed": 12,
+    "sheet_open": 12,
+    "sheet_pdf": 13,
+    "treasury_closed": 17,
+    "treasury_open": 17,
+}
+
+
+def small_history(club):
+    """Return (closed evening, open evening): Evening E closed, and played again, open."""
+    factories.make_season(club)
+    closed, _, _ = factories.evening_e(club)
+    services.evening_close(evening=closed)
+    still_open, _, _ = factories.evening_e(club, date=datetime.date(2026, 11, 6))
+    return closed, still_open
+
+
+def large_history(club):
+    """Return (closed evening, open evening) of a season of four evenings and ~150 hands."""
+    _, evenings = build_season(club, hands=40)
+    return evenings[1], evenings[3]
+
+
+def pages(club, closed, still_open) -> dict[str, str]:
+    anna = Member.objects.get(club=club, name="Anna")
+    slug = club.slug
+
+    def evening_url(name, evening):
+        return reverse(name, kwargs={"club": slug, "pk": evening.pk})
+
+    standings = reverse("standings", kwargs={"club": slug})
+    member = reverse("member_season", kwargs={"club": slug, "pk": anna.pk})
+    return {
+        "standings": standings,
+        "standings_csv": f"{standings}?_export=csv",
+        "standings_xlsx": f"{standings}?_export=xlsx",
+        "standings_pdf": reverse("standings_pdf", kwargs={"club": slug}),
+        "member": member,
+        "member_hands_xlsx": f"{member}?table=hands&_export=xlsx",
+        "member_pdf": reverse("member_season_pdf", kwargs={"club": slug, "pk": anna.pk}),
+        "sheet_closed": evening_url("evening_sheet", closed),
+        "sheet_open": evening_url("evening_sheet", still_open),
+        "sheet_pdf": evening_url("evening_sheet_pdf", closed),
+        "treasury_closed": evening_url("evening_treasury", closed),
+        "treasury_open": evening_url("evening_treasury", still_open),
+    }
+
+
+def check_pages(client, club, closed, still_open, django_assert_num_queries):
+    factories.make_member(club, "Tove", "treasurer", login=True)
+    client.login(username="test-tove", password=factories.PASSWORD)
+    for name, url in pages(club, closed, still_open).items():
+        with django_assert_num_queries(QUERIES[name]):
+            response = client.get(url)
+        assert response.status_code == 200, name
+
+
+def test_query_counts_with_a_small_history(client, django_assert_num_queries):
+    """Over Evening E alone each page costs its pinned number of queries."""
+    club = factories.make_club()
+    check_pages(client, club, *small_history(club), django_assert_num_queries)
+
+
+def test_query_counts_with_a_large_history(client, django_assert_num_queries):
+    """Over ~150 hands at four evenings each page costs the same number as over Evening E."""
+    club = factories.make_club()
+    check_pages(client, club, *large_history(club), django_assert_num_queries)

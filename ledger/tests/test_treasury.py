@@ -1,0 +1,300 @@
+"""The treasurer's screens: counting jetons, adjustments, closing and reopening; permissions.
+
+Everything goes through the real views and services on a real database: Evening E (one table,
+Anna, Bo and Carl) is played, then the treasurer counts, adjusts and closes it.
+"""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+from ledger import selectors, services
+from ledger.models import Account, Evening, EveningLog, EveningResult, Member, Posting, Transfer
+from ledger.tests import factories
+from ledger.verify import verify_ledger
+
+pytestmark = pytest.mark.django_db
+
+EXPECTED = {"Anna": 520, "Bo": 425, "Carl": 415, "kongekop": 65, "pagatkop": 75}
+
+
+@pytest.fixture
+def club():
+    return factories.make_club()
+
+
+@pytest.fixture
+def evening(club):
+    factories.make_season(club)
+    evening, _table, _hands = factories.evening_e(club)
+    return evening
+
+
+@pytest.fixture
+def table(evening):
+    return evening.tables.get()
+
+
+def login(client, club, name, role):
+    factories.make_member(club, name, role, login=True)
+    assert client.login(username=f"{club.slug}-{name}".lower(), password=factories.PASSWORD)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+@pytest.fixture
+def treasurer(client, club):
+    return login(client, club, "Tove", "treasurer")
+
+
+def url(name, evening, **kwargs):
+    return reverse(name, kwargs={"club": evening.club.slug, "pk": evening.pk, **kwargs})
+
+
+def count_data(table, counts: dict[str, int]) -> dict[str, str]:
+    """Return the POST data of the count form of ``table`` for ``counts`` by account name."""
+    accounts = {a.name: a.pk for a in Account.objects.filter(table=table).select_related("member")}
+    return {f"t{table.pk}-count_{accounts[name]}": str(points) for name, points in counts.items()}
+
+
+def adjust_data(table, **fields) -> dict[str, str]:
+    return {f"a{table.pk}-{key}": str(value) for key, value in fields.items()}
+
+
+def test_treasury_screen_shows_expected_jetons(treasurer, evening):
+    """Before any count the screen lists each account's expected jetons: 520, 425, 415, 65, 75."""
+    response = treasurer.get(url("evening_treasury", evening))
+    assert response.status_code == 200
+    html = response.content.decode()
+    for name, expected in EXPECTED.items():
+        assert f'data-account="{name}"' in html
+        assert f'<td class="num">{expected}</td>' in html
+
+
+def test_an_exact_count_closes_cleanly(treasurer, evening, table):
+    """Counted equal to expected: no difference, the evening closes without confirmation."""
+    response = treasurer.post(
+        url("treasury_count", evening, table=table.pk), count_data(table, EXPECTED)
+    )
+    assert response.status_code == 302
+    page = treasurer.get(url("evening_treasury", evening)).content.decode()
+    assert "The count agrees with the ledger." in page
+    assert 'data-difference="-' not in page
+    response = treasurer.post(url("treasury_close", evening), {})
+    assert response.status_code == 302
+    evening.refresh_from_db()
+    assert not evening.is_open
+    results = {r.member.name: (r.points, r.money) for r in EveningResult.objects.all()}
+    assert results == {
+        "Anna": (65, Decimal("16.25")),
+        "Bo": (-30, Decimal("-7.50")),
+        "Carl": (-35, Decimal("-8.75")),
+    }
+    page = treasurer.get(url("evening_treasury", evening)).content.decode()
+    for money in ('data-money="16.25"', 'data-money="-7.50"', 'data-money="-8.75"'):
+        assert money in page
+    assert 'data-points="65"' in page and 'data-points="-30"' in page
+    assert verify_ledger().ok
+
+
+def test_a_count_five_short_shows_the_member_and_the_difference(treasurer, evening, table):
+    """Bo counted 420 of 425: the screen names Bo with -5, in total -5."""
+    treasurer.post(
+        url("treasury_count", evening, table=table.pk), count_data(table, {**EXPECTED, "Bo": 420})
+    )
+    page = treasurer.get(url("evening_treasury", evening)).content.decode()
+    assert '<strong data-member="Bo" data-difference="-5">Bo \u22125</strong>' in page
+    assert 'data-total-difference="-5"' in page
+    assert '<tr data-account="Bo" data-difference="-5" class="differs' in page
+    assert 'name="confirm_differences"' in page
+
+
+def test_closing_with_differences_needs_confirmation(treasurer, evening, table):
+    """Unconfirmed differences refuse the close with a form error; confirmed, it closes and logs."""
+    treasurer.post(
+        url("treasury_count", evening, table=table.pk), count_data(table, {**EXPECTED, "Bo": 420})
+    )
+    response = treasurer.post(url("treasury_close", evening), {})
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert 'id="close-error"' in page
+    assert "The counted jetons differ from the ledger; confirm the differences to close" in page
+    assert 'type="checkbox" name="confirm_differences"' in page
+    assert Evening.objects.get(pk=evening.pk).is_open
+    assert not EveningResult.objects.exists()
+
+    response = treasurer.post(url("treasury_close", evening), {"confirm_differences": "on"})
+    assert response.status_code == 302
+    assert not Evening.objects.get(pk=evening.pk).is_open
+    close = EveningLog.objects.get(evening=evening, action="close")
+    assert close.reason == "table 1: Bo -5"
+    assert close.by.username == "test-tove"
+
+
+def test_an_adjustment_keeps_the_ledger_zero_sum(treasurer, evening, table):
+    """Bo 5 short and Carl 5 over: an adjustment Bo -> Carl 5 explains both, zero-sum, verified."""
+    counts = {**EXPECTED, "Bo": 420, "Carl": 420}
+    treasurer.post(url("treasury_count", evening, table=table.pk), count_data(table, counts))
+    assert services.jeton_differences(table) == {"Bo": -5, "Carl": 5}
+    response = treasurer.post(
+        url("treasury_adjust", evening, table=table.pk),
+        adjust_data(table, source="Bo", target="Carl", points=5, reason="pagat home not booked"),
+    )
+    assert response.status_code == 302
+    adjustment = Posting.objects.get(kind="adjustment")
+    assert adjustment.note == "pagat home not booked"
+    assert adjustment.created_by.username == "test-tove"
+    assert [(t.source.name, t.target.name, t.points) for t in adjustment.transfers.all()] == [
+        ("Bo", "Carl", 5)
+    ]
+    balances = selectors.table_balances(table.pk)
+    assert balances == {"Anna": 20, "Bo": -80, "Carl": -80, "kongekop": 65, "pagatkop": 75}
+    assert sum(balances.values()) == 0
+    assert services.jeton_differences(table) == {}
+    page = treasurer.get(url("evening_treasury", evening)).content.decode()
+    assert "The count agrees with the ledger." in page
+    assert treasurer.post(url("treasury_close", evening), {}).status_code == 302
+    # Bo and Carl tie at -80 before the split: the 5 over goes to the first in seat order.
+    assert {r.member.name: r.points for r in EveningResult.objects.all()} == {
+        "Anna": 65,
+        "Bo": -30,
+        "Carl": -35,
+    }
+    assert verify_ledger().ok
+
+
+def test_a_refused_adjustment_is_a_form_error_and_writes_nothing(treasurer, evening, table):
+    """An adjustment to the same account or without a reason is refused; no posting appears."""
+    before = Transfer.objects.count()
+    response = treasurer.post(
+        url("treasury_adjust", evening, table=table.pk),
+        adjust_data(table, source="Bo", target="Bo", points=5, reason="oops"),
+    )
+    assert response.status_code == 422
+    assert "An adjustment moves points between two different accounts" in response.content.decode()
+    response = treasurer.post(
+        url("treasury_adjust", evening, table=table.pk),
+        adjust_data(table, source="Bo", target="Carl", points=5, reason=""),
+    )
+    assert response.status_code == 422
+    assert Transfer.objects.count() == before
+
+
+def test_a_refused_count_is_a_form_error(treasurer, evening, table):
+    """A negative count and an empty form are refused next to the form; nothing is recorded."""
+    response = treasurer.post(
+        url("treasury_count", evening, table=table.pk), count_data(table, {"Bo": -5})
+    )
+    assert response.status_code == 422
+    assert "Ensure this value is greater than or equal to 0." in response.content.decode()
+    response = treasurer.post(url("treasury_count", evening, table=table.pk), {})
+    assert response.status_code == 422
+    assert "Enter at least one count." in response.content.decode()
+    assert not table.jeton_counts.exists()
+
+
+def test_reopen_needs_a_reason_and_is_logged(treasurer, evening):
+    """Reopening a closed evening without a reason is refused; with one it reverses the split."""
+    services.evening_close(evening=evening)
+    response = treasurer.post(url("treasury_reopen", evening), {"reason": ""})
+    assert response.status_code == 422
+    assert not Evening.objects.get(pk=evening.pk).is_open
+    response = treasurer.post(url("treasury_reopen", evening), {"reason": "a fine was forgotten"})
+    assert response.status_code == 302
+    assert Evening.objects.get(pk=evening.pk).is_open
+    log = EveningLog.objects.get(evening=evening, action="reopen")
+    assert (log.reason, log.by.username) == ("a fine was forgotten", "test-tove")
+    assert selectors.cup_balances(evening.tables.get().pk) == {"kongekop": 65, "pagatkop": 75}
+    page = treasurer.get(url("evening_sheet", evening)).content.decode()
+    assert "a fine was forgotten" in page
+    assert verify_ledger().ok
+
+
+def test_closing_twice_is_refused(treasurer, evening):
+    """A second close of a closed evening is a form error, not a crash."""
+    services.evening_close(evening=evening)
+    response = treasurer.post(url("treasury_close", evening), {})
+    assert response.status_code == 422
+    assert "The evening is closed; a treasurer must reopen it first" in response.content.decode()
+
+
+# --- permissions ---------------------------------------------------------------------------
+
+
+def _read_urls(evening, member):
+    club = evening.club.slug
+    return [
+        reverse("standings", kwargs={"club": club}),
+        reverse("standings_pdf", kwargs={"club": club}),
+        reverse("member_season", kwargs={"club": club, "pk": member.pk}),
+        reverse("member_season_pdf", kwargs={"club": club, "pk": member.pk}),
+        url("evening_sheet", evening),
+        url("evening_sheet_pdf", evening),
+    ]
+
+
+def _write_urls(evening, table):
+    return [
+        url("treasury_count", evening, table=table.pk),
+        url("treasury_adjust", evening, table=table.pk),
+        url("treasury_close", evening),
+        url("treasury_reopen", evening),
+    ]
+
+
+@pytest.mark.parametrize("role", ["member", "scorekeeper"])
+def test_members_read_but_do_not_treasure(client, club, evening, table, role):
+    """Members and scorekeepers read standings, member pages, sheets and PDFs; they may not
+    open the treasurer's screen nor count, adjust, close or reopen."""
+    login(client, club, "Mia", role)
+    anna = Member.objects.get(club=club, name="Anna")
+    for read in _read_urls(evening, anna):
+        assert client.get(read).status_code == 200, read
+    assert client.get(url("evening_treasury", evening)).status_code == 403
+    for write in _write_urls(evening, table):
+        assert client.post(write, {"confirm_differences": "on", "reason": "x"}).status_code == 403
+    assert Evening.objects.get(pk=evening.pk).is_open
+    assert not table.jeton_counts.exists()
+
+
+def test_a_member_of_another_club_gets_404(client, club, evening, table):
+    """A treasurer of another club sees none of this club's pages, reads or writes."""
+    other = factories.make_club(slug="other", name="Other")
+    login(client, other, "Otto", "treasurer")
+    anna = Member.objects.get(club=club, name="Anna")
+    for page in [*_read_urls(evening, anna), url("evening_treasury", evening)]:
+        assert client.get(page).status_code == 404, page
+    for write in _write_urls(evening, table):
+        assert client.post(write, {"confirm_differences": "on"}).status_code == 404
+    assert Evening.objects.get(pk=evening.pk).is_open
+
+
+def test_another_clubs_objects_are_404_inside_ones_own_club(client, club, evening, table):
+    """A treasurer cannot reach another club's evening or member through his own club's URLs."""
+    other = factories.make_club(slug="other", name="Other")
+    foreign_evening, foreign_table, _ = factories.evening_e(other, date=datetime.date(2026, 12, 3))
+    foreign_member = Member.objects.get(club=other, name="Anna")
+    login(client, club, "Tove", "treasurer")
+    mine = club.slug
+    assert client.get(f"/c/{mine}/evening/{foreign_evening.pk}/sheet/").status_code == 404
+    assert client.get(f"/c/{mine}/evening/{foreign_evening.pk}/treasury/").status_code == 404
+    assert client.get(f"/c/{mine}/members/{foreign_member.pk}/season/").status_code == 404
+    response = client.post(
+        f"/c/{mine}/evening/{evening.pk}/treasury/table/{foreign_table.pk}/count/",
+        {f"t{foreign_table.pk}-count_1": "5"},
+    )
+    assert response.status_code == 404
+    assert client.post(f"/c/{mine}/evening/{foreign_evening.pk}/treasury/close/").status_code == 404
+    assert Evening.objects.get(pk=foreign_evening.pk).is_open
+
+
+def test_anonymous_is_sent_to_log_in(client, evening):
+    """Without a log-in every page redirects to the login page."""
+    response = client.get(reverse("standings", kwargs={"club": evening.club.slug}))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
