@@ -48,3 +48,12 @@ def _login_throttling_only_where_tested(request, settings):
     """
     if "axes" not in request.keywords:
         settings.AXES_ENABLED = False
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Hash test passwords cheaply; PBKDF2 stays listed so stored demo passwords still verify."""
+    settings.PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    ]
