@@ -118,3 +118,40 @@ def test_import_refuses_malformed_files_and_writes_nothing(tmp_path, data):
         errors = json.loads(out.getvalue())["errors"]
         assert errors and all(e["field"] is not None and e["message"] for e in errors)
         assert ledger_snapshot() == before
+
+
+TABLE_HAND = {k: v for k, v in EVENING["hands"][1].items()}
+
+
+@pytest.mark.django_db
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    record=mutated(TABLE_HAND) | json_values.map(lambda v: v),
+    raw=st.booleans(),
+    junk=st.text(max_size=40),
+)
+def test_hand_form_refuses_malformed_input_and_writes_nothing(client, record, raw, junk):
+    """The tablet's hand form answers malformed input with errors (never a 500), writing nothing."""
+    from django.urls import reverse
+
+    from ledger.models import Club, Table
+    from ledger.tests.factories import evening_e, make_member
+
+    club = Club.objects.filter(slug="formfuzz").first()
+    if club is None:
+        club = make_club(slug="formfuzz")
+        evening_e(club)
+        make_member(club, "Skriver", role="scorekeeper", login=True)
+    client.force_login(club.members.get(name="Skriver").user)
+    table = Table.objects.get(evening__club=club)
+    url = reverse("hand_new", kwargs={"club": club.slug, "pk": table.pk})
+    before = ledger_snapshot()
+    body = junk if raw else json.dumps(record)
+    response = client.post(url, {"record": body, "token": junk[:30]})
+    assert response.status_code in (200, 302, 400, 422)
+    if response.status_code != 302:
+        assert ledger_snapshot() == before
