@@ -1,0 +1,145 @@
+"""Load the demo club (``fixtures/demo.json``) once, and say how to log in to it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.apps import apps
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.urls import reverse
+
+from ledger.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USERS, build_demo, write_fixture
+from ledger.models import Club, Member
+
+
+def default_fixture() -> Path:
+    return Path(settings.BASE_DIR) / "fixtures" / "demo.json"
+
+
+class Command(BaseCommand):
+    help = (
+        "Load the demo club 'Hjørring Tarokklub' (short name demo) from fixtures/demo.json "
+        "unless it is there already, and print the demo log-ins. With --regenerate, build it "
+        "through the services into this database and write the fixture."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--regenerate",
+            action="store_true",
+            help="build the demo into this database (run it on a fresh one) and write the fixture",
+        )
+        parser.add_argument("--fixture", help="the fixture file (default: fixtures/demo.json)")
+        parser.add_argument(
+            "--url",
+            default="http://127.0.0.1:8000",
+            help="where the site runs, for the log-in note (default: %(default)s)",
+        )
+        parser.add_argument(
+            "--force",
+            action="store_true",
+            help="load even with DJANGO_DEBUG=0 (the demo log-ins share a published password)",
+        )
+
+    def handle(self, *args, **options):
+        path = Path(options["fixture"]) if options["fixture"] else default_fixture()
+        exists = Club.objects.filter(slug=DEMO_SLUG).exists()
+        if options["regenerate"]:
+            self.regenerate(path, exists)
+        elif exists:
+            self.stdout.write("The demo club is there already; nothing loaded.")
+        elif not settings.DEBUG and not options["force"]:
+            # Not an error: `make run` calls this command, and a production-like run must go on.
+            self.stderr.write(
+                "Not loading the demo: DJANGO_DEBUG is 0 and the demo log-ins share a published "
+                "password. Use --force to load it anyway."
+            )
+            return
+        else:
+            self.load(path)
+        self.print_logins(options["url"].rstrip("/"))
+
+    def regenerate(self, path: Path, exists: bool) -> None:
+        if exists:
+            raise CommandError(
+                "The demo club exists in this database already. Regenerate into a fresh "
+                "database, e.g. DATABASE_URL=sqlite:////tmp/demo.sqlite3 (migrate first)."
+            )
+        self.refuse_taken_usernames()
+        club = build_demo()
+        count = write_fixture(club, path)
+        self.stdout.write(f"Built the demo club and wrote {count} objects to {path}.")
+
+    def load(self, path: Path) -> None:
+        self.refuse_taken_usernames()
+        if not path.exists():
+            build_demo()
+            self.stdout.write(f"{path} is missing: built the demo club through the services.")
+            return
+        taken = ids_taken(path)
+        if taken:
+            # Loading would overwrite these rows; the services give the demo fresh ids instead.
+            build_demo()
+            self.stdout.write(
+                f"The database already holds rows with the fixture's ids ({', '.join(taken)}): "
+                "built the demo club through the services instead."
+            )
+            return
+        call_command("loaddata", str(path), verbosity=0)
+        self.stdout.write(f"Loaded the demo club from {path}.")
+
+    def refuse_taken_usernames(self) -> None:
+        usernames = [demo.username for demo in DEMO_USERS]
+        taken = list(
+            get_user_model()
+            .objects.filter(username__in=usernames)
+            .values_list("username", flat=True)
+        )
+        if taken:
+            raise CommandError(
+                f"The demo's usernames are taken by other users: {', '.join(sorted(taken))}."
+            )
+
+    def print_logins(self, url: str) -> None:
+        club = Club.objects.filter(slug=DEMO_SLUG).first()
+        if club is None:
+            return
+        members = {
+            m.user.username: m
+            for m in Member.objects.filter(club=club, user__isnull=False).select_related("user")
+        }
+        self.stdout.write("")
+        self.stdout.write(
+            f"Demo club {club.name}: {url}{reverse('club', kwargs={'club': club.slug})}"
+        )
+        self.stdout.write(
+            f"Log in at {url}{reverse('login')} with the password {DEMO_PASSWORD} as:"
+        )
+        for demo in DEMO_USERS:
+            member = members.get(demo.username)
+            if member is None:
+                continue
+            role = Member.Role(member.role).label
+            extra = (
+                f" (also the site admin, {url}{reverse('admin:index')})" if demo.superuser else ""
+            )
+            self.stdout.write(f"  {demo.username:<9} {member.name:<6} {role}{extra}")
+
+
+def ids_taken(path: Path) -> list[str]:
+    """Return the models whose fixture primary keys (their range) are used in this database."""
+    with open(path, encoding="utf-8") as handle:
+        objects = json.load(handle)
+    by_model: dict[str, set] = {}
+    for obj in objects:
+        if "pk" in obj:
+            by_model.setdefault(obj["model"], set()).add(obj["pk"])
+    return [
+        label
+        for label, pks in by_model.items()
+        if apps.get_model(label).objects.filter(pk__gte=min(pks), pk__lte=max(pks)).exists()
+    ]
