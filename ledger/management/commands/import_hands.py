@@ -55,15 +55,28 @@ class Command(EngineCommand):
             plan = self.plan(options)
         except RulesError as error:
             self.refuse(error.problems)
+        progress: dict = {}
         try:
-            evening, table = self.write(plan, close=options["close"])
+            evening, table = self.write(plan, close=options["close"], progress=progress)
         except (LedgerError, RulesError) as error:
             # Only a concurrent change can get here: the file was checked as a whole first.
-            problems = (
+            problems = list(
                 error.problems
                 if isinstance(error, RulesError)
                 else [Problem(error.field, str(error.message))]
             )
+            if "evening" in progress:
+                problems.append(
+                    Problem(
+                        "__all__",
+                        "evening {id} was opened and left open with {done} of {total} hands",
+                        {
+                            "id": progress["evening"].pk,
+                            "done": progress.get("hands", 0),
+                            "total": len(plan["hands"]),
+                        },
+                    )
+                )
             self.refuse(problems)
         self.summary(evening, table, len(plan["hands"]))
 
@@ -135,8 +148,11 @@ class Command(EngineCommand):
             "hands": data["hands"],
         }
 
-    def write(self, plan, *, close: bool):
-        """Write the checked evening through the services; return (evening, table)."""
+    def write(self, plan, *, close: bool, progress: dict):
+        """Write the checked evening through the services; return (evening, table).
+
+        ``progress`` tells how far the writing got, should a service refuse after all.
+        """
         club, members = plan["club"], dict(plan["members"])
         for name in plan["unknown"]:
             members[name] = Member.objects.create(club=club, name=name)
@@ -144,11 +160,13 @@ class Command(EngineCommand):
         hands = plan["hands"]
         first_dealer = members[hands[0]["dealer"]] if hands else None
         evening = services.evening_open(club=club, date=plan["date"], by=plan["by"])
+        progress["evening"] = evening
         table = services.table_open(
             evening=evening, members=seated, first_dealer=first_dealer, by=plan["by"]
         )
-        for hand in hands:
+        for number, hand in enumerate(hands, start=1):
             services.hand_record(table=table, record=hand, by=plan["by"])
+            progress["hands"] = number
         if close:
             evening = services.evening_close(evening=evening, by=plan["by"])
         return evening, table
