@@ -411,7 +411,11 @@ class _Builder:
         for demo in DEMO_USERS:
             user = get_user_model().objects.create(
                 username=demo.username,
-                password=make_password(DEMO_PASSWORD, salt=f"demo{demo.username}"),
+                # A fixed hasher and salt: the fixture must not depend on the settings' hasher
+                # or on chance (a demo password is public anyway).
+                password=make_password(
+                    DEMO_PASSWORD, salt=f"demo{demo.username}", hasher="pbkdf2_sha256"
+                ),
                 first_name=demo.member,
                 is_staff=demo.superuser,
                 is_superuser=demo.superuser,
