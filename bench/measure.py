@@ -70,25 +70,29 @@ def measure_verify(ms) -> dict:
     }
 
 
-def measure_soak() -> dict:
-    from ledger.tests.soak import run_soak
+SOAK_THREADS, SOAK_OPERATIONS, SOAK_TABLES = 4, 60, 8
 
-    club = Club.objects.create(name="Soak", slug="bench-soak")
-    members = [Member.objects.create(club=club, name=n) for n in "ABCDEFGH"]
-    evening = services.evening_open(club=club, date=datetime.date(2030, 2, 1))
-    tables = [
-        services.table_open(evening=evening, members=members[:4]),
-        services.table_open(evening=evening, members=members[4:]),
-    ]
-    stats = run_soak(tables, threads=6, operations=100, seed=5)
+
+def measure_soak() -> dict:
+    """The full-bound soak: threads record, correct and void at 8 evening-sized tables."""
     from ledger.models import Table
+    from ledger.tests.soak import run_soak
     from ledger.verify import verify_ledger
 
+    club = Club.objects.create(name="Soak", slug="bench-soak")
+    members = [Member.objects.create(club=club, name=f"M{i}") for i in range(SOAK_TABLES * 4)]
+    evening = services.evening_open(club=club, date=datetime.date(2030, 2, 1))
+    tables = [
+        services.table_open(evening=evening, members=members[4 * i : 4 * i + 4])
+        for i in range(SOAK_TABLES)
+    ]
+    stats = run_soak(tables, threads=SOAK_THREADS, operations=SOAK_OPERATIONS, seed=5)
     report = verify_ledger(Table.objects.filter(evening__club=club))
     return {
         "soak": {
-            "threads": 6,
-            "operations": 600,
+            "threads": SOAK_THREADS,
+            "tables": SOAK_TABLES,
+            "operations": SOAK_THREADS * SOAK_OPERATIONS,
             "seconds": round(stats["seconds"], 1),
             "recorded": stats["record"],
             "corrected": stats["correct"],
@@ -138,7 +142,7 @@ def print_table(results: dict) -> None:
     value = (
         f"{s['operations']} ops in {s['seconds']} s, verify {'OK' if s['verify_ok'] else 'FAIL'}"
     )
-    print(f"{'soak (6 threads)':45} {value:>40}")
+    print(f"{'soak (' + str(s['threads']) + ' threads)':45} {value:>40}")
     v = results["verify_ledger"]
     value = f"{v['seconds']} s, {v['per_hand_ms']} ms/hand, {'OK' if v['ok'] else 'FAIL'}"
     print(f"{'verify_ledger (whole history)':45} {value:>40}")

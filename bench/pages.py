@@ -1,0 +1,85 @@
+"""Pages and PDFs of make bench: requested through Django's test client, as a browser would."""
+
+from __future__ import annotations
+
+import io
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from ledger.models import Club, Evening, Member, Season
+
+RAW_STANDINGS = """
+SELECT a.member_id,
+       SUM(CASE WHEN t.target_id = a.id THEN t.points ELSE -t.points END)
+FROM ledger_transfer t
+JOIN ledger_account a ON a.id = t.source_id OR a.id = t.target_id
+JOIN ledger_table tb ON tb.id = t.table_id
+JOIN ledger_evening e ON e.id = tb.evening_id
+WHERE e.season_id = %s AND a.kind = 'member'
+GROUP BY a.member_id
+"""
+
+
+def _get(client, url, timed, repeat):
+    queries = []
+    responses = []
+
+    def once():
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+        queries.append(len(captured.captured_queries))
+        responses.append(response)
+
+    times = timed(once, repeat)
+    return times, sorted(set(queries)), responses[-1]
+
+
+def measure(*, summary, timed, ms) -> dict:
+    club = Club.objects.get(slug="bench1")
+    season = Season.objects.filter(club=club).order_by("-starts_on").first()
+    user = get_user_model().objects.get(username="bench1")
+    client = Client()
+    client.force_login(user)
+    member = Member.objects.filter(club=club).order_by("pk")[1]
+    evening = Evening.objects.filter(season=season).order_by("date").last()
+    out = {}
+
+    def raw():
+        with connection.cursor() as cursor:
+            cursor.execute(RAW_STANDINGS, [season.pk])
+            cursor.fetchall()
+
+    raw_times = timed(raw, 5)
+    out["raw_standings_sql"] = {"median_ms": ms(sorted(raw_times)[2])}
+
+    url = reverse("standings", kwargs={"club": club.slug}) + f"?season={season.pk}"
+    times, queries, _ = _get(client, url, timed, 5)
+    out["page_standings"] = {**summary(times), "queries": queries}
+    out["page_standings"]["x_raw_sql"] = round(
+        out["page_standings"]["median_ms"] / max(out["raw_standings_sql"]["median_ms"], 0.01), 2
+    )
+
+    url = reverse("member_season", kwargs={"club": club.slug, "pk": member.pk})
+    times, queries, _ = _get(client, url + f"?season={season.pk}", timed, 5)
+    out["page_member"] = {**summary(times), "queries": queries}
+
+    url = reverse("evening_sheet", kwargs={"club": club.slug, "pk": evening.pk})
+    times, queries, _ = _get(client, url, timed, 3)
+    out["page_evening_sheet"] = {**summary(times), "queries": queries}
+
+    from pypdf import PdfReader
+
+    for key, name, kwargs, query in (
+        ("pdf_evening_sheet", "evening_sheet_pdf", {"pk": evening.pk}, ""),
+        ("pdf_season_standings", "standings_pdf", {}, f"?season={season.pk}"),
+    ):
+        url = reverse(name, kwargs={"club": club.slug, **kwargs}) + query
+        times, queries, response = _get(client, url, timed, 2)
+        pages = len(PdfReader(io.BytesIO(response.content)).pages)
+        out[key] = {**summary(times), "pages": pages, "queries": queries}
+    return out
