@@ -30,6 +30,7 @@ messages: $(VENV)/.installed
 
 run: install messages
 	$(PY) manage.py migrate --noinput -v 0
+	$(PY) manage.py seed_demo --url http://$(HOST):$(PORT)/
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 lint: $(VENV)/.installed-dev

@@ -13,10 +13,12 @@ from ledger.tests.factories import PASSWORD, make_club, make_member
 
 
 def manage(*args, **env):
+    # Browser tests allow async-unsafe ORM calls in this process; a deployment never does.
+    base = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
-        env={**os.environ, **env},
+        env={**base, **env},
         capture_output=True,
         text=True,
     )
