@@ -198,7 +198,6 @@ def hand_rows(table: Table) -> list[dict]:
     for hand in hands:
         posting = live.get(hand.pk)
         row = {
-            "hand": hand,
             "number": hand.number,
             "url": reverse("hand", kwargs={"club": table.evening.club.slug, "pk": hand.pk}),
             "dealer": hand.dealer.name,

@@ -39,9 +39,12 @@
   // --- state <-> record ---------------------------------------------------------------
 
   function stateFrom(record) {
+    var dealer = record.dealer || seats[0];
+    // A record without sitters (an imported one) follows the default rotation.
+    var sitters = record.sitting_out || config.rotation.defaults[dealer] || [];
     var s = {
-      dealer: record.dealer || seats[0],
-      sittingOut: (record.sitting_out || []).slice(),
+      dealer: dealer,
+      sittingOut: sitters.slice(),
       annulled: !!record.annulled,
       winner: null,
       cards: {},
@@ -520,6 +523,12 @@
       headers: { "X-Hand-Submit": "1" },
       credentials: "same-origin"
     }).then(function (response) {
+      var type = response.headers.get("Content-Type") || "";
+      if (response.ok && type.indexOf("application/json") < 0) {
+        // Sent to the log-in page: the draft stays pending and is sent after logging in.
+        window.location.assign(response.url);
+        return null;
+      }
       if (response.ok) {
         return response.json().then(function (data) {
           pending = false;

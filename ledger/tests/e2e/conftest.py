@@ -1,0 +1,176 @@
+"""Browser tests of the scorekeeper's tablet: real Chromium through Playwright's sync API.
+
+Chromium is Debian's (``/usr/bin/chromium``, or ``$CHROMIUM``). Without it the tests are
+skipped with a message, except in CI (``CI`` set), where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+ROOT = Path(__file__).resolve().parents[3]
+ARTIFACTS = ROOT / "test-artifacts"
+VIEWPORTS = {"landscape": (1280, 800), "portrait": (800, 1280)}
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def chromium_path() -> str | None:
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    """Hash the test users' passwords cheaply (the browser logs in with a session cookie)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium per test module."""
+    path = chromium_path()
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is required in CI (Debian package chromium)")
+        pytest.skip("no Chromium found (install Debian's chromium, or set $CHROMIUM)")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop running in this thread; the ORM must still
+    # work. Only while the browser is open: `check --deploy` in other tests refuses the flag.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(params=sorted(VIEWPORTS), ids=sorted(VIEWPORTS))
+def viewport(request):
+    """Each test runs on a 10-inch tablet held both ways: 1280x800 and 800x1280."""
+    width, height = VIEWPORTS[request.param]
+    return {"width": width, "height": height, "name": f"{width}x{height}"}
+
+
+@pytest.fixture
+def tablet(browser, live_server, viewport):
+    """Return ``open(user) -> page``: a logged-in browser page at the tablet's size."""
+    contexts = []
+
+    def open_page(user):
+        client = Client()
+        client.force_login(user)
+        context = browser.new_context(
+            viewport={"width": viewport["width"], "height": viewport["height"]},
+            has_touch=True,
+            base_url=live_server.url,
+        )
+        context.add_cookies(
+            [
+                {
+                    "name": "sessionid",
+                    "value": client.cookies["sessionid"].value,
+                    "url": live_server.url,
+                }
+            ]
+        )
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.viewport_name = viewport["name"]
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def screenshot(page, name: str, *, full_page: bool = False) -> Path:
+    """Save what the tablet shows under test-artifacts/ (git-ignored) and return its path."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}-{page.viewport_name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+class HandScreen:
+    """Drive the hand form as a scorekeeper does, counting every tap."""
+
+    def __init__(self, page):
+        self.page = page
+        self.taps = 0
+
+    def tap(self, selector: str):
+        self.taps += 1
+        self.page.locator(selector).click()
+
+    def winner(self, name: str):
+        self.tap(f'label[data-winner="{name}"]')
+
+    def card(self, name: str, card: str):
+        self.tap(f'label[data-card="{name}:{card}"]')
+
+    def count(self, name: str, points):
+        self.tap(f'input[data-count="{name}"]')
+        self.page.locator(f'input[data-count="{name}"]').fill(str(points))
+
+    def dealer(self, name: str):
+        self.tap("[data-toggle-seating]")
+        self.tap(f'label[data-dealer="{name}"]')
+
+    def meld(self, name: str, kind: str, *, count=None, suit=None, missing=None):
+        self.tap(f'[data-add="meld"][data-player="{name}"]')
+        self.tap(f'#chooser [data-meld-type="{kind}"]')
+        if count is not None:
+            low = {"tarok": 10, "matador": 3}[kind]
+            for _ in range(count - low):
+                self.tap('#chooser [data-step="1"]')
+        if suit:
+            self.tap(f'#chooser [data-suit="{suit}"]')
+        if missing:
+            self.tap(f'#chooser [data-missing="{missing}"]:visible')
+        self.tap("#chooser [data-meld-add]")
+
+    def event(self, name: str, kind: str):
+        self.tap(f'[data-add="play"][data-player="{name}"]')
+        self.tap(f'#chooser [data-event="{kind}"]')
+
+    def end(self, name: str, kind: str):
+        self.tap(f'[data-add="play"][data-player="{name}"]')
+        self.tap(f'#chooser [data-end="{kind}"]')
+
+    def fine(self, name: str, kind: str, *, waived=False):
+        self.tap(f'[data-add="fine"][data-player="{name}"]')
+        if waived:
+            self.tap("#chooser [data-waived]")
+        self.tap(f'#chooser [data-fine="{kind}"]')
+
+    def net(self, name: str):
+        return self.page.locator(f'#hand-feedback .net[data-net="{name}"]')
+
+    def cup_after(self, cup: str):
+        return self.page.locator(f'#hand-feedback [data-cup-after="{cup}"]')
+
+    def save(self):
+        self.tap("#save-hand")

@@ -1,0 +1,432 @@
+"""The scorekeeper's tablet in real Chromium, landscape (1280x800) and portrait (800x1280).
+
+Amounts are the spec's worked examples: Evening E (X1, an ultimo with refunding, a full), X4
+(a nolo) and X3 (a bagud; its kongekop differs because the cups come from the ledger).
+"""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from ledger import selectors, services
+from ledger.models import Hand, HandRevision, Member
+from ledger.tests import factories
+from ledger.tests.conftest import load_example
+from ledger.tests.e2e.conftest import HandScreen, screenshot
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+SLUG = "tk"
+
+
+def url(name, **kwargs):
+    return reverse(name, kwargs={"club": SLUG, **kwargs})
+
+
+def make_table(names=("Anna", "Bo", "Carl"), *, first_dealer=None):
+    """A club with Anna as scorekeeper, an open evening and one table of ``names``."""
+    club = factories.make_club(slug=SLUG, name="Hjørring Tarokklub")
+    members = {}
+    for name in names:
+        role = Member.Role.SCOREKEEPER if name == "Anna" else Member.Role.MEMBER
+        members[name] = factories.make_member(club, name, role, login=True)
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
+    first = members[first_dealer] if first_dealer else None
+    table = services.table_open(evening=evening, members=list(members.values()), first_dealer=first)
+    return table, members
+
+
+def open_new_hand(page, table) -> HandScreen:
+    page.goto(url("hand_new", pk=table.pk))
+    expect(page.locator("#hand-form")).to_be_visible()
+    # The script has built the record from the rotation's suggestion.
+    expect(page.locator("#hand-form input[name=record]")).not_to_have_value("")
+    return HandScreen(page)
+
+
+def expect_saved(page, table):
+    page.wait_for_url(f"**{url('table', pk=table.pk)}")
+    expect(page.locator("#table-live")).to_be_visible()
+
+
+def expect_points(locator, value: int):
+    expect(locator).to_have_attribute("data-points", str(value))
+
+
+def expect_balances(page, balances: dict, cups: tuple[int, int]):
+    for name, value in balances.items():
+        expect_points(page.locator(f'.seat-tile[data-member="{name}"]'), value)
+    expect_points(page.locator('#table-live [data-cup="kongekop"]'), cups[0])
+    expect_points(page.locator('#table-live [data-cup="pagatkop"]'), cups[1])
+
+
+def play_evening_e_hand_1(hand: HandScreen):
+    """X1: Bo 10 taroks, Carl 4 matadors, Bo's meld before the dealer (waived), Carl last."""
+    hand.meld("Bo", "tarok", count=10)
+    hand.meld("Carl", "matador", count=4)
+    hand.fine("Bo", "meld_before_dealer", waived=True)
+    hand.winner("Carl")
+    hand.count("Anna", 20)
+    hand.count("Carl", 35)
+
+
+def test_plain_hand_takes_four_taps(tablet, viewport):
+    """A plain hand is 4 taps plus two numbers; the preview shows who pays whom before saving.
+
+    Anna deals (5 into each cup), Carl wins the last trick with a plain card (20 from each),
+    counts Anna 20 (pays 5 to Bo, who deals next) and Carl 35 (gets 10 from Bo).
+    """
+    table, members = make_table()
+    page = tablet(members["Anna"].user)
+    hand = open_new_hand(page, table)
+    expect(page.locator('[data-show="dealer"]')).to_have_text("Anna")
+    expect(page.locator('[data-show="non-counter"]')).to_have_text("Bo")
+    expect(page.locator('input[data-count="Bo"]')).to_be_hidden()
+
+    hand.winner("Carl")
+    hand.count("Anna", 20)
+    hand.count("Carl", 35)
+    expect_points(hand.net("Anna"), -35)
+    expect_points(hand.net("Bo"), -25)
+    expect_points(hand.net("Carl"), 50)
+    expect_points(hand.cup_after("kongekop"), 65)
+    expect_points(hand.cup_after("pagatkop"), 65)
+    pair = page.locator('#hand-feedback .pair[data-payer="Bo"][data-payee="Carl"]')
+    expect_points(pair, 30)
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "editing")
+    screenshot(page, "hand-plain")
+    hand.save()
+    assert hand.taps == 4
+
+    expect_saved(page, table)
+    expect_balances(page, {"Anna": -75, "Bo": -65, "Carl": 10}, (65, 65))
+    expect_points(page.locator('tr[data-hand="1"] td:nth-child(3) span'), -35)
+    expect(page.locator(".seat-tile.deals")).to_have_attribute("data-member", "Bo")
+    screenshot(page, "table", full_page=True)
+    assert Hand.objects.filter(table=table).count() == 1
+
+
+def test_evening_e_through_the_tablet(tablet, viewport):
+    """Evening E entered by tapping gives Anna +20, Bo -75, Carl -85 and cups 65/75.
+
+    Hand 2 is a king ultimo with refunding: Anna takes the kongekop of 70, each member pays
+    20 back in, so the hand nets Anna +145 and leaves the cups at 60/70.
+    """
+    table, members = make_table()
+    page = tablet(members["Anna"].user)
+
+    hand = open_new_hand(page, table)
+    play_evening_e_hand_1(hand)
+    expect_points(hand.net("Anna"), -60)
+    expect_points(hand.net("Bo"), -20)
+    expect_points(hand.net("Carl"), 70)
+    expect(page.locator('[data-chips="Bo"] .chip')).to_have_count(2)
+    screenshot(page, "hand-melds")
+    hand.save()
+    expect_saved(page, table)
+
+    hand = open_new_hand(page, table)
+    expect(page.locator('[data-show="dealer"]')).to_have_text("Bo")
+    hand.event("Anna", "pagat_home")
+    hand.winner("Anna")
+    hand.card("Anna", "king")
+    hand.count("Bo", 27)
+    hand.count("Anna", 33)
+    expect_points(hand.net("Anna"), 145)
+    expect_points(hand.net("Bo"), -75)
+    expect_points(hand.net("Carl"), -70)
+    expect_points(hand.cup_after("kongekop"), 60)
+    expect_points(hand.cup_after("pagatkop"), 70)
+    screenshot(page, "hand-ultimo")
+    hand.save()
+    expect_saved(page, table)
+
+    hand = open_new_hand(page, table)
+    hand.meld("Bo", "full", suit="hearts")
+    hand.winner("Bo")
+    hand.count("Carl", 19)
+    hand.count("Bo", 24)
+    expect_points(hand.net("Anna"), -25)
+    expect_points(hand.net("Bo"), 60)
+    expect_points(hand.net("Carl"), -45)
+    hand.save()
+    expect_saved(page, table)
+
+    expect_balances(page, {"Anna": 20, "Bo": -75, "Carl": -85}, (65, 75))
+    assert selectors.table_balances(table.pk) == {
+        "Anna": 20,
+        "Bo": -75,
+        "Carl": -85,
+        "kongekop": 65,
+        "pagatkop": 75,
+    }
+    screenshot(page, "table-evening-e", full_page=True)
+    page.goto(url("evening", pk=table.evening_id))
+    card = page.locator('.table-card[data-table="1"]')
+    expect_points(card.locator('[data-member="Bo"]'), -75)
+    expect_points(card.locator('[data-cup="pagatkop"]'), 75)
+    screenshot(page, "evening", full_page=True)
+
+
+def test_nolo_then_bagud_at_four_seats(tablet, viewport):
+    """X4 (Anna nolo, Dorte loses the pagat) then X3 with the dealer changed to Dorte (bagud).
+
+    X4 nets Anna +45, Bo -20, Carl 0, Dorte -40 (cups 80/80 -> 85/90). In X3 Anna's king is
+    bagud: 40 to Carl and Dorte each and P = 90 into the kongekop; Carl +45, Dorte +25.
+    """
+    table, members = make_table(("Anna", "Bo", "Carl", "Dorte"))
+    page = tablet(members["Anna"].user)
+
+    hand = open_new_hand(page, table)
+    expect(page.locator('[data-show="sitting-out"]')).to_have_text("Carl")
+    hand.event("Dorte", "lost_pagat")
+    hand.end("Anna", "nolo")
+    hand.winner("Bo")
+    hand.card("Bo", "king")
+    expect(page.locator('input[data-count="Dorte"]')).to_be_hidden()
+    expect_points(hand.net("Anna"), 45)
+    expect_points(hand.net("Bo"), -20)
+    expect_points(hand.net("Carl"), 0)
+    expect_points(hand.net("Dorte"), -40)
+    expect_points(hand.cup_after("kongekop"), 85)
+    expect_points(hand.cup_after("pagatkop"), 90)
+    screenshot(page, "hand-nolo")
+    hand.save()
+    expect_saved(page, table)
+
+    hand = open_new_hand(page, table)
+    expect(page.locator('[data-show="dealer"]')).to_have_text("Bo")
+    hand.dealer("Dorte")
+    expect(page.locator('[data-show="sitting-out"]')).to_have_text("Bo")
+    expect(page.locator('[data-show="non-counter"]')).to_have_text("Anna")
+    hand.event("Anna", "pagat_home")
+    hand.winner("Carl")
+    hand.card("Anna", "king")
+    hand.count("Dorte", 24)
+    hand.count("Carl", 38)
+    expect_points(hand.net("Anna"), -170)
+    expect_points(hand.net("Bo"), 0)
+    expect_points(hand.net("Carl"), 45)
+    expect_points(hand.net("Dorte"), 25)
+    expect_points(hand.cup_after("kongekop"), 180)
+    expect_points(hand.cup_after("pagatkop"), 95)
+    screenshot(page, "hand-bagud")
+    hand.save()
+    expect_saved(page, table)
+    expect_balances(page, {"Anna": -165, "Bo": -60, "Carl": 5, "Dorte": -55}, (180, 95))
+
+
+def test_correct_an_earlier_hand(tablet, viewport):
+    """Correcting hand 1 (Bo's fine not waived) re-settles hand 2; the table shows old -> new."""
+    table, members = make_table()
+    for record in load_example("EVENING_E.evening.json")["hands"]:
+        services.hand_record(table=table, record=record)
+    first = table.hands.get(number=1)
+    page = tablet(members["Anna"].user)
+    page.goto(url("hand", pk=first.pk))
+    page.locator("#correct-hand").click()
+    expect(page.locator('[data-chips="Bo"] .chip')).to_have_count(2)
+    expect_points(page.locator('#hand-feedback .net[data-net="Bo"]'), -20)
+    hand = HandScreen(page)
+    page.locator('[data-chips="Bo"] .chip-fines .chip-remove').click()
+    hand.fine("Bo", "meld_before_dealer")
+    expect_points(hand.net("Bo"), -60)
+    page.locator("[data-reason]").first.click()
+    screenshot(page, "hand-correct")
+    hand.save()
+
+    expect_saved(page, table)
+    changes = page.locator("#changes")
+    expect(changes).to_be_visible()
+    bo = changes.locator('[data-changed-hand="1"] [data-member="Bo"]')
+    expect(bo).to_have_attribute("data-old", "-20")
+    expect(bo).to_have_attribute("data-new", "-60")
+    anna = changes.locator('[data-changed-hand="2"] [data-member="Anna"]')
+    expect(anna).to_have_attribute("data-old", "145")
+    expect(anna).to_have_attribute("data-new", "165")
+    expect_balances(page, {"Anna": 40, "Bo": -115, "Carl": -85}, (65, 95))
+    expect_points(page.locator('tr[data-hand="2"] td:nth-child(3) span'), 165)
+    screenshot(page, "table-corrected", full_page=True)
+
+    page.goto(url("hand", pk=first.pk))
+    expect(page.locator('#revisions tr[data-action="correct"]')).to_have_count(1)
+    screenshot(page, "hand-page", full_page=True)
+    assert HandRevision.objects.filter(hand=first).count() == 2
+
+
+def test_correct_a_hand_stored_without_sitters(tablet, viewport):
+    """A stored 4-seat hand that names no sitters opens with the rotation's (X4: Carl)."""
+    table, members = make_table(("Anna", "Bo", "Carl", "Dorte"))
+    record = load_example("X4.hand.json")
+    record.pop("cups_before")
+    stored = services.hand_record(table=table, record=record)
+    assert "sitting_out" not in stored.record
+    page = tablet(members["Anna"].user)
+    page.goto(url("hand_correct", pk=stored.pk))
+    expect(page.locator('[data-show="sitting-out"]')).to_have_text("Carl")
+    hand = HandScreen(page)
+    expect_points(hand.net("Anna"), 45)
+    with page.expect_response(lambda r: r.url.endswith("/correct/preview/")) as preview:
+        hand.fine("Bo", "cups_not_moved", waived=True)
+    assert preview.value.status == 200
+    expect(page.locator('[data-chips="Bo"] .chip')).to_have_count(1)
+    expect_points(hand.net("Anna"), 45)
+    expect_points(hand.net("Dorte"), -40)
+    expect(page.locator("#err-seating .error-msg")).to_have_count(0)
+
+
+def test_invalid_hand_shows_the_engines_message(tablet, viewport):
+    """Counts of 50 and 40 are refused beside the count; the banner says not saved."""
+    table, members = make_table()
+    page = tablet(members["Anna"].user)
+    hand = open_new_hand(page, table)
+    hand.winner("Carl")
+    hand.count("Anna", 50)
+    hand.count("Carl", 40)
+    expect(page.locator("#err-count .error-msg")).to_have_count(1)
+    hand.save()
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "refused")
+    expect(page.locator("#hand-form")).to_have_class("hand-form attempted")
+    expect(page.locator("#err-count .error-msg")).to_be_visible()
+    expect(page.locator("#err-last_trick .error-msg")).to_have_count(0)
+    screenshot(page, "hand-error")
+    assert Hand.objects.count() == 0
+    # Fixing the count saves it.
+    hand.count("Anna", 20)
+    hand.save()
+    expect_saved(page, table)
+    assert Hand.objects.count() == 1
+
+
+def test_double_tap_saves_once(tablet, viewport):
+    """Two quick taps on save record one hand."""
+    table, members = make_table()
+    page = tablet(members["Anna"].user)
+    hand = open_new_hand(page, table)
+    hand.winner("Carl")
+    hand.count("Anna", 20)
+    hand.count("Carl", 35)
+    page.locator("#save-hand").dblclick()
+    expect_saved(page, table)
+    assert Hand.objects.filter(table=table).count() == 1
+
+
+def test_offline_entry_survives_a_reload_and_is_saved_once(tablet, viewport):
+    """Offline, the hand stays on the tablet; back online the same token saves it once."""
+    table, members = make_table()
+    page = tablet(members["Anna"].user)
+    hand = open_new_hand(page, table)
+    token = page.locator("#hand-form input[name=token]").input_value()
+    hand.winner("Carl")
+    hand.count("Anna", 20)
+    page.context.set_offline(True)
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "offline")
+    hand.count("Carl", 35)
+    hand.save()
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "offline")
+    expect(page.locator('#save-state [data-when="offline"]')).to_be_visible()
+    screenshot(page, "hand-offline")
+    assert Hand.objects.count() == 0
+    with pytest.raises(PlaywrightError):
+        page.reload()
+    # Close Chromium's error page (it would reload itself when the network returns) and open
+    # the form again in a new tab of the same browser, as the scorekeeper would.
+    context, name = page.context, page.viewport_name
+    page.close()
+    context.set_offline(False)
+    page = context.new_page()
+    page.viewport_name = name
+    page.goto(url("hand_new", pk=table.pk))
+    expect_saved(page, table)
+    saved = Hand.objects.get()
+    assert saved.token == token
+    assert saved.record["count"] == {"Anna": 20, "Carl": 35}
+    # Coming back to the form later finds no old draft.
+    hand = open_new_hand(page, table)
+    expect(page.locator('[data-show="dealer"]')).to_have_text("Bo")
+    assert page.locator("#hand-form input[name=token]").input_value() != token
+    assert Hand.objects.count() == 1
+
+
+def test_draft_survives_a_reload_before_saving(tablet, viewport):
+    """A hand half entered survives a reload with its token, then saves once."""
+    table, members = make_table()
+    page = tablet(members["Anna"].user)
+    hand = open_new_hand(page, table)
+    token = page.locator("#hand-form input[name=token]").input_value()
+    hand.meld("Bo", "tarok", count=11)
+    hand.winner("Carl")
+    hand.count("Anna", 20)
+    page.reload()
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "restored")
+    expect(page.locator("#hand-form input[name=token]")).to_have_value(token)
+    expect(page.locator('input[data-count="Anna"]')).to_have_value("20")
+    expect(page.locator('label[data-winner="Carl"] input')).to_be_checked()
+    expect(page.locator('[data-chips="Bo"] .chip')).to_have_count(1)
+    HandScreen(page).count("Carl", 35)
+    page.context.set_offline(True)
+    HandScreen(page).save()
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "offline")
+    page.context.set_offline(False)  # the script sends it again by itself
+    expect_saved(page, table)
+    assert list(Hand.objects.values_list("token", flat=True)) == [token]
+
+
+def test_member_without_scorekeeper_role_cannot_enter_hands(tablet, viewport):
+    """A plain member sees the table but not the entry screen (403) nor its button."""
+    table, members = make_table()
+    page = tablet(members["Bo"].user)
+    page.goto(url("table", pk=table.pk))
+    expect(page.locator(".seat-tile")).to_have_count(3)
+    expect(page.locator("#new-hand")).to_have_count(0)
+    response = page.goto(url("hand_new", pk=table.pk))
+    assert response.status == 403
+    assert Hand.objects.count() == 0
+
+
+def test_open_a_table_and_enter_on_a_phone(browser, live_server):
+    """On a phone (390x844) a scorekeeper starts an evening, opens a table and enters a hand."""
+    club = factories.make_club(slug=SLUG, name="Hjørring Tarokklub")
+    anna = factories.make_member(club, "Anna", Member.Role.SCOREKEEPER, login=True)
+    for name in ("Bo", "Carl", "Dorte"):
+        factories.make_member(club, name)
+    from django.test import Client
+
+    client = Client()
+    client.force_login(anna.user)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, base_url=live_server.url
+    )
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    try:
+        page = context.new_page()
+        page.viewport_name = "390x844"
+        page.goto(url("club"))
+        page.locator("#start-evening button").click()
+        page.locator("#open-table").click()
+        for seat, name in enumerate(("Anna", "Bo", "Carl", "Dorte"), start=1):
+            page.select_option(f"#id_seat_{seat}", label=name)
+        screenshot(page, "table-new", full_page=True)
+        page.locator("#table-new-form button[type=submit]").click()
+        page.locator("#new-hand").click()
+        hand = HandScreen(page)
+        expect(page.locator('[data-show="sitting-out"]')).to_have_text("Carl")
+        hand.winner("Dorte")
+        hand.count("Anna", 30)
+        hand.count("Dorte", 40)
+        # Anna deals, Carl sits out; Bo deals next and does not count: he pays Anna 5, Dorte 15.
+        expect_points(hand.net("Bo"), -40)
+        screenshot(page, "hand-phone")
+        hand.save()
+        page.wait_for_url("**/table/*/")
+        expect_points(page.locator('.seat-tile[data-member="Dorte"]'), 15)
+        screenshot(page, "table-phone", full_page=True)
+    finally:
+        context.close()
