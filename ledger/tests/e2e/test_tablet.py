@@ -121,6 +121,13 @@ def test_evening_e_through_the_tablet(tablet, viewport):
     page = tablet(members["Anna"].user)
 
     hand = open_new_hand(page, table)
+    page.locator('[data-add="meld"][data-player="Anna"]').click()
+    page.locator('#chooser [data-meld-type="half"]').click()
+    page.locator('#chooser [data-suit="hearts"]').click()
+    expect(page.locator("#chooser [data-meld-add]")).to_be_disabled()  # the missing card first
+    screenshot(page, "chooser")
+    page.locator("#chooser [data-chooser-close]").click()
+    expect(page.locator('[data-chips="Anna"] .chip')).to_have_count(0)
     play_evening_e_hand_1(hand)
     expect_points(hand.net("Anna"), -60)
     expect_points(hand.net("Bo"), -20)
