@@ -516,6 +516,7 @@
     }
     submitting = true;
     setStatus("saving");
+    if (window.htmx) htmx.trigger(form, "htmx:abort");  // a preview still on its way is moot
     saveButton.setAttribute("aria-busy", "true");
     fetch(form.action, {
       method: "POST",
