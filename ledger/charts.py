@@ -27,7 +27,7 @@ def _nice_step(span: float, ticks: int = 5) -> int:
 
 
 def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
+    return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
 
 
 def cumulative_points_svg(

@@ -92,7 +92,9 @@ def evening_sheet_pdf(*, evening: Evening) -> tuple[str, str, bytes]:
         "evening": evening,
         "sheet": sheet,
         "sheet_tables": [(s, EveningSheetTable(s.postings, members=s.seats)) for s in sheet.tables],
-        "settlement_table": SettlementTable(sheet.settlement),
+        "settlement_table": SettlementTable(
+            sheet.settlement, exclude=() if sheet.closed else ("split", "points", "money")
+        ),
         "price": price_text(evening.price_per_point),
     }
     content = _render("ledger/pdf/evening_sheet.html", context, club=evening.club, title=title)

@@ -731,7 +731,8 @@ def evening_jetons(*, evening: Evening) -> list[JetonTable]:
 
     Expected is ``services.jeton_expected`` (a member's starting stack plus his balance, a
     cup its balance); counted is the latest ``JetonCount`` of each account, as in
-    ``services.jeton_differences``.
+    ``services.jeton_differences``. Once the evening is closed, expected is as it stood before
+    the split, when the jetons were counted.
     """
     accounts = list(
         Account.objects.filter(table__evening=evening)
@@ -740,6 +741,11 @@ def evening_jetons(*, evening: Evening) -> list[JetonTable]:
     )
     balances: dict[int, int] = defaultdict(int)
     transfers = Transfer.objects.filter(table__evening=evening).order_by()
+    if not evening.is_open:
+        # The jetons were counted before the split: compare with the balances before it.
+        transfers = transfers.exclude(
+            posting__kind=Posting.Kind.SPLIT, posting__reversed_by__isnull=True
+        )
     for row in transfers.values("target_id").annotate(s=Sum("points")):
         balances[row["target_id"]] += row["s"]
     for row in transfers.values("source_id").annotate(s=Sum("points")):

@@ -189,8 +189,18 @@ def _num_class(value) -> str:
     return "num"
 
 
+def _signed_class(bound_column, record=None) -> str:
+    """Return the cell's classes from its raw figure: django-tables2 passes the rendered one."""
+    if record is None:
+        return "num"
+    column = bound_column.column
+    if hasattr(column, "raw"):
+        return _num_class(column.raw(record))
+    return _num_class(bound_column.accessor.resolve(record, quiet=True))
+
+
 NUM_ATTRS = {"td": {"class": "num"}, "th": {"class": "num"}, "tf": {"class": "num"}}
-SIGNED_ATTRS = {"td": {"class": _num_class}, "th": {"class": "num"}, "tf": {"class": "num"}}
+SIGNED_ATTRS = {"td": {"class": _signed_class}, "th": {"class": "num"}, "tf": {"class": "num"}}
 
 
 class PointsColumn(tables.Column):
@@ -413,12 +423,15 @@ class SheetColumn(tables.Column):
             verbose_name=member, empty_values=(), orderable=False, attrs=SIGNED_ATTRS, **kwargs
         )
 
+    def raw(self, record) -> int:
+        return record.net.get(self.member, 0)
+
     def render(self, record):
-        value = record.net.get(self.member, 0)
+        value = self.raw(record)
         return format_html('<span data-points="{}">{}</span>', value, signed_points(value))
 
     def value(self, record):
-        return record.net.get(self.member, 0)
+        return self.raw(record)
 
 
 class EveningSheetTable(tables.Table):
@@ -526,7 +539,7 @@ def standing_summary(standing, currency: str = "") -> list[dict]:
     """Return a member's season totals as labelled figures for the summary tiles."""
 
     def tile(key, label, text, value=None):
-        css = _num_class(value) if value is not None else "num"
+        css = _num_class(value).replace("num", "").strip() if value is not None else ""
         return {"key": key, "label": label, "text": text, "class": css}
 
     average = "–"

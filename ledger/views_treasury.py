@@ -41,6 +41,8 @@ from ledger.tables import (
 
 TREASURER = Member.Role.TREASURER
 EXPORT_FORMATS = (TableExport.CSV, TableExport.XLSX)
+# Before the split only the balances mean anything: the share and the money come at closing.
+OPEN_SETTLEMENT_HIDDEN = ("split", "points", "money")
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -203,7 +205,9 @@ def _sheet_context(request, evening) -> dict:
         "nav_evening": evening,
         "sheet": sheet,
         "sheet_tables": [(s, EveningSheetTable(s.postings, members=s.seats)) for s in sheet.tables],
-        "settlement_table": SettlementTable(sheet.settlement),
+        "settlement_table": SettlementTable(
+            sheet.settlement, exclude=() if sheet.closed else OPEN_SETTLEMENT_HIDDEN
+        ),
         "price": price_text(evening.price_per_point),
     }
 
@@ -247,7 +251,13 @@ def _treasury(request, evening, *, status: int = 200, **forms):
     for table_jetons in jetons:
         table_id = table_jetons.table.pk
         count_form = forms.get(f"count_{table_id}") or JetonCountForm(
-            lines=table_jetons.lines, prefix=f"t{table_id}"
+            lines=table_jetons.lines,
+            prefix=f"t{table_id}",
+            initial={
+                f"count_{line.account_id}": line.counted
+                for line in table_jetons.lines
+                if line.counted is not None
+            },
         )
         adjust_form = forms.get(f"adjust_{table_id}") or AdjustmentForm(
             names=[line.name for line in table_jetons.lines], prefix=f"a{table_id}"

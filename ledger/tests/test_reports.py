@@ -183,6 +183,7 @@ def test_exports_open_in_openpyxl_and_csv(client, club):
     rows = selectors_season.standings_for_season(season=season)
     factories.make_member(club, "Mia", login=True)
     client.login(username="test-mia", password=factories.PASSWORD)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # the headers are English msgids
     standings = reverse("standings", kwargs={"club": club.slug})
 
     response = client.get(standings, {"season": season.pk, "_export": "xlsx"})
