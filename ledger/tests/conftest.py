@@ -57,3 +57,15 @@ def _fast_password_hashing(settings):
         "django.contrib.auth.hashers.MD5PasswordHasher",
         "django.contrib.auth.hashers.PBKDF2PasswordHasher",
     ]
+
+
+@pytest.fixture(autouse=True)
+def _english_outside_requests():
+    """Run code outside a request in English, so message assertions are language-independent.
+
+    Pages still render in Danish by default: LocaleMiddleware picks each request's language.
+    """
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
