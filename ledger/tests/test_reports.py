@@ -113,7 +113,11 @@ def test_evening_sheet_pdf_of_evening_e(evening_e):
 
 def test_evening_sheet_pdf_in_danish_by_default(evening_e):
     """Danish is the default: money with a decimal comma (16,25) and Danish dates."""
-    _, _, content = reports.evening_sheet_pdf(evening=evening_e)
+    from django.conf import settings
+    from django.utils import translation
+
+    with translation.override(settings.LANGUAGE_CODE):
+        _, _, content = reports.evening_sheet_pdf(evening=evening_e)
     _, text = pdf_text(content)
     assert "16,25" in text and "-7,50" in text and "-8,75" in text
     assert "5. november 2026" in text
