@@ -49,8 +49,8 @@ def open_new_hand(page, table) -> HandScreen:
     return HandScreen(page)
 
 
-def expect_saved(page, table):
-    page.wait_for_url(f"**{url('table', pk=table.pk)}")
+def expect_saved(page, table, *, timeout=15_000):
+    page.wait_for_url(f"**{url('table', pk=table.pk)}", timeout=timeout)
     expect(page.locator("#table-live")).to_be_visible()
 
 
@@ -349,7 +349,8 @@ def test_offline_entry_survives_a_reload_and_is_saved_once(tablet, viewport):
     page = context.new_page()
     page.viewport_name = name
     page.goto(url("hand_new", pk=table.pk))
-    expect_saved(page, table)
+    # A save the server could not take is sent again every 5 s: allow for a slow machine.
+    expect_saved(page, table, timeout=30_000)
     saved = Hand.objects.get()
     assert saved.token == token
     assert saved.record["count"] == {"Anna": 20, "Carl": 35}
@@ -380,7 +381,7 @@ def test_draft_survives_a_reload_before_saving(tablet, viewport):
     HandScreen(page).save()
     expect(page.locator("#save-state")).to_have_attribute("data-state", "offline")
     page.context.set_offline(False)  # the script sends it again by itself
-    expect_saved(page, table)
+    expect_saved(page, table, timeout=30_000)
     assert list(Hand.objects.values_list("token", flat=True)) == [token]
 
 
