@@ -84,6 +84,7 @@ def tablet(browser, live_server, viewport):
         context = browser.new_context(
             viewport={"width": viewport["width"], "height": viewport["height"]},
             has_touch=True,
+            locale="da-DK",  # a Danish tablet: the pages come in Danish
             base_url=live_server.url,
         )
         context.add_cookies(

@@ -408,7 +408,10 @@ def test_open_a_table_and_enter_on_a_phone(browser, live_server):
     client = Client()
     client.force_login(anna.user)
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, base_url=live_server.url
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        locale="da-DK",
+        base_url=live_server.url,
     )
     context.add_cookies(
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
