@@ -1,0 +1,221 @@
+"""The interface is Danish first: a complete catalogue, Danish pages, English on request."""
+
+from __future__ import annotations
+
+import ast
+import datetime
+import json
+import os
+import re
+import shutil
+import subprocess
+import uuid
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.urls import reverse
+
+from ledger import services
+from ledger.models import Member
+from ledger.tests import factories
+from ledger.tests.conftest import load_example
+
+LOCALE = Path(settings.BASE_DIR) / "locale"
+PO = LOCALE / "da" / "LC_MESSAGES" / "django.po"
+MO = PO.with_suffix(".mo")
+SLUG = "i18n"
+BRACE = re.compile(r"\{[a-z_][a-z0-9_]*\}")
+PERCENT = re.compile(r"%\([a-z_][a-z0-9_]*\)[sd]")
+TAG = re.compile(r"</?[a-z]+>")
+
+
+def read_po(path: Path) -> list[dict]:
+    """Return the catalogue's entries: ``flags`` and the unquoted strings by keyword."""
+    entries = []
+    for block in path.read_text(encoding="utf-8").split("\n\n"):
+        entry = {"flags": set(), "strings": {}}
+        keyword = None
+        for line in block.strip().splitlines():
+            if line.startswith("#,"):
+                entry["flags"].update(flag.strip() for flag in line[2:].split(","))
+            elif line.startswith("#~"):
+                entry["obsolete"] = True
+            elif line.startswith("#"):
+                continue
+            elif line.startswith('"'):
+                entry["strings"][keyword] += ast.literal_eval(line)
+            else:
+                keyword, _, text = line.partition(" ")
+                entry["strings"][keyword] = ast.literal_eval(text)
+        if entry["strings"] or entry.get("obsolete"):
+            entries.append(entry)
+    return entries
+
+
+def messages(entries):
+    """Return the entries that are messages (not the header, not obsolete)."""
+    return [e for e in entries if e["strings"].get("msgid") and not e.get("obsolete")]
+
+
+def translations(entry) -> list[str]:
+    strings = entry["strings"]
+    return [value for key, value in strings.items() if key.startswith("msgstr")]
+
+
+@pytest.fixture(scope="module")
+def catalogue():
+    return read_po(PO)
+
+
+@pytest.fixture
+def compiled(settings):
+    """Compile the catalogue when its .mo is missing or older than the .po (``make`` does it).
+
+    Re-setting ``LOCALE_PATHS`` makes Django drop the catalogues it has already loaded.
+    """
+    if not MO.exists() or MO.stat().st_mtime < PO.stat().st_mtime:
+        call_command("compilemessages", locale=["da"], ignore_patterns=[".venv"], verbosity=0)
+    settings.LOCALE_PATHS = list(settings.LOCALE_PATHS)
+
+
+def test_catalogue_header_is_danish_utf8_with_two_plural_forms(catalogue):
+    """The header names Danish, UTF-8 and Danish plurals (1 spil, 2 spil) and is not fuzzy."""
+    header = catalogue[0]
+    assert header["strings"]["msgid"] == ""
+    text = header["strings"]["msgstr"]
+    assert "Language: da\n" in text
+    assert "charset=UTF-8" in text
+    assert "Plural-Forms: nplurals=2; plural=(n != 1);" in text
+    assert "fuzzy" not in header["flags"]
+
+
+def test_every_message_is_translated_and_checked(catalogue):
+    """No message is left untranslated or fuzzy; a plural message has both forms."""
+    entries = messages(catalogue)
+    assert len(entries) > 400
+    untranslated = [e["strings"]["msgid"] for e in entries if not all(translations(e))]
+    fuzzy = [e["strings"]["msgid"] for e in entries if "fuzzy" in e["flags"]]
+    assert untranslated == []
+    assert fuzzy == []
+    plurals = [e for e in entries if "msgid_plural" in e["strings"]]
+    assert plurals
+    for entry in plurals:
+        assert set(entry["strings"]) >= {"msgstr[0]", "msgstr[1]"}
+
+
+def test_translations_keep_every_placeholder_and_tag(catalogue):
+    """A translation keeps the msgid's {name} and %(name)s placeholders and its HTML tags."""
+    wrong = []
+    for entry in messages(catalogue):
+        source = entry["strings"]["msgid"] + entry["strings"].get("msgid_plural", "")
+        for pattern in (BRACE, PERCENT, TAG):
+            expected = set(pattern.findall(source))
+            for text in translations(entry):
+                if set(pattern.findall(text)) != expected:
+                    wrong.append((entry["strings"]["msgid"], text))
+    assert wrong == []
+
+
+def test_catalogue_passes_msgfmt_format_checks():
+    """``msgfmt --check-format`` accepts the catalogue (python-format and python-brace-format)."""
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        if os.environ.get("CI"):
+            pytest.fail("msgfmt (GNU gettext) is required in CI")
+        pytest.skip("msgfmt (GNU gettext) is not installed")
+    result = subprocess.run(
+        [msgfmt, "--check-format", "--statistics", "-o", os.devnull, str(PO)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "untranslated" not in result.stderr
+    assert "fuzzy" not in result.stderr
+
+
+@pytest.mark.django_db
+def test_log_in_page_is_danish_by_default(client, compiled):
+    """Without a language choice the log-in page speaks Danish."""
+    page = client.get(reverse("login")).content.decode()
+    assert 'lang="da"' in page
+    assert "<h1>Log ind</h1>" in page
+    assert "Brugernavn" in page
+    assert "Adgangskode" in page
+    assert "User name" not in page
+
+
+@pytest.mark.django_db
+def test_log_in_page_is_english_with_the_language_cookie(client, compiled):
+    """The language cookie set to "en" switches the same page to English."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(reverse("login")).content.decode()
+    assert 'lang="en"' in page
+    assert "<h1>Log in</h1>" in page
+    assert "User name" in page
+    assert "Brugernavn" not in page
+
+
+@pytest.fixture
+def table(db):
+    """An open evening with Anna (scorekeeper, logged-in), Bo and Carl at one table."""
+    club = factories.make_club(slug=SLUG)
+    anna = factories.make_member(club, "Anna", Member.Role.SCOREKEEPER, login=True)
+    members = [anna, factories.make_member(club, "Bo"), factories.make_member(club, "Carl")]
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
+    return services.table_open(evening=evening, members=members)
+
+
+def refuse(client, table, record) -> str:
+    """Post a hand the engine refuses from the tablet; return the page with the messages."""
+    assert client.login(username=f"{SLUG}-anna", password=factories.PASSWORD)
+    data = {"record": json.dumps(record), "token": str(uuid.uuid4())}
+    response = client.post(reverse("hand_new", kwargs={"club": SLUG, "pk": table.pk}), data)
+    assert response.status_code == 422
+    assert table.hands.count() == 0
+    return response.content.decode()
+
+
+def section(page: str, name: str) -> str:
+    return re.search(rf'<div id="err-{name}"[^>]*>(.*?)</div>', page, re.S).group(1)
+
+
+def test_rules_engine_messages_are_danish_on_the_tablet(client, table, compiled):
+    """The engine's refusals appear in Danish beside their fields, with their figures filled in."""
+    hand_1 = load_example("EVENING_E.evening.json")["hands"][0]
+    page = refuse(client, table, dict(hand_1, count={"Anna": 50, "Carl": 40}))
+    assert "to tællinger kan højst give 78 i alt, ikke 90" in section(page, "count")
+    page = refuse(client, table, dict(hand_1, nolo=["Carl"]))  # Carl won the last trick
+    assert "Carl tog intet stik (nolo) og kan ikke tage sidste stik" in section(page, "last_trick")
+    assert "won no trick" not in page
+
+
+def test_rules_engine_messages_are_english_with_the_language_cookie(client, table, compiled):
+    """With the cookie set to "en" the same refusal reads in English."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    hand_1 = load_example("EVENING_E.evening.json")["hands"][0]
+    page = refuse(client, table, dict(hand_1, count={"Anna": 50, "Carl": 40}))
+    assert "two counts cannot total more than 78, not 90" in section(page, "count")
+
+
+def test_tablet_labels_and_plurals_are_danish(client, table, compiled):
+    """The hand form's script labels and the evening's hand counts are in Danish."""
+    services.hand_record(table=table, record=load_example("EVENING_E.evening.json")["hands"][0])
+    assert client.login(username=f"{SLUG}-anna", password=factories.PASSWORD)
+    form = client.get(reverse("hand_new", kwargs={"club": SLUG, "pk": table.pk})).content
+    config = json.loads(
+        re.search(rb'<script id="hand-config" type="application/json">(.*?)</script>', form, re.S)
+        .group(1)
+        .decode()
+    )
+    assert config["labels"]["fines"]["revoke"] == "Kulørsvigt"
+    assert config["labels"]["suits"]["clubs"] == "Klør"
+    assert config["labels"]["cards"]["knight"] == "Knægt"
+    evening = client.get(
+        reverse("evening", kwargs={"club": SLUG, "pk": table.evening_id})
+    ).content.decode()
+    assert "1 spil" in evening
+    assert "Bord 1" in evening
+    assert "Nyt spil" in evening
