@@ -29,7 +29,15 @@ from ledger.models import (
     Table,
     Transfer,
 )
-from ledger.rules import RateCard, parse_hand, rotation, settle, split_cups, to_money
+from ledger.rules import (
+    RateCard,
+    parse_hand,
+    rotation,
+    settle,
+    split_cups,
+    split_moves,
+    to_money,
+)
 from ledger.rules.generate import random_hand
 
 FIRST_NAMES = [
@@ -156,22 +164,13 @@ def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts)
                 dealer=next(m for m in seated if m.name == dealer),
             )
             revision = HandRevision(hand=hand, number=1, action="record", record=stored)
-            o = settlement.outcome
             posting = Posting(
                 table=table,
                 kind="hand",
                 hand=hand,
                 revision=revision,
                 cups_before=cups,
-                outcome={
-                    "tout": o.tout,
-                    "nolo": o.nolo,
-                    "ultimo": list(o.ultimo) if o.ultimo else None,
-                    "bagud": [list(b) for b in o.bagud],
-                    "last_trick": o.last_trick,
-                    "cups_taken": list(o.cups_taken),
-                    "refunded": list(o.refunded),
-                },
+                outcome=settlement.outcome.as_dict(),
             )
             moves = [(t.source, t.target, t.points, t.reason) for t in settlement.transfers]
             hand_rows.append(hand)
@@ -182,15 +181,7 @@ def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts)
             counts["hands"] += 1
         total = balance["kongekop"] + balance["pagatkop"]
         shares = split_cups({n: balance[n] for n in names}, total, rates.split_unit)
-        left = {cup: balance[cup] for cup in CUP_NAMES}
-        moves = []
-        for name, share in shares.items():
-            for cup in CUP_NAMES:
-                take = min(share, left[cup])
-                if take:
-                    moves.append((cup, name, take, "split"))
-                    left[cup] -= take
-                    share -= take
+        moves = split_moves(shares, {cup: balance[cup] for cup in CUP_NAMES})
         posting_rows.append(Posting(table=table, kind="split"))
         pending.append(moves)
         _apply(balance, moves)

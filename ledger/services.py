@@ -40,7 +40,7 @@ from ledger.models import (
     Table,
     Transfer,
 )
-from ledger.rules import to_money
+from ledger.rules import split_moves, to_money
 
 VOID = object()
 
@@ -125,19 +125,6 @@ def _settlement_moves(settlement):
     return [(t.source, t.target, t.points, t.reason) for t in settlement.transfers]
 
 
-def _outcome(settlement) -> dict:
-    o = settlement.outcome
-    return {
-        "tout": o.tout,
-        "nolo": o.nolo,
-        "ultimo": list(o.ultimo) if o.ultimo else None,
-        "bagud": [list(b) for b in o.bagud],
-        "last_trick": o.last_trick,
-        "cups_taken": list(o.cups_taken),
-        "refunded": list(o.refunded),
-    }
-
-
 def _stored_record(parsed) -> dict:
     record = parsed.as_dict()
     record.pop("cups_before", None)
@@ -165,7 +152,7 @@ def _post_hand(ledger: _Ledger, hand: Hand, revision: HandRevision, record: dict
         hand=hand,
         revision=revision,
         cups_before=cups,
-        outcome=_outcome(settlement),
+        outcome=settlement.outcome.as_dict(),
     )
 
 
@@ -374,7 +361,7 @@ def hand_record(*, table: Table, record: dict, token: str | None = None, by=None
             hand=hand,
             revision=revision,
             cups_before=cups,
-            outcome=_outcome(settlement),
+            outcome=settlement.outcome.as_dict(),
         )
     return hand
 
@@ -457,16 +444,7 @@ def _split(table: Table, by) -> Posting | None:
     if total == 0:
         return None
     shares = get_game(table.game).split_cups(balances, total, rates.split_unit)
-    moves = []
-    left = dict(cups)
-    for name, share in shares.items():
-        for cup in CUP_NAMES:
-            take = min(share, left[cup])
-            if take:
-                moves.append((cup, name, take, "split"))
-                left[cup] -= take
-                share -= take
-    return ledger.post(Posting.Kind.SPLIT, moves, by=by)
+    return ledger.post(Posting.Kind.SPLIT, split_moves(shares, cups), by=by)
 
 
 def table_close(*, table: Table, by=None) -> Table:

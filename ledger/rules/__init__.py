@@ -5,7 +5,7 @@
 """
 
 from .errors import EveningError, HandError, Problem, RateCardError, RulesError
-from .evening import EveningResult, settle_evening, split_cups, to_money
+from .evening import EveningResult, settle_evening, split_cups, split_moves, to_money
 from .hand import HandRecord, parse_hand
 from .ratecard import RateCard
 from .settle import Settlement, Transfer, settle
@@ -25,5 +25,6 @@ __all__ = [
     "settle",
     "settle_evening",
     "split_cups",
+    "split_moves",
     "to_money",
 ]

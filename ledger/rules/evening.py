@@ -43,6 +43,20 @@ def split_cups(balances: dict, cups_total: int, split_unit: int = 5) -> dict:
     return shares
 
 
+def split_moves(shares: dict, cups: dict) -> list[tuple[str, str, int, str]]:
+    """Return the transfers that pay ``shares`` out of ``cups``: kongekop first, then pagatkop."""
+    left = dict(cups)
+    moves = []
+    for name, share in shares.items():
+        for cup in CUPS:
+            take = min(share, left[cup])
+            if take:
+                moves.append((cup, name, take, "split"))
+                left[cup] -= take
+                share -= take
+    return moves
+
+
 @dataclass(frozen=True)
 class EveningResult:
     """A whole table replayed: each hand's settlement, the balances and the split."""

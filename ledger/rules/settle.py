@@ -49,6 +49,18 @@ class Outcome:
     cups_taken: tuple[str, ...] = ()
     refunded: tuple[str, ...] = ()
 
+    def as_dict(self) -> dict:
+        """Return the outcome as JSON-ready data (stored on the hand's posting)."""
+        return {
+            "tout": self.tout,
+            "nolo": self.nolo,
+            "ultimo": list(self.ultimo) if self.ultimo else None,
+            "bagud": [list(b) for b in self.bagud],
+            "last_trick": self.last_trick,
+            "cups_taken": list(self.cups_taken),
+            "refunded": list(self.refunded),
+        }
+
 
 @dataclass(frozen=True)
 class Settlement:
