@@ -117,7 +117,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
     )
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-if os.environ.get("TEST_DATABASE_NAME"):
+    # Tests use a file (not the shared in-memory database), so that with WAL the browser
+    # tests' live server and the test thread never lock each other out.
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.environ.get("TEST_DATABASE_NAME")
+        or str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")
+    }
+elif os.environ.get("TEST_DATABASE_NAME"):
     DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
