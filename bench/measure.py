@@ -6,7 +6,7 @@ import datetime
 import random
 import time
 
-from django.db import connection
+from django.db import connection, reset_queries
 from django.test.utils import CaptureQueriesContext
 
 from ledger import services
@@ -23,6 +23,7 @@ def _record_hands(table, rng, timed_list, queries):
         seats = [s.member.name for s in current_seats(table.pk)]
         dealer, out = rotation.hand_schedule(seats, seats[0], number)
         record = random_hand(rng, seats, dealer, sitting_out=out, with_table=False)
+        reset_queries()
         with CaptureQueriesContext(connection) as captured:
             started = time.perf_counter()
             services.hand_record(table=table, record=record, token=f"bench-{table.pk}-{number}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import connection, reset_queries
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -29,6 +29,7 @@ def _get(client, url, timed, repeat):
     responses = []
 
     def once():
+        reset_queries()
         with CaptureQueriesContext(connection) as captured:
             response = client.get(url)
         assert response.status_code == 200, (url, response.status_code)
