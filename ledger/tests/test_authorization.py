@@ -190,3 +190,27 @@ def test_password_log_in_reaches_the_club(world):
     response = client.post("/login/", {"username": "alpha-member-a", "password": PASSWORD})
     assert response.status_code == 302
     assert client.get("/", follow=True).redirect_chain[-1][0] == "/c/alpha/"
+
+
+@pytest.mark.parametrize("name", sorted(n for n, (_, post) in MATRIX.items() if post))
+def test_every_form_requires_csrf(name, world):
+    """Every URL that takes a POST refuses one without the CSRF token, even from an admin."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(world["users"]["admin"])
+    url = reverse(name, kwargs=kwargs_for(name, world))
+    assert client.post(url, {}).status_code == 403, url
+
+
+def test_no_view_is_csrf_exempt():
+    """No view of the site switches CSRF protection off."""
+    exempt = []
+
+    def walk(patterns):
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                walk(p.url_patterns)
+            elif getattr(p.callback, "csrf_exempt", False):
+                exempt.append(p.name)
+
+    walk(get_resolver().url_patterns)
+    assert exempt == []
