@@ -132,6 +132,17 @@ REASON_LABELS = {
     "adjustment": _("adjustment"),
 }
 CARD_LABELS = {"king": _("king"), "pagat": _("pagat")}
+FINE_LABELS = {
+    "cups_not_moved": _("Cups not moved"),
+    "misdeal": _("Misdeal"),
+    "meld_before_dealer": _("Meld before the dealer"),
+    "meld_error": _("Meld error"),
+    "wrong_card_count": _("Wrong number of cards"),
+    "wrong_skat": _("Wrong skat"),
+    "lead_out_of_turn": _("Lead out of turn"),
+    "revoke": _("Revoke"),
+    "false_scies_call": _("False scies call"),
+}
 
 
 def signed_points(points) -> str:
@@ -154,7 +165,8 @@ def money_text(amount) -> str:
 def reason_label(reason: str) -> str:
     """Return a transfer reason in words (``fine_revoke`` -> fine: revoke)."""
     if reason.startswith("fine_"):
-        return gettext("fine: {kind}").format(kind=reason[5:].replace("_", " "))
+        fine = reason.removeprefix("fine_")
+        return gettext("fine: {kind}").format(kind=FINE_LABELS.get(fine, fine))
     return str(REASON_LABELS.get(reason, reason))
 
 

@@ -51,7 +51,7 @@ from ledger.permissions import club_role
 from ledger.rules import HandError, rotation
 from ledger.rules.hand import COURT_CARDS, MELD_SUITS
 from ledger.rules.ratecard import FINE_TYPES
-from ledger.tables import HandTable, RevisionTable
+from ledger.tables import FINE_LABELS, HandTable, RevisionTable
 
 SCOREKEEPER = Member.Role.SCOREKEEPER
 DRAFT_HEADER = "X-Hand-Submit"
@@ -97,17 +97,6 @@ REASON_LABELS = {
     "funding": _("Funding"),
     "split": _("Split"),
     "adjustment": _("Adjustment"),
-}
-FINE_LABELS = {
-    "cups_not_moved": _("Cups not moved"),
-    "misdeal": _("Misdeal"),
-    "meld_before_dealer": _("Meld before the dealer"),
-    "meld_error": _("Meld error"),
-    "wrong_card_count": _("Wrong number of cards"),
-    "wrong_skat": _("Wrong skat"),
-    "lead_out_of_turn": _("Lead out of turn"),
-    "revoke": _("Revoke"),
-    "false_scies_call": _("False scies call"),
 }
 SUIT_LABELS = {
     "hearts": _("Hearts"),
