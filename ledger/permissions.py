@@ -40,11 +40,6 @@ def role_of(user, club: Club) -> str | None:
     return member.role if member else None
 
 
-def has_role(user, club: Club, role: str) -> bool:
-    current = role_of(user, club)
-    return current is not None and ROLE_RANK[current] >= ROLE_RANK[role]
-
-
 def club_role(role: str = Member.Role.MEMBER):
     """Decorate a view taking ``club`` (a slug): resolve it and require ``role`` there.
 

@@ -51,7 +51,7 @@ from ledger.permissions import club_role
 from ledger.rules import HandError, rotation
 from ledger.rules.hand import COURT_CARDS, MELD_SUITS
 from ledger.rules.ratecard import FINE_TYPES
-from ledger.tables import FINE_LABELS, HandTable, RevisionTable
+from ledger.tables import FINE_LABELS, HandTable, RevisionTable, signed_points
 
 SCOREKEEPER = Member.Role.SCOREKEEPER
 DRAFT_HEADER = "X-Hand-Submit"
@@ -132,11 +132,8 @@ def signed(points: int | None) -> dict:
     """Return ``points`` for display: text with a real minus sign and a colour class."""
     if points is None:
         return {"points": None, "text": "", "cls": ""}
-    if points > 0:
-        return {"points": points, "text": f"+{points}", "cls": "pos"}
-    if points < 0:
-        return {"points": points, "text": f"\u2212{-points}", "cls": "neg"}
-    return {"points": 0, "text": "0", "cls": "zero"}
+    cls = "pos" if points > 0 else "neg" if points < 0 else "zero"
+    return {"points": points, "text": signed_points(points), "cls": cls}
 
 
 def posting_effects(posting_ids) -> dict[int, dict]:
