@@ -1,0 +1,142 @@
+"""The interface every game implements, and its value types. Pure Python: no Django.
+
+A game is a package ``ledger/games/<code>/`` whose ``GAME`` object answers the questions the
+ledger asks (features, rate card, schedule, parse, settle, close) so that nothing outside the
+package knows the game's words. Account keys in moves are seat names (as recorded at
+seating) and the game's pool codes; the ledger maps both to account ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Pool:
+    """An account of the table that is not a member's (Danish cups, the Slovenian pool)."""
+
+    code: str
+    may_go_negative: bool
+
+
+@dataclass(frozen=True)
+class Features:
+    """What callers ask a game instead of asking which game it is."""
+
+    min_seats: int
+    max_seats: int
+    active_players: int
+    pools: tuple[Pool, ...] = ()
+    uses_jetons: bool = False
+    state_in: str | None = None  # the hand record's key of the state it starts from
+    state_out: str | None = None  # the settlement's key of the state after
+
+    @property
+    def pool_codes(self) -> tuple[str, ...]:
+        return tuple(p.code for p in self.pools)
+
+
+@dataclass(frozen=True)
+class Move:
+    """``points`` (> 0) moved from one account key to another, with the rule that moved them."""
+
+    source: str
+    target: str
+    points: int
+    reason: str
+
+    def as_dict(self) -> dict:
+        return {
+            "from": self.source,
+            "to": self.target,
+            "points": self.points,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Who deals, who sits out and who leads one hand of a table."""
+
+    dealer: str
+    sitting_out: tuple[str, ...]
+    active: tuple[str, ...]
+    forehand: str
+    roles: Mapping[str, str] = field(default_factory=dict)
+
+
+class Record(Protocol):
+    """A validated hand record."""
+
+    seats: Sequence[str]
+    dealer: str
+
+    def as_dict(self) -> dict: ...
+
+
+class Settlement(Protocol):
+    """The settlement of one hand.
+
+    ``transfers`` are Moves (or objects with ``source``, ``target``, ``points``, ``reason``);
+    ``net`` has every seated member; ``state_after`` is the state the next hand starts from;
+    ``outcome`` is JSON-ready data of what happened (for the sheet's words and statistics);
+    ``roles`` maps each seated member to the role he played (``declarer``, ``partner``,
+    ``opponent``, ``out``, ...). ``as_dict`` is the ``tarokclub.settlement/1`` object.
+    """
+
+    transfers: Sequence[Any]
+    net: Mapping[str, int]
+
+    @property
+    def state_after(self) -> dict: ...
+
+    @property
+    def outcome_data(self) -> dict: ...
+
+    @property
+    def roles(self) -> dict: ...
+
+    def as_dict(self) -> dict: ...
+
+
+class Game(Protocol):
+    code: str
+    name: str
+    features: Features
+
+    def rate_card(self, data: Mapping | None = None) -> Any:
+        """Return the rate card of ``data`` (a rates/1 object or a stored card), defaults filled.
+
+        Raises RateCardError naming each bad key. The card has ``as_dict()``.
+        """
+
+    def initial_state(self, seats: Sequence[str], rates) -> tuple[dict, list[Move]]:
+        """Return the state a table of ``seats`` starts from and the moves that open it."""
+
+    def seat_moves(self, member: str, rates) -> list[Move]:
+        """Return what a late arrival pays when seated."""
+
+    def next_state(self, previous: Mapping | None, pools: Mapping[str, int], seats) -> dict:
+        """Return the state the next hand starts from.
+
+        ``previous`` is the state after the last live hand (None before the first hand);
+        ``pools`` the pools' balances now; ``seats`` the names seated now.
+        """
+
+    def schedule(self, seats: Sequence[str], first_dealer: str, hand_number: int, rates):
+        """Return the Schedule of hand ``hand_number`` (1 = first) of a table."""
+
+    def parse_hand(self, data: Mapping, rates, *, state: Mapping | None = None) -> Record:
+        """Validate a hand record; raise HandError with every problem, each naming its field."""
+
+    def settle(self, record: Record, rates, state: Mapping) -> Settlement:
+        """Settle a parsed hand from ``state``."""
+
+    def close(self, balances: Mapping[str, int], state: Mapping, rates, seats) -> list[Move]:
+        """Return the moves that end a table (splits, penalties); ``balances`` has every
+        account key (seats who funded, in seat order, then pools)."""
+
+    def settle_evening(self, data: Mapping, rates) -> dict:
+        """Settle a ``tarokclub.evening/1`` object; return the evening-result object."""
