@@ -1,0 +1,96 @@
+"""Slovenian Tarok (``slovenian-tarok.md``): the game's ``GAME`` object for the ledger.
+
+Pure Python: nothing in this package imports Django, the app's models or a database.
+
+Seats: a table seats 3 to 5. ``active_players`` is 4: at 4 seats all four play, at 5 the
+dealer sits out; at 3 seats the three-player form is played and all 3 play.
+
+State: the radli, member → open radli. ``next_state`` returns every given seat with a
+value, 0 included (as ``radli_after`` does); ``initial_state`` is empty (no radli).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ledger.games.base import Features, Move, Pool, Schedule
+
+from .engine import rotation
+from .engine.close import close_table
+from .engine.evening import settle_evening as _settle_evening
+from .engine.hand import POOL, SlovenianHand
+from .engine.hand import parse_hand as _parse_hand
+from .engine.ratecard import GAME_CODE, RateCard
+from .engine.settle import SlovenianSettlement
+from .engine.settle import settle as _settle
+
+
+def _card(rates) -> RateCard:
+    if rates is None:
+        return RateCard()
+    if isinstance(rates, RateCard):
+        return rates
+    return RateCard.from_dict(dict(rates))
+
+
+class SlovenianTarok:
+    """The Game protocol of ``ledger/games/base.py`` for Slovenian Tarok."""
+
+    code = GAME_CODE
+    name = "Slovenian Tarok"
+    features = Features(
+        min_seats=3,
+        max_seats=5,
+        active_players=4,  # at 3 seats the three play
+        pools=(Pool(POOL, may_go_negative=True),),
+        uses_jetons=False,
+        state_in="radli_before",
+        state_out="radli_after",
+    )
+
+    def rate_card(self, data: Mapping | None = None) -> RateCard:
+        if isinstance(data, RateCard):
+            return data
+        return RateCard.from_dict(dict(data or {}))
+
+    def initial_state(self, seats: Sequence[str], rates) -> tuple[dict, list[Move]]:
+        """No radli and no funding: the pool starts at 0."""
+        return {}, []
+
+    def seat_moves(self, member: str, rates) -> list[Move]:
+        """A late arrival pays nothing."""
+        return []
+
+    def next_state(self, previous: Mapping | None, pools: Mapping[str, int], seats) -> dict:
+        """Return the radli of ``seats``: as after the last hand, 0 for a new seat."""
+        previous = previous or {}
+        return {seat: int(previous.get(seat, 0)) for seat in seats}
+
+    def schedule(self, seats: Sequence[str], first_dealer: str, hand_number: int, rates):
+        seats = tuple(seats)
+        dealer = rotation.dealer_of(seats, first_dealer, hand_number)
+        return Schedule(
+            dealer=dealer,
+            sitting_out=rotation.sitting_out(seats, dealer),
+            active=rotation.active_players(seats, dealer),
+            forehand=rotation.forehand(seats, dealer),
+            roles=rotation.schedule_roles(seats, dealer),
+        )
+
+    def parse_hand(self, data: Mapping, rates, *, state: Mapping | None = None) -> SlovenianHand:
+        return _parse_hand(data, _card(rates), state=state)
+
+    def settle(self, record: SlovenianHand, rates, state: Mapping | None) -> SlovenianSettlement:
+        return _settle(record, _card(rates), state)
+
+    def close(self, balances: Mapping[str, int], state: Mapping, rates, seats) -> list[Move]:
+        """Radli penalties (member → pool, ``radelc``), then the split (``split``)."""
+        return close_table(balances, state, _card(rates), seats)
+
+    def settle_evening(self, data: Mapping, rates) -> dict:
+        return _settle_evening(data, _card(rates))
+
+
+GAME = SlovenianTarok()
+
+__all__ = ["GAME", "RateCard", "SlovenianTarok"]

@@ -1,0 +1,17 @@
+"""The pure rules engine of Slovenian Tarok: no Django, no database."""
+
+from .close import close_table
+from .evening import settle_evening
+from .hand import SlovenianHand, parse_hand
+from .ratecard import RateCard
+from .settle import SlovenianSettlement, settle
+
+__all__ = [
+    "RateCard",
+    "SlovenianHand",
+    "SlovenianSettlement",
+    "close_table",
+    "parse_hand",
+    "settle",
+    "settle_evening",
+]
