@@ -1,0 +1,108 @@
+"""The GAME object: features, state, schedule (rotation) and purity of the package."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import ledger.games.slovenian
+from ledger.games.base import Features, Pool
+from ledger.games.slovenian import GAME
+from ledger.games.slovenian.engine import RateCard, rotation
+
+FOUR = ("Anna", "Bo", "Carl", "Dorte")
+FIVE = FOUR + ("Erik",)
+
+
+def test_features():
+    """Slovenian Tarok: 3 to 5 seats, 4 active, one pool that may go negative, radli state."""
+    assert GAME.code == "slovenian_tarok" and GAME.name == "Slovenian Tarok"
+    assert GAME.features == Features(
+        min_seats=3,
+        max_seats=5,
+        active_players=4,
+        pools=(Pool("pool", may_go_negative=True),),
+        uses_jetons=False,
+        state_in="radli_before",
+        state_out="radli_after",
+    )
+
+
+def test_state_and_funding():
+    """No funding, no radli at the start, nothing paid by a late arrival."""
+    assert GAME.initial_state(FOUR, RateCard()) == ({}, [])
+    assert GAME.seat_moves("Erik", RateCard()) == []
+
+
+def test_next_state_restricted_to_the_seats():
+    """next_state keeps every given seat's radli (0 for a new seat) and drops those gone."""
+    previous = {"Anna": 2, "Bo": 0, "Carl": 1}
+    assert GAME.next_state(previous, {"pool": -40}, ["Anna", "Bo", "Erik"]) == {
+        "Anna": 2,
+        "Bo": 0,
+        "Erik": 0,
+    }
+    assert GAME.next_state(None, {}, FOUR) == dict.fromkeys(FOUR, 0)
+
+
+@pytest.mark.parametrize(
+    ("seats", "hand_number", "dealer", "out", "forehand"),
+    [
+        (FOUR, 1, "Dorte", (), "Anna"),
+        (FOUR, 2, "Anna", (), "Bo"),
+        (FOUR, 5, "Dorte", (), "Anna"),
+        (FIVE, 1, "Dorte", ("Dorte",), "Erik"),
+        (FIVE, 2, "Erik", ("Erik",), "Anna"),
+        (FIVE, 6, "Dorte", ("Dorte",), "Erik"),
+        (FOUR[:3], 1, "Dorte", None, None),
+    ],
+)
+def test_schedule(seats, hand_number, dealer, out, forehand):
+    """The deal moves one seat per hand; at 5 seats the dealer sits out; forehand is next."""
+    if out is None:  # Dorte is not seated at the 3-seat table
+        with pytest.raises(ValueError):
+            GAME.schedule(seats, "Dorte", hand_number, RateCard())
+        return
+    s = GAME.schedule(seats, "Dorte", hand_number, RateCard())
+    assert s.dealer == dealer and s.sitting_out == out and s.forehand == forehand
+    assert s.active == tuple(x for x in seats if x not in out)
+    assert s.roles[forehand] == "forehand"
+
+
+def test_three_seats_all_play():
+    """At 3 seats the three play; forehand is the seat after the dealer."""
+    s = GAME.schedule(("Anna", "Bo", "Carl"), "Carl", 1, RateCard())
+    assert s.active == ("Anna", "Bo", "Carl") and s.forehand == "Anna"
+    assert s.roles == {"Anna": "forehand", "Bo": "player", "Carl": "dealer"}
+    assert rotation.next_dealer(("Anna", "Bo", "Carl"), "Carl") == "Anna"
+
+
+def test_hand_numbers_start_at_1():
+    """Hand 0 is no hand."""
+    with pytest.raises(ValueError):
+        GAME.schedule(FOUR, "Anna", 0, RateCard())
+
+
+FORBIDDEN_ROOTS = {"django", "psycopg", "psycopg2", "sqlite3", "MySQLdb"}
+FORBIDDEN = {"ledger.models", "ledger.services"}
+
+
+def test_package_imports_no_django_or_database():
+    """No module of ledger/games/slovenian imports Django, models, services or a DB driver."""
+    root = Path(ledger.games.slovenian.__file__).parent
+    files = sorted(root.rglob("*.py"))
+    assert len(files) >= 9
+    offenders = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            for name in names:
+                if name.split(".")[0] in FORBIDDEN_ROOTS or any(
+                    name == f or name.startswith(f + ".") for f in FORBIDDEN
+                ):
+                    offenders.append((path.name, name))
+    assert offenders == []
