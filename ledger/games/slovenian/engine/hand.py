@@ -248,7 +248,8 @@ def parse_hand(data, rates: RateCard | None = None, *, state=None) -> SlovenianH
 
     ``state`` (member → open radli), when given, replaces any ``radli_before`` of the
     data. A missing ``game`` is accepted (the caller chose this engine); a ``game`` other
-    than ``slovenian_tarok`` is refused. Raise HandError listing every problem found.
+    than ``slovenian_tarok`` is refused. ``rates`` is accepted for the Game protocol; no
+    check depends on the rate card. Raise HandError listing every problem found.
     """
     p = Problems()
     if not isinstance(data, Mapping):
