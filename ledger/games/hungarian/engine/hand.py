@@ -372,12 +372,13 @@ def _parse_figures(p: Problems, value, card_points, rates: RateCard) -> tuple[Fi
             )
             ok = False
         announced = item.get("announced")
+        announced_ok = True
         if announced is None:
             announced = False
         elif not isinstance(announced, bool):
             p.add(f"{path}.announced", _("announced must be true or false"))
-            ok = False
-            announced = False
+            ok = announced_ok = False
+            announced = True  # unknown: check nothing that holds only for silent lines
         result = item.get("result")
         if result not in RESULTS:
             p.add(
@@ -395,7 +396,7 @@ def _parse_figures(p: Problems, value, card_points, rates: RateCard) -> tuple[Fi
             before = len(p.items)
             kontra = _kontra(p, f"{path}.kontra", kontra)
             ok = ok and len(p.items) == before
-        if ftype in FIGURES and not announced:
+        if ftype in FIGURES and announced_ok and not announced:
             if ftype == "dupla":
                 p.add(
                     f"{path}.announced",

@@ -122,6 +122,11 @@ CASES = [
     ),
     ("announced not a boolean", hand(figures=[fig("trull", announced=1)]), "figures[0].announced"),
     (
+        "dupla announced not a boolean",
+        hand(figures=[fig("dupla", announced="no", result="failed")]),
+        "figures[0].announced",
+    ),
+    (
         "kontra on a silent figure",
         hand(figures=[fig("trull", announced=False, kontra=1)]),
         "figures[0].kontra",
