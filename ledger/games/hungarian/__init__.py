@@ -1,0 +1,62 @@
+"""Hungarian Tarokk (hungarian-tarokk.md): the ``GAME`` object the ledger asks.
+
+Four play; a table seats 4 or 5 (the dealer sits out at 5). Only members are accounts:
+no pools, no jetons, no state from hand to hand and nothing to split at the close.
+"""
+
+from __future__ import annotations
+
+from ledger.games.base import Features, Move, Schedule
+
+from .engine import ratecard, rotation
+from .engine.evening import settle_evening
+from .engine.hand import HungarianHand, parse_hand
+from .engine.settle import HungarianSettlement, settle
+
+
+class HungarianTarokk:
+    """The Game of base.py for Hungarian Tarokk."""
+
+    code = ratecard.GAME_CODE
+    name = "Hungarian Tarokk"
+    features = Features(
+        min_seats=4,
+        max_seats=5,
+        active_players=4,
+        pools=(),
+        uses_jetons=False,
+        state_in=None,
+        state_out=None,
+    )
+
+    def rate_card(self, data=None) -> ratecard.RateCard:
+        return ratecard.RateCard.from_dict(data or {})
+
+    def initial_state(self, seats, rates) -> tuple[dict, list[Move]]:
+        return {}, []
+
+    def seat_moves(self, member: str, rates) -> list[Move]:
+        return []
+
+    def next_state(self, previous, pools, seats) -> dict:
+        return {}
+
+    def schedule(self, seats, first_dealer: str, hand_number: int, rates) -> Schedule:
+        return rotation.schedule(seats, first_dealer, hand_number)
+
+    def parse_hand(self, data, rates, *, state=None) -> HungarianHand:
+        return parse_hand(data, rates, state=state)
+
+    def settle(self, record, rates, state) -> HungarianSettlement:
+        return settle(record, rates, state)
+
+    def close(self, balances, state, rates, seats) -> list[Move]:
+        return []
+
+    def settle_evening(self, data, rates) -> dict:
+        return settle_evening(data, rates)
+
+
+GAME = HungarianTarokk()
+
+__all__ = ["GAME", "HungarianTarokk"]
