@@ -1,8 +1,10 @@
 """Settings of tarokclub: one module; production differences come from the environment.
 
 Environment variables:
-- DJANGO_DEBUG: "1" for development (the default when unset), "0" in production.
-- DJANGO_SECRET_KEY: required when DJANGO_DEBUG is "0".
+- DJANGO_DEBUG: "1" for development, "0" (the default when unset) in production. manage.py,
+  the developer's entry point, sets "1" unless told otherwise; tarokclub/wsgi.py and asgi.py
+  (production) do not, and the test suite gets "1" from tarokclub/settings_test.py.
+- DJANGO_SECRET_KEY: required when DEBUG is off (ImproperlyConfigured otherwise).
 - DJANGO_ALLOWED_HOSTS: comma-separated host names (production).
 - DJANGO_CSRF_TRUSTED_ORIGINS: comma-separated origins, e.g. https://tarok.example.dk.
 - DJANGO_SECURE_SSL: "1" when served behind TLS (secure cookies, HSTS, redirect).
@@ -28,12 +30,14 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_flag("DJANGO_DEBUG", "1")
+DEBUG = env_flag("DJANGO_DEBUG", "0")
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG=0")
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY must be set when DEBUG is off (DJANGO_DEBUG unset or 0)"
+        )
     SECRET_KEY = "development-only-key-never-used-in-production"
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
