@@ -8,6 +8,7 @@ Environment variables:
 - DJANGO_ALLOWED_HOSTS: comma-separated host names (production).
 - DJANGO_CSRF_TRUSTED_ORIGINS: comma-separated origins, e.g. https://tarok.example.dk.
 - DJANGO_SECURE_SSL: "1" when served behind TLS (secure cookies, HSTS, redirect).
+- DJANGO_STATIC_ROOT: where collectstatic puts the files (default: staticfiles/).
 - DATABASE_URL: e.g. postgres://user@host:5432/tarokclub; SQLite db.sqlite3 when unset.
 """
 
@@ -147,14 +148,17 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Production: hashed, compressed files from collectstatic (scripts/serve-production.sh runs
+# it); a file missing from the manifest falls back to its plain name instead of a 500.
+PRODUCTION_STATICFILES_BACKEND = "tarokclub.staticstorage.SafeCompressedManifestStaticFilesStorage"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else PRODUCTION_STATICFILES_BACKEND
     },
 }
 
