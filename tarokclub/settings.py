@@ -9,6 +9,9 @@ Environment variables:
 - DJANGO_CSRF_TRUSTED_ORIGINS: comma-separated origins, e.g. https://tarok.example.dk.
 - DJANGO_SECURE_SSL: "1" when served behind TLS (secure cookies, HSTS, redirect).
 - DJANGO_STATIC_ROOT: where collectstatic puts the files (default: staticfiles/).
+- DJANGO_EMAIL_HOST, DJANGO_EMAIL_PORT (587), DJANGO_EMAIL_HOST_USER,
+  DJANGO_EMAIL_HOST_PASSWORD, DJANGO_EMAIL_USE_TLS ("1"), DJANGO_DEFAULT_FROM_EMAIL: SMTP for
+  the password-reset mail; without DJANGO_EMAIL_HOST mail is printed on the console.
 - DATABASE_URL: e.g. postgres://user@host:5432/tarokclub; SQLite db.sqlite3 when unset.
 """
 
@@ -196,6 +199,19 @@ CONTENT_SECURITY_POLICY = {
         "form-action": [SELF],
     }
 }
+
+# E-mail (the password reset): printed on the console unless an SMTP host is set.
+if os.environ.get("DJANGO_EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["DJANGO_EMAIL_HOST"]
+    EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_flag("DJANGO_EMAIL_USE_TLS", "1")
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "tarokclub@localhost")
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link is good for one day (and one use)
 
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
