@@ -19,6 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tarokclub.settings")
+os.environ.setdefault("DJANGO_DEBUG", "1")  # a developer's tool, like manage.py
 os.environ.setdefault("AXES_ENABLED", "0")
 os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 

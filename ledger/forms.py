@@ -6,14 +6,16 @@ real form controls); the server always parses it again with the rules engine.
 
 from __future__ import annotations
 
-import json
 import uuid
 
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from ledger.games.errors import RulesError
+from ledger.jsonin import load_json_safely
 from ledger.models import Member
+from ledger.refusals import refusal_text
 
 MAX_SEATS = 5
 MIN_SEATS = 3
@@ -106,9 +108,11 @@ class HandForm(forms.Form):
     def clean_record(self):
         raw = self.cleaned_data["record"]
         try:
-            record = json.loads(raw)
-        except ValueError as error:
-            raise forms.ValidationError(_("the hand could not be read")) from error
+            record = load_json_safely(raw, "record")  # bounded size, depth and numbers
+        except RulesError as error:
+            raise forms.ValidationError(
+                refusal_text(error, _("the hand could not be read"))
+            ) from error
         if not isinstance(record, dict):
             raise forms.ValidationError(_("the hand could not be read"))
         return record

@@ -755,7 +755,7 @@ def hand_preview(request, pk):
     table = _table(request, pk)
     record, errors = _record_from_post(request)
     if errors:
-        return _feedback(request, errors=errors)
+        return _feedback(request, errors=errors, status=400)  # an unreadable record
     seats = [s.member.name for s in selectors.current_seats(table.pk)]
     try:
         preview = settle_preview(
@@ -983,7 +983,7 @@ def hand_correct_preview(request, pk):
     hand = _hand(request, pk)
     record, errors = _record_from_post(request)
     if errors:
-        return _feedback(request, errors=errors)
+        return _feedback(request, errors=errors, status=400)  # an unreadable record
     posting = live_hand_postings(hand.table_id).get(hand.pk)
     cups = posting.cups_before if posting and posting.cups_before else {}
     try:

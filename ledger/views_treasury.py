@@ -23,6 +23,7 @@ from django_tables2.export import ExportMixin, TableExport
 
 from ledger import charts, reports, selectors_season, services
 from ledger.errors import JetonDifferenceError, LedgerError
+from ledger.exports import SafeTableExport
 from ledger.forms_treasury import AdjustmentForm, CloseForm, JetonCountForm, ReopenForm
 from ledger.models import Member, Table
 from ledger.permissions import can, club_role
@@ -93,7 +94,7 @@ def _export(request, table, name: str):
     export_format = request.GET.get("_export")
     if export_format not in EXPORT_FORMATS:
         return None
-    exporter = TableExport(export_format, table, dataset_kwargs={"title": name[:31]})
+    exporter = SafeTableExport(export_format, table, dataset_kwargs={"title": name[:31]})
     return exporter.response(filename=f"{name}.{export_format}")
 
 
@@ -107,6 +108,7 @@ class StandingsView(ExportMixin, SingleTableMixin, TemplateView):
     table_class = StandingsTable
     table_pagination = {"per_page": 30}
     export_formats = EXPORT_FORMATS
+    export_class = SafeTableExport  # formulas neutralised (ledger/exports.py)
 
     def dispatch(self, request, *args, **kwargs):
         self.season, self.seasons = _season(request)

@@ -1,11 +1,17 @@
 """Settings of tarokclub: one module; production differences come from the environment.
 
 Environment variables:
-- DJANGO_DEBUG: "1" for development (the default when unset), "0" in production.
-- DJANGO_SECRET_KEY: required when DJANGO_DEBUG is "0".
+- DJANGO_DEBUG: "1" for development, "0" (the default when unset) in production. manage.py,
+  the developer's entry point, sets "1" unless told otherwise; tarokclub/wsgi.py and asgi.py
+  (production) do not, and the test suite gets "1" from tarokclub/settings_test.py.
+- DJANGO_SECRET_KEY: required when DEBUG is off (ImproperlyConfigured otherwise).
 - DJANGO_ALLOWED_HOSTS: comma-separated host names (production).
 - DJANGO_CSRF_TRUSTED_ORIGINS: comma-separated origins, e.g. https://tarok.example.dk.
 - DJANGO_SECURE_SSL: "1" when served behind TLS (secure cookies, HSTS, redirect).
+- DJANGO_STATIC_ROOT: where collectstatic puts the files (default: staticfiles/).
+- DJANGO_EMAIL_HOST, DJANGO_EMAIL_PORT (587), DJANGO_EMAIL_HOST_USER,
+  DJANGO_EMAIL_HOST_PASSWORD, DJANGO_EMAIL_USE_TLS ("1"), DJANGO_DEFAULT_FROM_EMAIL: SMTP for
+  the password-reset mail; without DJANGO_EMAIL_HOST mail is printed on the console.
 - DATABASE_URL: e.g. postgres://user@host:5432/tarokclub; SQLite db.sqlite3 when unset.
 """
 
@@ -14,6 +20,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -28,12 +35,14 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_flag("DJANGO_DEBUG", "1")
+DEBUG = env_flag("DJANGO_DEBUG", "0")
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG=0")
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY must be set when DEBUG is off (DJANGO_DEBUG unset or 0)"
+        )
     SECRET_KEY = "development-only-key-never-used-in-production"
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
@@ -50,6 +59,7 @@ INSTALLED_APPS = [
     "django_tables2",
     "django_htmx",
     "axes",
+    "csp",
     "ledger",
 ]
 
@@ -63,6 +73,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes requires: it turns a lockout into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -143,14 +154,17 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Production: hashed, compressed files from collectstatic (scripts/serve-production.sh runs
+# it); a file missing from the manifest falls back to its plain name instead of a 500.
+PRODUCTION_STATICFILES_BACKEND = "tarokclub.staticstorage.SafeCompressedManifestStaticFilesStorage"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else PRODUCTION_STATICFILES_BACKEND
     },
 }
 
@@ -170,6 +184,34 @@ if env_flag("DJANGO_SECURE_SSL"):
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+
+# Content-Security-Policy (django-csp): scripts and styles only from our own static files,
+# no inline script or style (a test greps the templates); htmx's own indicator styles are
+# switched off in base.html. The PDF templates keep their <style>: WeasyPrint renders them,
+# not a browser.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    }
+}
+
+# E-mail (the password reset): printed on the console unless an SMTP host is set.
+if os.environ.get("DJANGO_EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["DJANGO_EMAIL_HOST"]
+    EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_flag("DJANGO_EMAIL_USE_TLS", "1")
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "tarokclub@localhost")
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link is good for one day (and one use)
 
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"

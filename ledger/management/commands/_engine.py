@@ -5,6 +5,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
+from ledger.jsonin import MAX_BYTES, load_json_safely
 from ledger.rules import RateCard, RulesError
 from ledger.rules.errors import Problem
 
@@ -31,11 +32,15 @@ class EngineCommand(BaseCommand):
         self.stdout.write(json.dumps(result, ensure_ascii=False, indent=2))
 
     def read_json(self, name: str, field: str):
+        """Read ``name`` (or standard input for ``-``) as JSON within ``ledger.jsonin``'s
+        limits; raise RulesError naming ``field`` when it cannot be read or is refused."""
         try:
             if name == "-":
-                return json.load(sys.stdin)
-            with open(name, encoding="utf-8") as handle:
-                return json.load(handle)
+                stream = getattr(sys.stdin, "buffer", None)
+                data = stream.read(MAX_BYTES + 1) if stream else sys.stdin.read(MAX_BYTES + 1)
+            else:
+                with open(name, "rb") as handle:
+                    data = handle.read(MAX_BYTES + 1)
         except OSError as error:
             raise RulesError(
                 [
@@ -46,16 +51,7 @@ class EngineCommand(BaseCommand):
                     )
                 ]
             ) from error
-        except json.JSONDecodeError as error:
-            raise RulesError(
-                [
-                    Problem(
-                        field,
-                        "{name} is not valid JSON: {reason}",
-                        {"name": name, "reason": str(error)},
-                    )
-                ]
-            ) from error
+        return load_json_safely(data, field)
 
     def run(self, data, rates):
         raise NotImplementedError

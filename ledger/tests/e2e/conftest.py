@@ -100,11 +100,22 @@ def tablet(browser, live_server, viewport):
         contexts.append(context)
         page = context.new_page()
         page.viewport_name = viewport["name"]
+        # Every page runs under the site's Content-Security-Policy: a violation is a failure.
+        page.on(
+            "console",
+            lambda message: (
+                violations.append(message.text)
+                if "Content Security Policy" in message.text
+                else None
+            ),
+        )
         return page
 
+    violations: list[str] = []
     yield open_page
     for context in contexts:
         context.close()
+    assert violations == [], "Content-Security-Policy violations in the browser"
 
 
 def screenshot(page, name: str, *, full_page: bool = False) -> Path:

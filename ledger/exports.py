@@ -1,0 +1,43 @@
+"""Spreadsheet exports that cannot carry a live formula (CSV and XLSX injection).
+
+Member names and other text typed by users reach the exports raw; a name such as
+``=HYPERLINK("http://x","y")`` would be a live formula in Excel or LibreOffice. Every export
+goes through ``SafeTableExport``, which prefixes ``'`` to each text cell (and header) that
+begins with ``=``, ``+``, ``@``, a tab or a carriage return, or with ``-`` unless the text is
+a number. Numbers, dates and empty cells are left alone, so XLSX keeps typed numbers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils.functional import Promise
+from django_tables2.export import TableExport
+from tablib import Dataset
+
+FORMULA_STARTS = ("=", "+", "@", "\t", "\r")
+NUMBER = re.compile(r"-\d+(?:[.,]\d+)?")
+
+
+def neutralise(value):
+    """Return ``value`` with a leading ``'`` when it is text that starts a formula."""
+    if isinstance(value, Promise):
+        value = str(value)
+    if not isinstance(value, str) or not value:
+        return value
+    if value.startswith(FORMULA_STARTS) or (value.startswith("-") and not NUMBER.fullmatch(value)):
+        return "'" + value
+    return value
+
+
+class SafeTableExport(TableExport):
+    """django-tables2's TableExport with every text cell neutralised (see the module)."""
+
+    def table_to_dataset(self, table, exclude_columns, dataset_kwargs=None):
+        dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)
+        safe = Dataset(
+            *[[neutralise(value) for value in row] for row in dataset],
+            headers=[neutralise(h) for h in dataset.headers] if dataset.headers else None,
+            title=dataset.title,
+        )
+        return safe

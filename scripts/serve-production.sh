@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Production start: collect the static files, migrate, then serve tarokclub.wsgi with gunicorn.
+#
+# Needs at least DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS (DEBUG is off unless DJANGO_DEBUG=1;
+# see README.md, "Production"). Binds to ${HOST:-127.0.0.1}:${PORT:-8000}; put a TLS proxy in
+# front and set DJANGO_SECURE_SSL=1. GUNICORN_WORKERS sets the number of workers (default 2).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY="${PYTHON:-.venv/bin/python}"
+GUNICORN="${GUNICORN:-.venv/bin/gunicorn}"
+
+# manage.py defaults to DEBUG for developers; the production start must not.
+export DJANGO_DEBUG="${DJANGO_DEBUG:-0}"
+"$PY" manage.py compilemessages --ignore=.venv -v 0
+"$PY" manage.py collectstatic --noinput -v 0
+"$PY" manage.py migrate --noinput -v 0
+exec "$GUNICORN" tarokclub.wsgi \
+    --bind "${HOST:-127.0.0.1}:${PORT:-8000}" \
+    --workers "${GUNICORN_WORKERS:-2}" \
+    --access-logfile -

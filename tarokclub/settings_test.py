@@ -1,0 +1,12 @@
+"""Settings of the test suite (pytest-django): the development settings.
+
+``tarokclub.settings`` defaults to production (DEBUG off, DJANGO_SECRET_KEY required) when
+DJANGO_DEBUG is unset; pytest does not go through manage.py, so it sets the developer's
+default here. An explicit DJANGO_DEBUG in the environment still wins.
+"""
+
+import os
+
+os.environ.setdefault("DJANGO_DEBUG", "1")
+
+from tarokclub.settings import *  # noqa: E402, F403
