@@ -1,7 +1,7 @@
 """Generate a federation-sized history quickly (the bulk path of ``make bench``).
 
-The hands come from the same generator the tests use (``ledger.rules.generate``) and are
-settled by the same pure engine; only the writing is bulk (``bulk_create``) instead of one
+The hands come from the same generator the tests use (the Danish engine's ``generate``) and
+are settled by the same pure engine; only the writing is bulk (``bulk_create``) instead of one
 service call per hand. ``verify_ledger`` over the result proves it equals what the services
 would have written.
 """
@@ -14,8 +14,10 @@ import random
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from ledger.games import get_game
+from ledger.games.danish.engine.generate import random_hand
+from ledger.games.money import to_money
 from ledger.models import (
-    CUP_NAMES,
     Account,
     Club,
     Evening,
@@ -29,16 +31,9 @@ from ledger.models import (
     Table,
     Transfer,
 )
-from ledger.rules import (
-    RateCard,
-    parse_hand,
-    rotation,
-    settle,
-    split_cups,
-    split_moves,
-    to_money,
-)
-from ledger.rules.generate import random_hand
+
+GAME = get_game("danish_tarok")
+POOLS = GAME.features.pool_codes
 
 FIRST_NAMES = [
     "Anna",
@@ -80,7 +75,7 @@ def generate(
 ) -> dict:
     """Write the history and return its counts."""
     rng = random.Random(seed)
-    rates = RateCard()
+    rates = GAME.rate_card({})
     counts = {"clubs": 0, "evenings": 0, "tables": 0, "hands": 0, "transfers": 0}
     user_model = get_user_model()
     for c in range(clubs):
@@ -111,6 +106,7 @@ def generate(
 def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts):
     evening = Evening.objects.create(
         club=club,
+        game=GAME.code,
         season=season,
         date=date,
         rate_card=rates.as_dict(),
@@ -131,32 +127,33 @@ def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts)
         plans.append((table, seated))
     Table.objects.bulk_create(table_rows)
     for table, seated in plans:
-        seat_rows += [Seat(table=table, member=m, position=i + 1) for i, m in enumerate(seated)]
-        account_rows += [Account(table=table, kind=cup) for cup in CUP_NAMES]
-        account_rows += [Account(table=table, kind="member", member=m) for m in seated]
+        seat_rows += [
+            Seat(table=table, member=m, name=m.name, position=i + 1) for i, m in enumerate(seated)
+        ]
+        account_rows += [Account(table=table, kind="pool", code=cup) for cup in POOLS]
+        account_rows += [Account(table=table, kind="member", member=m, code=m.name) for m in seated]
     Seat.objects.bulk_create(seat_rows)
     Account.objects.bulk_create(account_rows)
-    accounts = {}
-    for a in account_rows:
-        accounts[(a.table_id, a.member.name if a.member_id else a.kind)] = a
+    accounts = {(a.table_id, a.code): a for a in account_rows}
 
     hand_rows, revision_rows, posting_rows, pending = [], [], [], []
     results = {}
     for table, seated in plans:
         names = [m.name for m in seated]
-        balance = dict.fromkeys(names + list(CUP_NAMES), 0)
-        moves = [(n, cup, rates.funding_per_cup, "funding") for n in names for cup in CUP_NAMES]
+        balance = dict.fromkeys(names + list(POOLS), 0)
+        moves = [_tuple(m) for m in GAME.initial_state(names, rates)[1]]
         posting_rows.append(Posting(table=table, kind="funding"))
         pending.append(moves)
         _apply(balance, moves)
         for number in range(1, n_hands + 1):
-            dealer, out = rotation.hand_schedule(names, names[0], number)
+            schedule = GAME.schedule(names, names[0], number, rates)
+            dealer, out = schedule.dealer, schedule.sitting_out or None
             data = random_hand(rng, names, dealer, rates, sitting_out=out, with_table=False)
-            cups = {cup: balance[cup] for cup in CUP_NAMES}
-            record = parse_hand(data, rates, seats=names, cups_before=cups)
-            settlement = settle(record, rates, cups)
+            state = GAME.next_state(None, {cup: balance[cup] for cup in POOLS}, names)
+            record = GAME.parse_hand({**data, "seats": names}, rates, state=state)
+            settlement = GAME.settle(record, rates, state)
             stored = record.as_dict()
-            stored.pop("cups_before", None)
+            stored.pop(GAME.features.state_in, None)
             hand = Hand(
                 table=table,
                 number=number,
@@ -169,19 +166,18 @@ def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts)
                 kind="hand",
                 hand=hand,
                 revision=revision,
-                cups_before=cups,
-                outcome=settlement.outcome.as_dict(),
+                state_before=state,
+                state_after=settlement.state_after,
+                outcome={**settlement.outcome_data, "roles": settlement.roles},
             )
-            moves = [(t.source, t.target, t.points, t.reason) for t in settlement.transfers]
+            moves = [_tuple(t) for t in settlement.transfers]
             hand_rows.append(hand)
             revision_rows.append(revision)
             posting_rows.append(posting)
             pending.append(moves)
             _apply(balance, moves)
             counts["hands"] += 1
-        total = balance["kongekop"] + balance["pagatkop"]
-        shares = split_cups({n: balance[n] for n in names}, total, rates.split_unit)
-        moves = split_moves(shares, {cup: balance[cup] for cup in CUP_NAMES})
+        moves = [_tuple(m) for m in GAME.close(dict(balance), None, rates, names)]
         posting_rows.append(Posting(table=table, kind="split"))
         pending.append(moves)
         _apply(balance, moves)
@@ -223,6 +219,10 @@ def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts)
     )
     Table.objects.filter(evening=evening).update(status="closed")
     Evening.objects.filter(pk=evening.pk).update(status="closed")
+
+
+def _tuple(move):
+    return (move.source, move.target, move.points, move.reason)
 
 
 def _apply(balance, moves):

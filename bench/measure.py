@@ -10,9 +10,9 @@ from django.db import connection, reset_queries
 from django.test.utils import CaptureQueriesContext
 
 from ledger import services
+from ledger.games.danish.engine import rotation
+from ledger.games.danish.engine.generate import random_hand
 from ledger.models import Club, Member
-from ledger.rules import rotation
-from ledger.rules.generate import random_hand
 from ledger.selectors import current_seats
 
 HANDS_MEASURED = 40

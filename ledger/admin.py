@@ -365,7 +365,7 @@ class PostingAdmin(ReadOnlyMixin, admin.ModelAdmin):
         "hand",
         "revision",
         "reverses",
-        "cups_before",
+        "state_before",
         "outcome_pretty",
         "note",
         "created_by",

@@ -32,6 +32,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
 
 from ledger import selectors, services
+from ledger.games.danish.engine import RateCard, rotation
+from ledger.games.danish.engine.generate import random_hand
 from ledger.models import (
     Account,
     Club,
@@ -48,8 +50,6 @@ from ledger.models import (
     Table,
     Transfer,
 )
-from ledger.rules import RateCard, rotation
-from ledger.rules.generate import random_hand
 
 DEMO_SLUG = "demo"
 DEMO_NAME = "Hjørring Tarokklub"
@@ -543,7 +543,7 @@ class _Builder:
         )
 
     def _seats(self, run: _TableRun) -> list[str]:
-        return [s.member.name for s in selectors.current_seats(run.table.pk)]
+        return [s.name for s in selectors.current_seats(run.table.pk)]
 
 
 def _swapped(count: dict) -> dict:

@@ -1,4 +1,4 @@
-"""Errors of the ledger's services (the rules engine has its own, in ``rules/errors.py``)."""
+"""Errors of the ledger's services (the games' engines have their own, in ``games/errors.py``)."""
 
 from django.utils.translation import gettext_lazy as _
 
@@ -29,3 +29,13 @@ class CupNegativeError(LedgerError):
 
 class JetonDifferenceError(LedgerError):
     """Raised when an evening with unconfirmed jeton differences is closed."""
+
+
+class StaleFormError(LedgerError):
+    """Raised when a form was previewed against a slot or table state that has moved on: the
+    hand number was taken from another device, the table changed, or a hand was corrected
+    meanwhile. ``hand_number`` names the hand to look at."""
+
+    def __init__(self, message, field: str = "__all__", *, hand_number: int | None = None):
+        super().__init__(message, field)
+        self.hand_number = hand_number

@@ -104,6 +104,9 @@ class HandForm(forms.Form):
 
     record = forms.CharField(widget=forms.HiddenInput)
     token = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+    # The slot and the table's version the form was previewed against (services.hand_record).
+    number = forms.IntegerField(required=False, min_value=1, max_value=10**6)
+    version = forms.IntegerField(required=False, min_value=0, max_value=2**62)
 
     def clean_record(self):
         raw = self.cleaned_data["record"]

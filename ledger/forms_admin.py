@@ -14,9 +14,9 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from ledger.games.danish.engine import RateCard, RateCardError
+from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
 from ledger.models import Club
-from ledger.rules import RateCard, RateCardError
-from ledger.rules.ratecard import FINE_TYPES, OPTIONS
 
 FINE_PREFIX = "fine_"
 

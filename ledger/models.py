@@ -8,27 +8,32 @@ installation can serve a whole federation. A club has **Members** (each optional
 with a role), **Seasons** and **Evenings**. An evening copies the club's rate card and price
 per point when it opens, so later changes to the house rules never alter past evenings.
 
-A **Table** is one sitting of 3 to 5 members with its own two cups, from funding to split. It
-names its game (Danish Tarok first), so other tarok games can be added without reshaping the
-tables. A **Seat** places a member at a table in the direction of play; a late arrival gets a
-seat (and pays funding) when seated, and one who leaves early keeps his seat row (``left``).
+A **Table** is one sitting of 3 to 5 members with its game's pools, from opening to close.
+The evening copies the club's game with its rate card; tables and hands name it too. A
+**Seat** places a member at a table in the direction of play, under the name he had when
+seated; a late arrival gets a seat (and pays what the game asks) when seated, and one who
+leaves early keeps his seat row (``left``).
 
-Every table has **Accounts**: one per seated member, plus ``kongekop`` and ``pagatkop``.
+Every table has **Accounts**: one per seated member, plus the pools of its game
+(``game.features.pools``: the Danish cups, which never go below zero; the Slovenian pool,
+which may). Accounts are keyed by id; ``Account.code`` is the key the game's hand records
+use (the seat's name as seated, or the pool's code), and no member may carry a pool's name.
 
 A **Posting** groups the transfers of one event: a table's funding, one hand's settlement, a
 reversal, the end-of-table split, a treasurer's adjustment. A **Transfer** moves ``points > 0``
 from one account to another account of the same table. Each transfer is balanced by
 construction, so the whole ledger is zero-sum: at every moment the members' balances plus the
-cups total 0. Balances are aggregations over transfers; nothing stores a running total.
+pools total 0. Balances are aggregations over transfers.
 
 Postings are append-only. A correction never edits a row: it posts a **reversal** (a posting
 whose ``reverses`` points at the original; unique, so nothing is reversed twice) and a new
-posting. Because a cup feeds later ultimo and bagud payments, correcting hand k also reverses
+posting. Because a hand's state (cups, radli) feeds the next, correcting hand k also reverses
 and re-settles hands k+1, k+2, ... of that table.
 
 A **Hand** keeps its hand record (the scorekeeper's input, the single source of truth) and
 every **HandRevision** (who, when, why). Each hand posting points at the revision it settles
-and stores the cups it started from, so ``verify_ledger`` can re-settle it and compare.
+and stores the game's state it started from and left, so ``verify_ledger`` can re-settle it
+and compare.
 
 Invariants are held at three depths: the services (``services.py``, the only writers) refuse
 anything that would break them; the database refuses a non-positive transfer, a transfer to
@@ -42,14 +47,25 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.conf import settings
-from django.core.validators import MinValueValidator
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from ledger.games import GAME_CHOICES
+from ledger.games import DEFAULT_GAME, GAME_CHOICES
+from ledger.games.base import reserved_account_names
+from ledger.games.money import MAX_POINTS
 
-CUP_NAMES = ("kongekop", "pagatkop")
+
+def validate_member_name(value: str) -> None:
+    """Refuse a member name that is a table account's name in any game."""
+    if value.strip() in reserved_account_names():
+        raise ValidationError(
+            _("%(name)s is the name of a table's account; choose another name"),
+            code="reserved",
+            params={"name": value},
+        )
 
 
 class Club(models.Model):
@@ -66,10 +82,11 @@ class Club(models.Model):
     starting_jetons = models.PositiveIntegerField(
         _("jetons per member at the start"),
         default=500,
+        validators=[MaxValueValidator(MAX_POINTS)],
         help_text=_("Each member's stack when a table starts, for counting jetons."),
     )
     rate_card = models.JSONField(_("rate card"), default=dict, blank=True)
-    game = models.CharField(_("game"), max_length=30, choices=GAME_CHOICES, default="danish_tarok")
+    game = models.CharField(_("game"), max_length=30, choices=GAME_CHOICES, default=DEFAULT_GAME)
 
     class Meta:
         verbose_name = _("club")
@@ -91,7 +108,7 @@ class Member(models.Model):
         ADMIN = "admin", _("club admin")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="members")
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=60, validators=[validate_member_name])
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -146,6 +163,7 @@ class Evening(models.Model):
     )
     date = models.DateField(_("date"))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    game = models.CharField(_("game"), max_length=30, choices=GAME_CHOICES, default=DEFAULT_GAME)
     rate_card = models.JSONField(_("rate card in force"))
     price_per_point = models.DecimalField(max_digits=8, decimal_places=4)
     starting_jetons = models.PositiveIntegerField(default=500)
@@ -157,6 +175,13 @@ class Evening(models.Model):
         verbose_name_plural = _("evenings")
         ordering = ["-date", "-id"]
         indexes = [models.Index(fields=["club", "date"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "date"],
+                condition=models.Q(status="open"),
+                name="one_open_evening_per_date",
+            )
+        ]
 
     def __str__(self):
         return f"{self.club} {self.date:%Y-%m-%d}"
@@ -191,7 +216,7 @@ class Table(models.Model):
 
     evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="tables")
     number = models.PositiveSmallIntegerField(_("table"))
-    game = models.CharField(max_length=30, choices=GAME_CHOICES, default="danish_tarok")
+    game = models.CharField(max_length=30, choices=GAME_CHOICES, default=DEFAULT_GAME)
     first_dealer = models.ForeignKey(Member, on_delete=models.PROTECT, null=True, related_name="+")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
 
@@ -213,6 +238,9 @@ class Table(models.Model):
 class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seats")
     member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="seats")
+    # The member's name when seated: the table's hand records name him so, whatever he is
+    # called later, so a rename never changes what a stored hand settles to.
+    name = models.CharField(max_length=60)
     position = models.PositiveSmallIntegerField()
     joined_at_hand = models.PositiveIntegerField(default=1)
     left = models.BooleanField(default=False)
@@ -228,29 +256,34 @@ class Seat(models.Model):
 
 
 class Account(models.Model):
+    """A member's account at a table, or one of the game's pools.
+
+    ``code`` is the account's key in the table's hand records and settlements: the seat's
+    name as it was when seated, or the pool's code (``game.features.pools``). The ledger
+    maps codes to accounts once per table and works with ids from there.
+    """
+
     class Kind(models.TextChoices):
         MEMBER = "member", _("member")
-        KONGEKOP = "kongekop", _("kongekop")
-        PAGATKOP = "pagatkop", _("pagatkop")
+        POOL = "pool", _("pool")
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="accounts")
     kind = models.CharField(max_length=10, choices=Kind.choices)
+    code = models.CharField(max_length=60)
     member = models.ForeignKey(
         Member, on_delete=models.PROTECT, null=True, blank=True, related_name="accounts"
     )
 
     class Meta:
+        verbose_name = _("account")
+        verbose_name_plural = _("accounts")
         constraints = [
             models.UniqueConstraint(
                 fields=["table", "member"],
                 condition=models.Q(kind="member"),
                 name="account_member_unique",
             ),
-            models.UniqueConstraint(
-                fields=["table", "kind"],
-                condition=~models.Q(kind="member"),
-                name="account_cup_unique",
-            ),
+            models.UniqueConstraint(fields=["table", "code"], name="account_code_unique"),
             models.CheckConstraint(
                 condition=(models.Q(kind="member") & models.Q(member__isnull=False))
                 | (~models.Q(kind="member") & models.Q(member__isnull=True)),
@@ -259,10 +292,11 @@ class Account(models.Model):
         ]
 
     def __str__(self):
-        return self.member.name if self.member_id else self.kind
+        return self.member.name if self.member_id else self.code
 
     @property
     def name(self) -> str:
+        """Return the member's current name, or the pool's code."""
         return str(self)
 
 
@@ -273,7 +307,7 @@ class Hand(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
     number = models.PositiveIntegerField()
-    game = models.CharField(max_length=30, choices=GAME_CHOICES, default="danish_tarok")
+    game = models.CharField(max_length=30, choices=GAME_CHOICES, default=DEFAULT_GAME)
     record = models.JSONField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RECORDED)
     token = models.CharField(max_length=64, null=True, blank=True, unique=True)
@@ -338,8 +372,12 @@ class Posting(models.Model):
     reverses = models.OneToOneField(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
     )
-    cups_before = models.JSONField(null=True, blank=True)
+    # The game's state the hand started from and left (Danish cups, Slovenian radli).
+    state_before = models.JSONField(null=True, blank=True)
+    state_after = models.JSONField(null=True, blank=True)
     outcome = models.JSONField(null=True, blank=True)
+    # What a treasurer asked of an adjustment (account ids and points), to re-check it.
+    intent = models.JSONField(null=True, blank=True)
     note = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
@@ -381,7 +419,7 @@ class JetonCount(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="jeton_counts")
     account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="jeton_counts")
-    points = models.IntegerField()
+    points = models.IntegerField(validators=[MaxValueValidator(MAX_POINTS)])
     counted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
     )
@@ -389,6 +427,12 @@ class JetonCount(models.Model):
 
     class Meta:
         ordering = ["table", "counted_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(points__gte=0, points__lte=MAX_POINTS),
+                name="jeton_count_bounded",
+            )
+        ]
 
     def __str__(self):
         return f"{self.account}: {self.points}"
@@ -400,7 +444,7 @@ class EveningResult(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="results")
     member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="results")
     points = models.IntegerField()
-    money = models.DecimalField(max_digits=12, decimal_places=2)
+    money = models.DecimalField(max_digits=18, decimal_places=2)
     closing = models.PositiveIntegerField(default=1)
 
     class Meta:

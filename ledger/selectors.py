@@ -1,4 +1,4 @@
-"""Reads of the ledger: balances are aggregations over transfers, never stored totals."""
+"""Reads of the ledger: balances are aggregations over transfers."""
 
 from __future__ import annotations
 
@@ -28,20 +28,35 @@ def account_balances(table_id: int) -> dict[int, int]:
 
 
 def table_accounts(table_id: int) -> dict[str, Account]:
-    """Return the accounts of a table by name: member names, kongekop and pagatkop."""
-    return {a.name: a for a in Account.objects.filter(table_id=table_id).select_related("member")}
+    """Return the accounts of a table by code: the seats' names as seated and the pools."""
+    return {a.code: a for a in Account.objects.filter(table_id=table_id).select_related("member")}
 
 
 def table_balances(table_id: int) -> dict[str, int]:
-    """Return each account's balance by name (members and both cups)."""
+    """Return each account's balance by code (members as seated, and the game's pools)."""
     balances = account_balances(table_id)
-    return {name: balances.get(a.pk, 0) for name, a in table_accounts(table_id).items()}
+    return {
+        code: balances.get(pk, 0)
+        for pk, code in Account.objects.filter(table_id=table_id).values_list("pk", "code")
+    }
 
 
-def cup_balances(table_id: int) -> dict[str, int]:
-    """Return the kongekop's and the pagatkop's balance."""
-    balances = table_balances(table_id)
-    return {"kongekop": balances.get("kongekop", 0), "pagatkop": balances.get("pagatkop", 0)}
+def pool_balances(table_id: int) -> dict[str, int]:
+    """Return the balance of each pool of the table's game (the Danish cups, a pool)."""
+    balances = account_balances(table_id)
+    return {
+        code: balances.get(pk, 0)
+        for pk, code in Account.objects.filter(
+            table_id=table_id, kind=Account.Kind.POOL
+        ).values_list("pk", "code")
+    }
+
+
+def all_seats(table_id: int) -> list[Seat]:
+    """Return every seat of the table, those who left included, in the direction of play."""
+    return list(
+        Seat.objects.filter(table_id=table_id).select_related("member").order_by("position")
+    )
 
 
 def current_seats(table_id: int) -> list[Seat]:

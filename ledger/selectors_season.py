@@ -4,7 +4,7 @@ evening's sheet and its jeton reconciliation.
 Every function costs a fixed number of queries, whatever the size of the history: sums and
 counts are SQL aggregations (``GROUP BY`` over transfers and hand postings). Python only merges
 the aggregated rows (one per member and evening at most) and converts points to money through
-``ledger.rules.to_money``, the one rounding helper, once per member and evening, exactly as
+``ledger.games.money.to_money``, the one rounding helper, once per member and evening, exactly as
 ``services.evening_close`` does.
 
 Definitions (the README repeats them):
@@ -50,8 +50,9 @@ from django.db.models.functions import Coalesce, NullIf
 from django.http import Http404
 
 from ledger import services
+from ledger.games.danish.engine import to_money
+from ledger.games.danish.engine.hand import CUPS as CUP_NAMES
 from ledger.models import (
-    CUP_NAMES,
     Account,
     Club,
     Evening,
@@ -67,7 +68,6 @@ from ledger.models import (
     Table,
     Transfer,
 )
-from ledger.rules import to_money
 
 MAX_SEATS = 5
 STAT_KEYS = ("played", "ultimo_pagat", "ultimo_king", "bagud", "nolo", "tout")
@@ -246,7 +246,7 @@ def _plays_in_slot(i: int) -> Q:
     """Return the condition that the member in seat slot ``i`` plays the hand.
 
     A record that names ``sitting_out`` is taken at its word; otherwise the default rotation
-    decides (``ledger.rules.rotation.default_sitting_out``): 3 seats all play; 4 seats, the
+    decides (the Danish engine's ``rotation.default_sitting_out``): 3 seats all play; 4 seats, the
     seat two on from the dealer sits out; 5 seats, only the dealer and his neighbours play.
     """
     slot = F(_seat(i))
@@ -772,7 +772,7 @@ def evening_jetons(*, evening: Evening) -> list[JetonTable]:
             (a for a in table_accounts if a.member_id),
             key=lambda a: seat_order.get((a.table_id, a.member_id), 0),
         )
-        cups = sorted((a for a in table_accounts if not a.member_id), key=lambda a: a.kind)
+        cups = sorted((a for a in table_accounts if not a.member_id), key=lambda a: a.code)
         ordered = members + cups
         expected = services.jeton_expected(table, {a.name: balances[a.pk] for a in ordered})
         lines = [

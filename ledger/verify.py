@@ -6,8 +6,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ledger.games import get_game
-from ledger.models import CUP_NAMES, Account, Posting, Seat, Table, Transfer
-from ledger.rules import RulesError
+from ledger.games.errors import RulesError
+from ledger.models import Account, Hand, HandRevision, Posting, Seat, Table, Transfer
 
 
 @dataclass
@@ -23,15 +23,23 @@ class Report:
 
 
 def verify_ledger(tables=None) -> Report:
-    """Re-settle every hand posting and check reversals, funding, splits, zero-sum and cups.
+    """Re-settle every hand posting and check reversals, funding, closes, zero-sum and pools.
 
     Postings are replayed in the order they were written; a hand posting must equal the
-    settlement of the revision it points at from the cups the ledger held at that moment.
+    settlement of the revision it points at from the state the ledger held at that moment.
+    Every recorded hand has exactly one live posting (a voided one none), its record equals
+    its latest revision, and every adjustment moved what was asked of it.
     """
     report = Report()
     tables = Table.objects.all() if tables is None else tables
     for table in tables.select_related("evening").order_by("pk").iterator(chunk_size=500):
-        _verify_table(table, report)
+        try:
+            _verify_table(table, report)
+        except Exception as error:  # a damaged ledger must be reported, never crash the check
+            report.problems.append(
+                f"evening {table.evening.date} table {table.number}: cannot be checked: "
+                f"{type(error).__name__}: {error}"
+            )
     return report
 
 
@@ -39,53 +47,76 @@ def _verify_table(table: Table, report: Report) -> None:
     report.tables += 1
     game = get_game(table.game)
     label = f"evening {table.evening.date} table {table.number}"
+    problems = report.problems
     try:
-        rates = game.rate_card.from_dict(table.evening.rate_card)
+        rates = game.rate_card(table.evening.rate_card)
     except RulesError as error:
-        report.problems.append(f"{label}: the rate card is invalid: {error}")
+        problems.append(f"{label}: the rate card is invalid: {error}")
         return
-    names = {a.pk: a.name for a in Account.objects.filter(table=table).select_related("member")}
+    accounts = {a.pk: a for a in Account.objects.filter(table=table)}
+    codes = {pk: a.code for pk, a in accounts.items()}
+    pools = game.features.pool_codes
+    guarded = [p.code for p in game.features.pools if not p.may_go_negative]
+    for code in pools:
+        if code not in codes.values():
+            problems.append(f"{label}: the table has no {code} account")
     moves = defaultdict(list)
     for row in (
         Transfer.objects.filter(table=table)
         .order_by("posting_id", "pk")
-        .values_list("posting_id", "source_id", "target_id", "points", "reason")
+        .values_list("posting_id", "source_id", "target_id", "points", "reason", "table_id")
     ):
-        moves[row[0]].append((names[row[1]], names[row[2]], row[3], row[4]))
+        posting_id, source_id, target_id, points, reason, _table = row
+        missing = [i for i in (source_id, target_id) if i not in codes]
+        if missing:
+            problems.append(
+                f"{label} posting {posting_id}: a transfer names account {missing[0]}, "
+                "which is not this table's"
+            )
+            continue
+        moves[posting_id].append((codes[source_id], codes[target_id], points, reason))
         report.transfers += 1
     postings = list(
         Posting.objects.filter(table=table).select_related("hand", "revision").order_by("pk")
     )
     by_id = {p.pk: p for p in postings}
-    funders = [
-        s.member.name
-        for s in Seat.objects.filter(table=table).select_related("member").order_by("position")
-    ]
+    seats = list(Seat.objects.filter(table=table).order_by("position"))
+    funders = [s.name for s in seats]
+    reversed_ids = {p.reverses_id for p in postings if p.reverses_id}
     balance = defaultdict(int)
+    live_states: dict[int, dict | None] = {}  # live hand postings, in order: their state after
     for posting in postings:
+        previous_state = live_states[max(live_states)] if live_states else None
         these = moves.get(posting.pk, [])
-        cups = {cup: balance[cup] for cup in CUP_NAMES}
+        pool_now = {code: balance[code] for code in pools}
         where = f"{label} posting {posting.pk} ({posting.kind}"
         where += f", hand {posting.hand.number})" if posting.hand_id else ")"
         if posting.kind == Posting.Kind.HAND:
             report.hands += 1
-            if posting.cups_before != cups:
-                report.problems.append(
-                    f"{where}: settled from cups {posting.cups_before}, but the ledger held {cups}"
-                )
-            try:
-                parsed = game.parse_hand(posting.revision.record, rates, cups_before=cups)
-                expected = [
-                    (t.source, t.target, t.points, t.reason)
-                    for t in game.settle(parsed, rates, cups).transfers
-                ]
-            except RulesError as error:
-                report.problems.append(f"{where}: the stored record is refused: {error}")
-                expected = None
-            if expected is not None and expected != these:
-                report.problems.append(
-                    f"{where}: stored transfers differ from the settlement of its record"
-                )
+            record = posting.revision.record if posting.revision_id else None
+            if record is None:
+                problems.append(f"{where}: points at no revision")
+            else:
+                state = game.next_state(previous_state, pool_now, record.get("seats", funders))
+                if posting.state_before != state:
+                    problems.append(
+                        f"{where}: settled from state {posting.state_before}, "
+                        f"but the ledger held {state}"
+                    )
+                try:
+                    parsed = game.parse_hand(record, rates, state=state)
+                    settlement = game.settle(parsed, rates, state)
+                    expected = [
+                        (t.source, t.target, t.points, t.reason) for t in settlement.transfers
+                    ]
+                except RulesError as error:
+                    problems.append(f"{where}: the stored record is refused: {error}")
+                    expected, settlement = None, None
+                if expected is not None and expected != these:
+                    problems.append(
+                        f"{where}: stored transfers differ from the settlement of its record"
+                    )
+                live_states[posting.pk] = settlement.state_after if settlement else None
         elif posting.kind == Posting.Kind.REVERSAL:
             original = by_id.get(posting.reverses_id)
             mirrored = (
@@ -94,29 +125,75 @@ def _verify_table(table: Table, report: Report) -> None:
                 else None
             )
             if mirrored != these:
-                report.problems.append(f"{where}: is not the exact reversal of its posting")
+                problems.append(f"{where}: is not the exact reversal of its posting")
+            if original is not None:
+                live_states.pop(original.pk, None)
         elif posting.kind == Posting.Kind.FUNDING:
-            if any(
-                t[1] not in CUP_NAMES or t[2] != rates.funding_per_cup or t[3] != "funding"
-                for t in these
-            ):
-                report.problems.append(f"{where}: funding other than the rate card's")
+            allowed = {
+                (m.source, m.target, m.points, m.reason)
+                for name in funders
+                for m in game.seat_moves(name, rates)
+            }
+            if not these or any(t not in allowed for t in these):
+                problems.append(f"{where}: funding other than the rate card's")
+        elif posting.kind == Posting.Kind.ADJUSTMENT:
+            intent = posting.intent or {}
+            asked = [
+                (
+                    codes.get(intent.get("source")),
+                    codes.get(intent.get("target")),
+                    intent.get("points"),
+                    "adjustment",
+                )
+            ]
+            if not intent or asked != these:
+                problems.append(f"{where}: moved other than the adjustment asked")
         elif posting.kind == Posting.Kind.SPLIT:
-            shares = defaultdict(int)
-            for _source, target, points, _reason in these:
-                shares[target] += points
-            member_balances = {name: balance[name] for name in funders}
-            total = sum(cups.values())
-            expected = game.split_cups(member_balances, total, rates.split_unit) if total else {}
-            if {k: v for k, v in expected.items() if v} != dict(shares):
-                report.problems.append(f"{where}: the split is not the rule's split")
+            state = game.next_state(previous_state, pool_now, funders)
+            expected = [
+                (m.source, m.target, m.points, m.reason)
+                for m in game.close(dict(balance), state, rates, funders)
+            ]
+            if expected != these:
+                problems.append(f"{where}: the close is not the rule's close")
         for source, target, points, _ in these:
             if points <= 0:
-                report.problems.append(f"{where}: a transfer of {points} points")
+                problems.append(f"{where}: a transfer of {points} points")
             balance[source] -= points
             balance[target] += points
-            for cup in CUP_NAMES:
-                if balance[cup] < 0:
-                    report.problems.append(f"{where}: the {cup} went below zero")
+        for code in guarded:
+            if balance[code] < 0:
+                problems.append(f"{where}: the {code} went below zero")
     if sum(balance.values()) != 0:
-        report.problems.append(f"{label}: members and cups total {sum(balance.values())}, not 0")
+        problems.append(f"{label}: members and pools total {sum(balance.values())}, not 0")
+    _verify_hands(table, label, postings, reversed_ids, problems)
+
+
+def _verify_hands(table, label, postings, reversed_ids, problems) -> None:
+    live = defaultdict(int)
+    for p in postings:
+        if p.kind == Posting.Kind.HAND and p.pk not in reversed_ids:
+            live[p.hand_id] += 1
+    latest = {}
+    for revision in HandRevision.objects.filter(hand__table=table).order_by("hand_id", "number"):
+        latest[revision.hand_id] = revision
+    for hand in Hand.objects.filter(table=table).order_by("number"):
+        where = f"{label} hand {hand.number}"
+        count = live.get(hand.pk, 0)
+        if hand.status == Hand.Status.RECORDED and count != 1:
+            problems.append(f"{where}: recorded, but has {count} live postings (1 expected)")
+        if hand.status == Hand.Status.VOIDED and count:
+            problems.append(f"{where}: voided, but has {count} live postings")
+        revision = latest.get(hand.pk)
+        if revision is None:
+            problems.append(f"{where}: has no revision")
+        elif hand.record != revision.record:
+            problems.append(f"{where}: its record differs from its latest revision")
+        elif hand.status == Hand.Status.RECORDED and count == 1:
+            posting = next(
+                p
+                for p in postings
+                if p.hand_id == hand.pk and p.kind == Posting.Kind.HAND and p.pk not in reversed_ids
+            )
+            if posting.revision_id != revision.pk:
+                problems.append(f"{where}: its live posting does not settle its latest revision")

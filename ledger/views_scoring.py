@@ -35,8 +35,11 @@ from ledger.forms import (
     VoidForm,
 )
 from ledger.games import get_game
+from ledger.games.danish.engine import HandError, rotation
+from ledger.games.danish.engine.hand import COURT_CARDS, MELD_SUITS
+from ledger.games.danish.engine.hand import CUPS as CUP_NAMES
+from ledger.games.danish.engine.ratecard import FINE_TYPES
 from ledger.models import (
-    CUP_NAMES,
     Account,
     Evening,
     Hand,
@@ -48,9 +51,6 @@ from ledger.models import (
     Transfer,
 )
 from ledger.permissions import club_role
-from ledger.rules import HandError, rotation
-from ledger.rules.hand import COURT_CARDS, MELD_SUITS
-from ledger.rules.ratecard import FINE_TYPES
 from ledger.tables import FINE_LABELS, HandTable, RevisionTable, signed_points
 
 SCOREKEEPER = Member.Role.SCOREKEEPER
@@ -142,21 +142,15 @@ def posting_effects(posting_ids) -> dict[int, dict]:
     rows = Transfer.objects.filter(posting_id__in=list(posting_ids)).values_list(
         "posting_id",
         "source__kind",
-        "source__member__name",
+        "source__code",
         "target__kind",
-        "target__member__name",
+        "target__code",
         "points",
     )
-    for posting_id, s_kind, s_name, t_kind, t_name, points in rows:
+    for posting_id, s_kind, s_code, t_kind, t_code, points in rows:
         effect = effects[posting_id]
-        if s_kind == Account.Kind.MEMBER:
-            effect["net"][s_name] -= points
-        else:
-            effect["cups"][s_kind] -= points
-        if t_kind == Account.Kind.MEMBER:
-            effect["net"][t_name] += points
-        else:
-            effect["cups"][t_kind] += points
+        effect["net" if s_kind == Account.Kind.MEMBER else "cups"][s_code] -= points
+        effect["net" if t_kind == Account.Kind.MEMBER else "cups"][t_code] += points
     return effects
 
 
@@ -196,7 +190,7 @@ def hand_rows(table: Table) -> list[dict]:
             effect = effects[posting.pk]
             row["net"] = dict(effect["net"])
             row["cups_after"] = {
-                cup: (posting.cups_before or {}).get(cup, 0) + effect["cups"][cup]
+                cup: (posting.state_before or {}).get(cup, 0) + effect["cups"][cup]
                 for cup in CUP_NAMES
             }
         rows.append(row)
@@ -446,7 +440,7 @@ def settle_preview(*, table: Table, record: dict, seats: list[str], cups: dict) 
     data["seats"] = seats
     rates = services.rate_card(table.evening)
     game = get_game(table.game)
-    parsed = game.parse_hand(data, rates, cups_before=cups)
+    parsed = game.parse_hand(data, rates, state=cups)
     settlement = game.settle(parsed, rates, cups)
     transfers = [t.as_dict() for t in settlement.transfers]
     return {
@@ -630,17 +624,17 @@ def table_leave(request, pk):
 def _hand_form_context(request, table, *, seats, record, token, hand=None, errors=None):
     """Return what the hand form needs: players, rotation, labels and the current record."""
     rates = services.rate_card(table.evening)
-    cups = selectors.cup_balances(table.pk)
+    cups = selectors.pool_balances(table.pk)
     if hand is None:
-        number = Hand.objects.filter(table=table).count() + 1
+        number = services.next_hand_number(table.pk)
         nxt = suggestion(table, seats, rates, number)
         preview_url = reverse("hand_preview", kwargs={"club": request.club.slug, "pk": table.pk})
     else:
         number = hand.number
         nxt = None
         posting = live_hand_postings(table.pk).get(hand.pk)
-        if posting is not None and posting.cups_before:
-            cups = posting.cups_before
+        if posting is not None and posting.state_before:
+            cups = posting.state_before
         preview_url = reverse(
             "hand_correct_preview", kwargs={"club": request.club.slug, "pk": hand.pk}
         )
@@ -657,6 +651,7 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
         "nav_evening": table.evening,
         "hand": hand,
         "number": number,
+        "version": services.table_version(table.pk),
         "seats": seats,
         "cups": cups,
         "record": record,
@@ -705,7 +700,7 @@ def _saved(request, url: str, *, number: int):
 def hand_new(request, pk):
     """Enter a new hand on one screen; POST records it (once per one-time token)."""
     table = _table(request, pk)
-    seats = [s.member.name for s in selectors.current_seats(table.pk)]
+    seats = [s.name for s in selectors.current_seats(table.pk)]
     table_url = reverse("table", kwargs={"club": request.club.slug, "pk": table.pk})
     if request.method != "POST":
         if not (table.evening.is_open and table.status == Table.Status.OPEN):
@@ -733,7 +728,14 @@ def hand_new(request, pk):
     record = form.cleaned_data["record"]
     token = form.cleaned_data["token"] or None
     try:
-        hand = services.hand_record(table=table, record=record, token=token, by=request.user)
+        hand = services.hand_record(
+            table=table,
+            record=record,
+            token=token,
+            number=form.cleaned_data["number"],
+            version=form.cleaned_data["version"],
+            by=request.user,
+        )
     except (HandError, LedgerError) as error:
         context = _hand_form_context(
             request,
@@ -756,10 +758,10 @@ def hand_preview(request, pk):
     record, errors = _record_from_post(request)
     if errors:
         return _feedback(request, errors=errors, status=400)  # an unreadable record
-    seats = [s.member.name for s in selectors.current_seats(table.pk)]
+    seats = [s.name for s in selectors.current_seats(table.pk)]
     try:
         preview = settle_preview(
-            table=table, record=record, seats=seats, cups=selectors.cup_balances(table.pk)
+            table=table, record=record, seats=seats, cups=selectors.pool_balances(table.pk)
         )
     except (HandError, LedgerError) as error:
         return _feedback(request, errors=errors_by_section(error))
@@ -795,9 +797,9 @@ def hand_detail(request, pk):
         effect = posting_effects([posting.pk])[posting.pk]
         settled = {
             "net": [dict(signed(effect["net"].get(n, 0)), name=n) for n in seats],
-            "cups_before": posting.cups_before or {},
+            "cups_before": posting.state_before or {},
             "cups_after": {
-                c: (posting.cups_before or {}).get(c, 0) + effect["cups"][c] for c in CUP_NAMES
+                c: (posting.state_before or {}).get(c, 0) + effect["cups"][c] for c in CUP_NAMES
             },
             "summary": transfer_summary(transfers, seats),
         }
@@ -880,7 +882,7 @@ def _changes(*, table: Table, title: str, changed, voided=None) -> dict:
 
     def cups_after(posting):
         effect = effects[posting.pk]
-        return {c: (posting.cups_before or {}).get(c, 0) + effect["cups"][c] for c in CUP_NAMES}
+        return {c: (posting.state_before or {}).get(c, 0) + effect["cups"][c] for c in CUP_NAMES}
 
     hands = []
     if voided is not None:
@@ -959,15 +961,14 @@ def hand_correct(request, pk):
         return _refused(request, context, form_page="ledger/hand_form.html")
     record = form.cleaned_data["record"]
     reason = form.cleaned_data["reason"]
-    if form.cleaned_data["base_revision"] != latest.number:
-        # A double tap or a retried request: the same correction is already stored.
-        if latest.action == HandRevision.Action.CORRECT and latest.reason == reason:
-            if latest.by_id == request.user.pk:
-                return _saved(request, table_url, number=hand.number)
-        errors = {"general": [gettext("The hand was changed meanwhile; open it again.")]}
-        return _refused(request, page(record, errors, reason), form_page="ledger/hand_form.html")
     try:
-        changed = services.hand_correct(hand=hand, record=record, reason=reason, by=request.user)
+        changed = services.hand_correct(
+            hand=hand,
+            record=record,
+            reason=reason,
+            based_on=form.cleaned_data["base_revision"],
+            by=request.user,
+        )
     except (HandError, LedgerError) as error:
         context = page(record, errors_by_section(error), reason)
         return _refused(request, context, form_page="ledger/hand_form.html")
@@ -985,7 +986,7 @@ def hand_correct_preview(request, pk):
     if errors:
         return _feedback(request, errors=errors, status=400)  # an unreadable record
     posting = live_hand_postings(hand.table_id).get(hand.pk)
-    cups = posting.cups_before if posting and posting.cups_before else {}
+    cups = posting.state_before if posting and posting.state_before else {}
     try:
         preview = settle_preview(
             table=hand.table, record=record, seats=list(hand.record["seats"]), cups=cups

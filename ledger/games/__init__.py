@@ -1,40 +1,20 @@
-"""The games the ledger can settle. A hand names its game; Danish Tarok is the first.
+"""The games the ledger can settle, each a package behind one interface (``base.Game``).
 
-A game is the pure rules package that parses a hand record, settles it and reads its
-rate card. The ledger's tables do not assume any one game.
+A hand, a table and an evening name their game; callers ask ``get_game(code)`` and the
+game's ``features``, never "is this Danish?".
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from ledger.games.danish import GAME as DANISH_TAROK
+from ledger.games.hungarian import GAME as HUNGARIAN_TAROKK
+from ledger.games.slovenian import GAME as SLOVENIAN_TAROK
 
-from ledger import rules
-
-
-@dataclass(frozen=True)
-class Game:
-    code: str
-    name: str
-    rate_card: type
-    parse_hand: Callable
-    settle: Callable
-    split_cups: Callable
-
-
-DANISH_TAROK = Game(
-    code="danish_tarok",
-    name="Dansk tarok",
-    rate_card=rules.RateCard,
-    parse_hand=rules.parse_hand,
-    settle=rules.settle,
-    split_cups=rules.split_cups,
-)
-
-GAMES = {DANISH_TAROK.code: DANISH_TAROK}
+GAMES = {game.code: game for game in (DANISH_TAROK, SLOVENIAN_TAROK, HUNGARIAN_TAROKK)}
 GAME_CHOICES = [(g.code, g.name) for g in GAMES.values()]
+DEFAULT_GAME = DANISH_TAROK.code
 
 
-def get_game(code: str) -> Game:
-    """Return the game named ``code``."""
+def get_game(code: str):
+    """Return the game named ``code``; KeyError for an unknown one."""
     return GAMES[code]

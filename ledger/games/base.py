@@ -67,6 +67,13 @@ class Schedule:
     roles: Mapping[str, str] = field(default_factory=dict)
 
 
+def reserved_account_names() -> frozenset[str]:
+    """Return every pool code of every game: no member or seat may carry one."""
+    from ledger.games import GAMES
+
+    return frozenset(code for game in GAMES.values() for code in game.features.pool_codes)
+
+
 class Record(Protocol):
     """A validated hand record."""
 

@@ -8,9 +8,9 @@ import random
 from django.contrib.auth import get_user_model
 
 from ledger import services
+from ledger.games.danish.engine import rotation
+from ledger.games.danish.engine.generate import random_hand
 from ledger.models import Club, Member, Season
-from ledger.rules import rotation
-from ledger.rules.generate import random_hand
 from ledger.tests.conftest import load_example
 
 PASSWORD = "tarok-test-pw-1"

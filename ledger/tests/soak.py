@@ -14,9 +14,9 @@ from django.db import OperationalError, connections
 
 from ledger import services
 from ledger.errors import LedgerError
+from ledger.games.danish.engine import rotation
+from ledger.games.danish.engine.generate import random_hand
 from ledger.models import Hand
-from ledger.rules import rotation
-from ledger.rules.generate import random_hand
 from ledger.selectors import current_seats
 
 

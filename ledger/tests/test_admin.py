@@ -10,9 +10,9 @@ from django.urls import reverse
 
 from ledger import services
 from ledger.forms_admin import ClubForm
+from ledger.games.danish.engine import RateCard
+from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
 from ledger.models import Club, Posting, Transfer
-from ledger.rules import RateCard
-from ledger.rules.ratecard import FINE_TYPES, OPTIONS
 from ledger.tests.factories import evening_e, make_club, make_member, make_season
 
 pytestmark = pytest.mark.django_db

@@ -21,6 +21,8 @@ from ledger.demo import (
     MEMBERS,
     next_dealer_after_change,
 )
+from ledger.games.danish.engine import RateCard, rotation
+from ledger.games.danish.engine.generate import random_hand
 from ledger.management.commands.seed_demo import default_fixture, ids_taken
 from ledger.models import (
     Club,
@@ -34,8 +36,6 @@ from ledger.models import (
     Table,
     Transfer,
 )
-from ledger.rules import RateCard, rotation
-from ledger.rules.generate import random_hand
 from ledger.verify import verify_ledger
 
 pytestmark = pytest.mark.django_db
@@ -88,7 +88,7 @@ class TestLoadedDemo:
             balances = selectors.table_balances(table.pk)
             assert sum(balances.values()) == 0, table
             if table.status == Table.Status.CLOSED:
-                assert selectors.cup_balances(table.pk) == {"kongekop": 0, "pagatkop": 0}
+                assert selectors.pool_balances(table.pk) == {"kongekop": 0, "pagatkop": 0}
         assert Member.objects.filter(club=club).count() == len(MEMBERS) == 12
         assert Evening.objects.filter(club=club).count() == len(EVENINGS) == 8
         assert Evening.objects.filter(club=club, status="closed").count() == 7

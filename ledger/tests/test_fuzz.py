@@ -9,7 +9,7 @@ from django.core.management import call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger.rules import EveningError, HandError, parse_hand, settle_evening
+from ledger.games.danish.engine import EveningError, HandError, parse_hand, settle_evening
 from ledger.tests.conftest import load_example
 from ledger.tests.factories import make_club
 from ledger.tests.test_services import ledger_snapshot

@@ -87,7 +87,7 @@ def test_close_splits_to_the_spec_results(club):
         for r in EveningResult.objects.filter(evening=evening).select_related("member")
     }
     assert results == {"Anna": (65, "16.25"), "Bo": (-30, "-7.50"), "Carl": (-35, "-8.75")}
-    assert selectors.cup_balances(Table.objects.get().pk) == {"kongekop": 0, "pagatkop": 0}
+    assert selectors.pool_balances(Table.objects.get().pk) == {"kongekop": 0, "pagatkop": 0}
     assert "Anna +65, Bo -30, Carl -35" in out
     assert verify_ledger().ok
 

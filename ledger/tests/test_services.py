@@ -9,9 +9,9 @@ from django.core import serializers
 
 from ledger import selectors, services
 from ledger.errors import EveningClosedError, JetonDifferenceError, LedgerError, SeatingError
+from ledger.games.danish.engine import HandError, RateCard, rotation, settle_evening
+from ledger.games.danish.engine.generate import random_hand
 from ledger.models import EveningResult, Hand, HandRevision, Member, Posting, Transfer
-from ledger.rules import HandError, RateCard, rotation, settle_evening
-from ledger.rules.generate import random_hand
 from ledger.tests.conftest import load_example
 from ledger.tests.factories import evening_e, make_club
 from ledger.verify import verify_ledger
@@ -45,7 +45,7 @@ def test_evening_e_through_the_services(club):
         "pagatkop": 75,
     }
     assert [h.number for h in hands] == [1, 2, 3]
-    cups = [p.cups_before for p in Posting.objects.filter(kind="hand").order_by("pk")]
+    cups = [p.state_before for p in Posting.objects.filter(kind="hand").order_by("pk")]
     assert cups == [
         {"kongekop": 60, "pagatkop": 60},
         {"kongekop": 65, "pagatkop": 65},
@@ -54,7 +54,7 @@ def test_evening_e_through_the_services(club):
     services.evening_close(evening=evening)
     results = {r.member.name: (r.points, str(r.money)) for r in EveningResult.objects.all()}
     assert results == {"Anna": (65, "16.25"), "Bo": (-30, "-7.50"), "Carl": (-35, "-8.75")}
-    assert selectors.cup_balances(table.pk) == {"kongekop": 0, "pagatkop": 0}
+    assert selectors.pool_balances(table.pk) == {"kongekop": 0, "pagatkop": 0}
     assert verify_ledger().ok
 
 
@@ -228,7 +228,7 @@ def test_reopen_reverses_the_split_and_close_again(club):
     evening, table, hands = evening_e(club)
     services.evening_close(evening=evening)
     services.evening_reopen(evening=evening, reason="forgot a fine")
-    assert selectors.cup_balances(table.pk) == {"kongekop": 65, "pagatkop": 75}
+    assert selectors.pool_balances(table.pk) == {"kongekop": 65, "pagatkop": 75}
     services.hand_correct(
         hand=hands[2],
         record=dict(E_HANDS[2], fines=[{"type": "misdeal", "player": "Carl"}]),

@@ -14,8 +14,8 @@ from decimal import Decimal
 import pytest
 
 from ledger import selectors, selectors_season, services
+from ledger.games.danish.engine import rotation, to_money
 from ledger.models import EveningResult, Member, Posting, Transfer
-from ledger.rules import rotation, to_money
 from ledger.tests import factories
 from ledger.verify import verify_ledger
 
@@ -27,10 +27,10 @@ NAMES = ("Anna", "Bo", "Carl", "Dorte", "Erik")
 def build_season(club, *, hands: int = 12, seed: int = 1, open_evening: bool = True):
     """Build a season of Evening E plus generated evenings; return (season, evenings).
 
-    Evening 1 is Evening E (closed); evening 2 seats all five members at one table and
-    four of them at a second; evening 3 has a voided hand (a reversal) and an adjustment;
-    evening 4 (when ``open_evening``) is still open. An evening outside the season and one
-    of another club are added so that the reads must leave them out.
+    Evening 1 is Evening E (closed); evening 2 seats all five members at one table and,
+    once it is closed, four of them at a second; evening 3 has a voided hand (a reversal)
+    and an adjustment; evening 4 (when ``open_evening``) is still open. An evening outside
+    the season and one of another club are added so that the reads must leave them out.
     """
     season = factories.make_season(club)
     members = {name: Member.objects.get_or_create(club=club, name=name)[0] for name in NAMES}
@@ -41,6 +41,7 @@ def build_season(club, *, hands: int = 12, seed: int = 1, open_evening: bool = T
     e2 = services.evening_open(club=club, date=datetime.date(2026, 11, 12))
     t21 = services.table_open(evening=e2, members=[anna, bo, carl, dorte, erik])
     factories.random_table_hands(t21, hands, seed=seed)
+    services.table_close(table=t21)  # the same members move on to a second table
     t22 = services.table_open(evening=e2, members=[erik, dorte, carl, bo])
     factories.random_table_hands(t22, hands // 2 + 1, seed=seed + 1)
     services.evening_close(evening=e2)

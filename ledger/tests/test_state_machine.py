@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from ledger import selectors, services
+from ledger.games.danish.engine import rotation
+from ledger.games.danish.engine.generate import random_hand, random_rates
 from ledger.models import Club, Hand, Member, Table
-from ledger.rules import rotation
-from ledger.rules.generate import random_hand, random_rates
 from ledger.verify import verify_ledger
 
 NAMES = ["Anna", "Bo", "Carl", "Dorte", "Erik", "Frida", "Gorm"]
@@ -84,7 +84,7 @@ class LedgerMachine(RuleBasedStateMachine):
     @rule(size=st.sampled_from([3, 4, 5]))
     def close_and_open(self, size):
         services.table_close(table=self.table)
-        assert selectors.cup_balances(self.table.pk) == {"kongekop": 0, "pagatkop": 0}
+        assert selectors.pool_balances(self.table.pk) == {"kongekop": 0, "pagatkop": 0}
         self._open_table(size)
 
     @invariant()

@@ -209,7 +209,7 @@ def test_reopen_needs_a_reason_and_is_logged(treasurer, evening):
     assert Evening.objects.get(pk=evening.pk).is_open
     log = EveningLog.objects.get(evening=evening, action="reopen")
     assert (log.reason, log.by.username) == ("a fine was forgotten", "test-tove")
-    assert selectors.cup_balances(evening.tables.get().pk) == {"kongekop": 65, "pagatkop": 75}
+    assert selectors.pool_balances(evening.tables.get().pk) == {"kongekop": 65, "pagatkop": 75}
     page = treasurer.get(url("evening_sheet", evening)).content.decode()
     assert "a fine was forgotten" in page
     assert verify_ledger().ok

@@ -260,7 +260,7 @@ def test_open_a_table_seats_members_in_order_and_funds_the_cups(scorekeeper, clu
         "Bo",
     ]
     assert table.first_dealer == dorte
-    assert selectors.cup_balances(table.pk) == {"kongekop": 80, "pagatkop": 80}
+    assert selectors.pool_balances(table.pk) == {"kongekop": 80, "pagatkop": 80}
 
 
 def test_open_a_table_refuses_two_seats_and_a_member_twice(scorekeeper, club, people):
@@ -331,7 +331,7 @@ def test_seat_a_late_arrival_and_let_a_member_leave(scorekeeper, club, people, t
         "Bo",
         "Carl",
     ]
-    assert selectors.cup_balances(table.pk) == {"kongekop": 80, "pagatkop": 80}
+    assert selectors.pool_balances(table.pk) == {"kongekop": 80, "pagatkop": 80}
     scorekeeper.post(url("table_leave", pk=table.pk), {"member": people["Bo"].pk})
     assert Seat.objects.get(table=table, member=people["Bo"]).left is True
     assert [s.member.name for s in selectors.current_seats(table.pk)] == ["Anna", "Dorte", "Carl"]
@@ -404,7 +404,7 @@ def test_double_submit_with_one_token_records_one_hand(scorekeeper, table):
     assert first.status_code == 302
     assert second.json()["number"] == 1
     assert table.hands.count() == 1
-    assert selectors.cup_balances(table.pk) == {"kongekop": 65, "pagatkop": 65}
+    assert selectors.pool_balances(table.pk) == {"kongekop": 65, "pagatkop": 65}
 
 
 def test_refused_hand_shows_the_message_beside_its_field(scorekeeper, table):

@@ -16,6 +16,8 @@
   var seats = config.seats;
   var recordInput = form.querySelector("input[name=record]");
   var tokenInput = form.querySelector("input[name=token]");
+  var numberInput = form.querySelector("input[name=number]");
+  var versionInput = form.querySelector("input[name=version]");
   var reasonInput = form.querySelector("textarea[name=reason]");
   var baseInput = form.querySelector("input[name=base_revision]");
   var banner = document.getElementById("save-state");
@@ -446,6 +448,7 @@
     var draft = {
       token: tokenInput.value,
       number: config.number,
+      version: versionInput ? versionInput.value : null,
       record: buildRecord(),
       reason: reasonInput ? reasonInput.value : "",
       pending: pending,
@@ -487,6 +490,11 @@
             other.slice(PREFIX.length).indexOf("hand-") !== 0) store.removeItem(other);
       }
       tokenInput.value = best.token;
+      // The draft is saved against the slot and table state it was previewed for.
+      if (numberInput && best.number) numberInput.value = best.number;
+      if (versionInput && best.version !== undefined && best.version !== null) {
+        versionInput.value = best.version;
+      }
       draftKey = bestKey;
     }
     return best;

@@ -5,15 +5,35 @@ import sys
 
 from django.core.management.base import BaseCommand
 
+from ledger.games import GAMES, get_game
+from ledger.games.errors import Problem, RulesError
 from ledger.jsonin import MAX_BYTES, load_json_safely
-from ledger.rules import RateCard, RulesError
-from ledger.rules.errors import Problem
 
 EXIT_REFUSED = 2
+DEFAULT_GAME = "danish_tarok"  # a file without ``game`` is Danish (hand-format.md)
+
+
+def game_of(data, field: str = "game"):
+    """Return the game a file names in its ``game`` key (none: Danish); refuse an unknown one."""
+    code = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME
+    if not isinstance(code, str) or code not in GAMES:
+        raise RulesError(
+            [
+                Problem(
+                    field,
+                    "unknown game {game}; choose one of {choices}",
+                    {"game": code, "choices": ", ".join(GAMES)},
+                )
+            ]
+        )
+    return get_game(code)
 
 
 class EngineCommand(BaseCommand):
-    """Read one JSON file (or ``-``), apply ``--rates``, print JSON; exit 2 on refused input."""
+    """Read one JSON file (or ``-``), apply ``--rates``, print JSON; exit 2 on refused input.
+
+    The file's ``game`` key chooses the game; a ``--rates`` card must be of the same game.
+    """
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="a JSON file, or - for standard input")
@@ -21,11 +41,21 @@ class EngineCommand(BaseCommand):
 
     def handle(self, *args, **options):
         try:
-            rates = RateCard()
-            if options["rates"]:
-                rates = RateCard.from_dict(self.read_json(options["rates"], "--rates"))
+            card = self.read_json(options["rates"], "--rates") if options["rates"] else None
             data = self.read_json(options["file"], "file")
-            result = self.run(data, rates)
+            game = game_of(data)
+            if card is not None and game_of(card).code != game.code:
+                raise RulesError(
+                    [
+                        Problem(
+                            "game",
+                            "the rate card is of the game {card}, the file of {game}",
+                            {"card": game_of(card).code, "game": game.code},
+                        )
+                    ]
+                )
+            rates = game.rate_card(card or {})
+            result = self.run(game, data, rates)
         except RulesError as error:
             self.stdout.write(json.dumps(error.as_json(), ensure_ascii=False, indent=2))
             sys.exit(EXIT_REFUSED)
@@ -53,5 +83,5 @@ class EngineCommand(BaseCommand):
             ) from error
         return load_json_safely(data, field)
 
-    def run(self, data, rates):
+    def run(self, game, data, rates):
         raise NotImplementedError

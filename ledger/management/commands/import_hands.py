@@ -3,9 +3,9 @@
 The import goes through the same services as the tablet (``evening_open``, ``table_open``,
 ``hand_record``, ``evening_close``), so an imported evening is indistinguishable from one
 scored live. Every service is a durable transaction of its own, so the import cannot be one
-outer transaction; instead the whole file is checked first (``settle_evening`` with the
-club's rate card, and every name against the club's members) and nothing is written unless
-all of it passes.
+outer transaction; instead the whole file is checked first (the game's ``settle_evening``
+with the club's rate card; every name, length and bound; the date; the club's members) and
+nothing is written unless all of it passes.
 """
 
 import datetime
@@ -17,12 +17,10 @@ from django.utils import timezone
 
 from ledger import selectors, services
 from ledger.errors import LedgerError
-from ledger.games import get_game
-from ledger.models import Club, EveningResult, Member
-from ledger.rules import EveningError, RulesError, settle_evening
-from ledger.rules.errors import Problem
+from ledger.games.errors import EveningError, Problem, RulesError
+from ledger.models import Club, Evening, EveningResult, Member
 
-from ._engine import EXIT_REFUSED, EngineCommand
+from ._engine import EXIT_REFUSED, EngineCommand, game_of
 
 
 class Command(EngineCommand):
@@ -113,11 +111,26 @@ class Command(EngineCommand):
             raise RulesError(problems)
 
         data = self.read_json(options["file"], "file")
-        rates = get_game(club.game).rate_card.from_dict(club.rate_card or {})
+        game = game_of(data)
+        if game.code != club.game:
+            raise RulesError(
+                [
+                    Problem(
+                        "game",
+                        "the file is of the game {game}, the club plays {club_game}",
+                        {"game": game.code, "club_game": club.game},
+                    )
+                ]
+            )
+        rates = game.rate_card(club.rate_card or {})
         try:
-            settle_evening(data, rates)
+            game.settle_evening(data, rates)
         except EveningError as error:
             problems.extend(error.problems)
+        if Evening.objects.filter(club=club, date=date, status=Evening.Status.OPEN).exists():
+            problems.append(
+                Problem("date", "an evening of {date} is already open", {"date": str(date)})
+            )
         names = data.get("seats") if isinstance(data, dict) else None
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise RulesError(problems)
@@ -179,18 +192,18 @@ class Command(EngineCommand):
             f"Imported evening {evening.pk} ({evening.date:%Y-%m-%d}, {evening.club.name}), "
             f"table {table.number}: {hands} hands."
         )
-        names = [s.member.name for s in selectors.current_seats(table.pk)]
+        seats = selectors.current_seats(table.pk)
         if evening.is_open:
             balances = selectors.table_balances(table.pk)
-            self.stdout.write("Balances: " + signed({n: balances[n] for n in names}))
-            self.stdout.write(
-                f"Cups: kongekop {balances['kongekop']}, pagatkop {balances['pagatkop']}"
-            )
+            self.stdout.write("Balances: " + signed({s.name: balances[s.name] for s in seats}))
+            pools = selectors.pool_balances(table.pk)
+            if pools:
+                self.stdout.write(
+                    "Pools: " + ", ".join(f"{code} {value}" for code, value in pools.items())
+                )
             return
-        results = {
-            r.member.name: r.points
-            for r in EveningResult.objects.filter(evening=evening).select_related("member")
-        }
+        results = {r.member_id: r.points for r in EveningResult.objects.filter(evening=evening)}
         self.stdout.write(
-            "Closed. Results after the split: " + signed({n: results[n] for n in names})
+            "Closed. Results after the split: "
+            + signed({s.name: results[s.member_id] for s in seats})
         )

@@ -1,10 +1,8 @@
-from ledger.rules import parse_hand, settle
-
 from ._engine import EngineCommand
 
 
 class Command(EngineCommand):
-    help = "Settle one tarokclub.hand/1 record and print its tarokclub.settlement/1."
+    help = "Settle one tarokclub.hand/1 record (of the game it names) and print its settlement."
 
-    def run(self, data, rates):
-        return settle(parse_hand(data, rates), rates).as_dict()
+    def run(self, game, data, rates):
+        return game.settle(game.parse_hand(data, rates), rates, None).as_dict()

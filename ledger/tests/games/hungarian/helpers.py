@@ -3,31 +3,16 @@
 from __future__ import annotations
 
 import copy
-import json
-from pathlib import Path
 
 from ledger.tests import conftest
-
-SHARED_SPEC = Path("/work/shared/spec/examples")
-LOCAL_COPY = Path(__file__).resolve().parent / "examples"
 
 SEATS4 = ["Anna", "Bo", "Carl", "Dorte"]
 SEATS5 = ["Anna", "Bo", "Carl", "Dorte", "Erik"]
 
 
 def load_example(name: str):
-    """Load a spec example with conftest's ``load_example`` where its folder has the file.
-
-    conftest looks beside the checkout (``../shared/spec/examples``) and falls back to
-    the Danish copy in ``ledger/tests/examples``, which has no HU files; then the shared
-    spec is read, and last this folder's copy of the HU examples.
-    """
-    if (conftest.EXAMPLES / name).is_file():
-        return conftest.load_example(name)
-    for folder in (SHARED_SPEC, LOCAL_COPY):
-        if (folder / name).is_file():
-            return json.loads((folder / name).read_text(encoding="utf-8"))
-    raise FileNotFoundError(name)
+    """Load a spec example (conftest finds the spec's folder, else the shipped copy)."""
+    return conftest.load_example(name)
 
 
 def example_hand(name: str) -> dict:

@@ -248,7 +248,7 @@ def test_the_bound_itself_is_accepted():
 
 def test_a_card_of_another_game_is_refused_by_the_hand():
     """A Danish rate card applied to a Hungarian hand or evening is refused on ``game``."""
-    from ledger.rules import RateCard as DanishCard
+    from ledger.games.danish.engine import RateCard as DanishCard
 
     with pytest.raises(RateCardError) as caught:
         parse_hand(example_hand("HU1"), DanishCard())

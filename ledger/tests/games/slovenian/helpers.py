@@ -8,16 +8,13 @@ that first directory is not there and the second holds no Slovenian files, so a 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from ledger.tests.conftest import EXAMPLES, load_example
+from ledger.tests.conftest import load_example
 
 LOCAL_EXAMPLES = Path(__file__).resolve().parent / "examples"
 
 
 def load_sl(name: str):
     """Return the example file ``name`` (e.g. ``SL3.hand.json``) as JSON data."""
-    if (EXAMPLES / name).is_file():
-        return load_example(name)
-    return json.loads((LOCAL_EXAMPLES / name).read_text(encoding="utf-8"))
+    return load_example(name)

@@ -2,8 +2,8 @@
 
 import pytest
 
-from ledger.rules import RateCard, RateCardError, parse_hand, settle
-from ledger.rules.settle import round_count
+from ledger.games.danish.engine import RateCard, RateCardError, parse_hand, settle
+from ledger.games.danish.engine.settle import round_count
 from ledger.tests.conftest import load_example
 
 

@@ -1,6 +1,6 @@
 """Dealer, sitting-out and counting rotation for 3, 4 and 5 seats."""
 
-from ledger.rules import rotation
+from ledger.games.danish.engine import rotation
 
 FIVE = ("A", "B", "C", "D", "E")
 

@@ -70,6 +70,16 @@ class Settlement:
     net: dict
     cups_after: dict
     outcome: Outcome = field(default_factory=Outcome)
+    roles: dict = field(default_factory=dict)
+
+    @property
+    def state_after(self) -> dict:
+        """Return the state the next hand starts from: the cups."""
+        return dict(self.cups_after)
+
+    @property
+    def outcome_data(self) -> dict:
+        return self.outcome.as_dict()
 
     def as_dict(self) -> dict:
         return {
@@ -260,4 +270,5 @@ def _result(book: _Book, record: HandRecord, outcome: Outcome) -> Settlement:
         net={name: book.balance[name] for name in record.seats},
         cups_after={cup: book.balance[cup] for cup in CUPS},
         outcome=outcome,
+        roles={name: "out" if name in record.sitting_out else "player" for name in record.seats},
     )

@@ -4,7 +4,7 @@ import copy
 
 import pytest
 
-from ledger.rules import HandError, RateCard, parse_hand
+from ledger.games.danish.engine import HandError, RateCard, parse_hand
 from ledger.tests.conftest import load_example
 
 

@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 
-from .errors import EveningError, HandError, Problems, _
+from ledger.games.errors import EveningError, HandError, Problems, _
+from ledger.games.money import to_money  # noqa: F401  (re-exported)
+
 from .hand import CUPS, parse_hand
 from .ratecard import RateCard
 from .settle import Settlement, settle
 
 EVENING_FORMAT = "tarokclub.evening/1"
 EVENING_RESULT_FORMAT = "tarokclub.evening-result/1"
-MONEY_QUANTUM = Decimal("0.01")
-
-
-def to_money(points: int, price_per_point: Decimal) -> Decimal:
-    """Return ``points`` in money at ``price_per_point``, rounded once, half up, to 0.01.
-
-    This is the one rounding helper of the code base.
-    """
-    return (Decimal(points) * Decimal(price_per_point)).quantize(MONEY_QUANTUM, ROUND_HALF_UP)
 
 
 def split_cups(balances: dict, cups_total: int, split_unit: int = 5) -> dict:
@@ -87,10 +79,12 @@ def settle_evening(data, rates: RateCard | None = None) -> EveningResult:
         p.add("", _("an evening must be a JSON object"))
         p.raise_if_any(EveningError)
     for key in data:
-        if key not in ("format", "seats", "hands"):
+        if key not in ("format", "game", "seats", "hands"):
             p.add(key, _("unknown key {key}: an evening has no such field"), key=key)
     if data.get("format", EVENING_FORMAT) != EVENING_FORMAT:
         p.add("format", _("the format must be {expected}"), expected=EVENING_FORMAT)
+    if data.get("game", "danish_tarok") != "danish_tarok":
+        p.add("game", _("this evening is not of the game {game}"), game="danish_tarok")
     seats = data.get("seats")
     if (
         not isinstance(seats, list)

@@ -4,7 +4,8 @@
 ``settle`` turns it into transfers; ``evening`` funds, replays and splits.
 """
 
-from .errors import EveningError, HandError, Problem, RateCardError, RulesError
+from ledger.games.errors import EveningError, HandError, Problem, RateCardError, RulesError
+
 from .evening import EveningResult, settle_evening, split_cups, split_moves, to_money
 from .hand import HandRecord, parse_hand
 from .ratecard import RateCard

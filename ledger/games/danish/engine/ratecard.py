@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 
-from .errors import Problems, RateCardError, _
+from ledger.games.errors import Problems, RateCardError, _
+from ledger.games.money import MAX_POINTS
 
 RATES_FORMAT = "tarokclub.rates/1"
 
@@ -101,6 +102,11 @@ class RateCard:
                     problems.add(
                         "format", _("the format must be {expected}"), expected=RATES_FORMAT
                     )
+            elif key == "game":
+                if value != "danish_tarok":
+                    problems.add(
+                        "game", _("this rate card is not of the game {game}"), game="danish_tarok"
+                    )
             elif key not in known:
                 problems.add(
                     key, _("unknown key {key}: the rate card has no such setting"), key=key
@@ -152,5 +158,8 @@ def _check_amount(problems: Problems, path: str, value) -> bool:
         return False
     if value < 0:
         problems.add(path, _("an amount cannot be negative"))
+        return False
+    if value > MAX_POINTS:
+        problems.add(path, _("an amount is at most {max} points"), max=MAX_POINTS)
         return False
     return True

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from ledger.rules import parse_hand, settle, settle_evening
+from ledger.games.danish.engine import parse_hand, settle, settle_evening
 from ledger.tests.conftest import EXAMPLES, ROOT, load_example
 
 HANDS = ["X1", "X3", "X4", "X5", "X6", "X7"]

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.rules import EveningError, settle_evening, split_cups, to_money
+from ledger.games.danish.engine import EveningError, settle_evening, split_cups, to_money
 from ledger.tests.conftest import load_example
 
 

@@ -5,8 +5,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.rules import RateCard, parse_hand, settle
-from ledger.rules.generate import random_hand, random_rates
+from ledger.games.danish.engine import RateCard, parse_hand, settle
+from ledger.games.danish.engine.generate import random_hand, random_rates
 
 NAMES = ["Anna", "Bo", "Carl", "Dorte", "Erik"]
 

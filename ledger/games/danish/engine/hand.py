@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from ledger.games.base import reserved_account_names
+from ledger.games.errors import HandError, Problems, _
+from ledger.games.money import MAX_POINTS
+
 from . import rotation
-from .errors import HandError, Problems, _
 from .ratecard import FINE_TYPES, FINES_BARRING_ULTIMO, RateCard
 
 HAND_FORMAT = "tarokclub.hand/1"
@@ -19,8 +22,12 @@ EVENT_TYPES = ("lost_king", "lost_pagat", "pagat_home")
 LAST_TRICK_CARDS = ("pagat", "king", "other")
 CARD_POINTS_TOTAL = 78
 
+GAME_CODE = "danish_tarok"
+MAX_NAME_LENGTH = 60
+
 HAND_KEYS = {
     "format",
+    "game",
     "seats",
     "dealer",
     "sitting_out",
@@ -177,6 +184,8 @@ def parse_hand(data, rates: RateCard | None = None, *, seats=None, cups_before=N
             p.add(key, _("unknown key {key}: a hand has no such field"), key=key)
     if "format" in data and data["format"] != HAND_FORMAT:
         p.add("format", _("the format must be {expected}"), expected=HAND_FORMAT)
+    if "game" in data and data["game"] != GAME_CODE:
+        p.add("game", _("this hand is not of the game {game}"), game=GAME_CODE)
 
     # Seats and roles: nothing else can be checked without them.
     seats_value = data.get("seats", seats)
@@ -344,6 +353,14 @@ def _names(p: Problems, path: str, value):
     if not all(isinstance(v, str) and v.strip() for v in value):
         p.add(path, _("{what} must be a list of member names"), what=path)
         return None
+    reserved = reserved_account_names()
+    for name in value:
+        if name in reserved:
+            p.add(path, _("{name} is the name of a table's account, not of a member"), name=name)
+            return None
+        if len(name) > MAX_NAME_LENGTH:
+            p.add(path, _("a name has at most {n} characters"), n=MAX_NAME_LENGTH)
+            return None
     return value
 
 
@@ -365,6 +382,8 @@ def _parse_cups(p: Problems, value):
         amount = value.get(cup)
         if not _is_count(amount) or amount < 0:
             p.add(f"cups_before.{cup}", _("a cup holds a whole, non-negative number of points"))
+        elif amount > MAX_POINTS:
+            p.add(f"cups_before.{cup}", _("an amount is at most {max} points"), max=MAX_POINTS)
         else:
             cups[cup] = amount
     return cups if len(cups) == 2 else None

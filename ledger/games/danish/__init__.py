@@ -1,0 +1,87 @@
+"""Danish Tarok (Grosstarock): three play each hand; jetons move between players and two cups.
+
+``GAME`` answers the ledger's questions in the game's own words; nothing outside this package
+names a cup, a meld or a bagud.
+"""
+
+from __future__ import annotations
+
+from ledger.games.base import Features, Move, Pool, Schedule
+
+from .engine import RateCard, parse_hand, rotation, settle, settle_evening, split_cups
+from .engine.evening import split_moves
+from .engine.hand import CUPS
+
+
+class DanishTarok:
+    code = "danish_tarok"
+    name = "Danish Tarok"
+    features = Features(
+        min_seats=3,
+        max_seats=5,
+        active_players=3,
+        pools=tuple(Pool(cup, may_go_negative=False) for cup in CUPS),
+        uses_jetons=True,
+        state_in="cups_before",
+        state_out="cups_after",
+    )
+
+    def rate_card(self, data=None) -> RateCard:
+        return RateCard.from_dict(dict(data or {}))
+
+    def initial_state(self, seats, rates):
+        moves = [
+            Move(name, cup, rates.funding_per_cup, "funding")
+            for name in seats
+            for cup in CUPS
+            if rates.funding_per_cup
+        ]
+        return {cup: rates.funding_per_cup * len(seats) for cup in CUPS}, moves
+
+    def seat_moves(self, member, rates):
+        return [
+            Move(member, cup, rates.funding_per_cup, "funding")
+            for cup in CUPS
+            if rates.funding_per_cup
+        ]
+
+    def next_state(self, previous, pools, seats):
+        """The cups are what the pools hold: funding and adjustments count too."""
+        return {cup: pools.get(cup, 0) for cup in CUPS}
+
+    def schedule(self, seats, first_dealer, hand_number, rates):
+        dealer, out = rotation.hand_schedule(
+            seats, first_dealer, hand_number, rates.five_seat_rotation
+        )
+        out = tuple(out or ())
+        return Schedule(
+            dealer=dealer,
+            sitting_out=out,
+            active=rotation.active_players(seats, out),
+            forehand=rotation.forehand(seats, dealer, out),
+            roles={
+                "non_counter": rotation.non_counter(seats, dealer, out, rates.five_seat_rotation)
+            },
+        )
+
+    def parse_hand(self, data, rates, *, state=None):
+        data = {k: v for k, v in data.items() if k != "cups_before"} if state else data
+        return parse_hand(data, rates, cups_before=state)
+
+    def settle(self, record, rates, state):
+        return settle(record, rates, state)
+
+    def close(self, balances, state, rates, seats):
+        """Split both cups among everyone who funded the table (remainder to the worst)."""
+        cups = {cup: balances.get(cup, 0) for cup in CUPS}
+        total = sum(cups.values())
+        if not total or not seats:
+            return []
+        shares = split_cups({s: balances.get(s, 0) for s in seats}, total, rates.split_unit)
+        return [Move(*m) for m in split_moves(shares, cups)]
+
+    def settle_evening(self, data, rates):
+        return settle_evening(data, rates).as_dict()
+
+
+GAME = DanishTarok()
