@@ -12,7 +12,8 @@ from ledger.verify import verify_ledger
 class Command(BaseCommand):
     help = (
         "Load a JSON backup written by 'backup' into a migrated, empty database, then run "
-        "verify_ledger. Refuses a database that already holds clubs or transfers."
+        "verify_ledger in the same transaction (a backup that does not verify restores nothing). "
+        "Refuses a database that already holds clubs or transfers."
     )
 
     def add_arguments(self, parser):
@@ -23,14 +24,19 @@ class Command(BaseCommand):
             raise CommandError("restore needs an empty database: this one already has clubs")
         # Closed evenings are restored with their postings: lift the closed-evening guard for
         # this transaction only. loaddata resets PostgreSQL's sequences itself.
+        # The ledger is verified inside the same transaction: a backup that does not verify
+        # is rolled back whole, leaving the database exactly as it was (empty).
         with transaction.atomic(), ledger_unlocked():
             if connection.vendor == "postgresql":
                 with connection.cursor() as cursor:
                     cursor.execute("SET LOCAL ledger.restoring = 'on'")
             call_command("loaddata", options["file"], verbosity=0)
-        report = verify_ledger()
-        if not report.ok:
-            raise CommandError("the restored ledger does not verify: " + "; ".join(report.problems))
+            report = verify_ledger()
+            if not report.ok:
+                raise CommandError(
+                    "the restored ledger does not verify, so nothing was restored: "
+                    + "; ".join(report.problems)
+                )
         self.stdout.write(
             f"restored {report.tables} tables, {report.hands} hand postings; ledger OK"
         )
