@@ -40,16 +40,24 @@ class TableOpenForm(forms.Form):
         choices=[(n, n) for n in range(1, MAX_SEATS + 1)],
     )
 
-    def __init__(self, *args, club, **kwargs):
+    def __init__(self, *args, club, busy=None, **kwargs):
         super().__init__(*args, **kwargs)
         members = Member.objects.filter(club=club, active=True).order_by("name")
+        busy = busy or {}
         for n in range(1, MAX_SEATS + 1):
-            self.fields[f"seat_{n}"] = forms.ModelChoiceField(
+            field = forms.ModelChoiceField(
                 queryset=members,
                 required=n <= MIN_SEATS,
                 label=_("Seat {n}").format(n=n),
                 empty_label="—",
             )
+            # A member already at another open table is marked (the service refuses him).
+            field.label_from_instance = lambda m: (
+                _("{name} (at table {number})").format(name=m.name, number=busy[m.pk])
+                if m.pk in busy
+                else m.name
+            )
+            self.fields[f"seat_{n}"] = field
         self.order_fields([f"seat_{n}" for n in range(1, MAX_SEATS + 1)] + ["first_dealer"])
 
     def seat_fields(self):

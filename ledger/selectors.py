@@ -66,3 +66,12 @@ def current_seats(table_id: int) -> list[Seat]:
         .select_related("member")
         .order_by("position")
     )
+
+
+def seated_at_open_tables(evening) -> dict[int, int]:
+    """Return member id -> table number for everyone seated at an open table of ``evening``."""
+    return dict(
+        Seat.objects.filter(table__evening=evening, table__status="open", left=False).values_list(
+            "member_id", "table__number"
+        )
+    )

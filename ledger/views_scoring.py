@@ -510,7 +510,9 @@ def table_new(request, pk):
     if not evening.is_open:
         messages.error(request, gettext("The evening is closed."))
         return redirect("evening", club=request.club.slug, pk=evening.pk)
-    form = TableOpenForm(request.POST or None, club=request.club)
+    form = TableOpenForm(
+        request.POST or None, club=request.club, busy=selectors.seated_at_open_tables(evening)
+    )
     status = 200
     if request.method == "POST":
         if form.is_valid():

@@ -668,3 +668,25 @@ def test_voided_hand_page_says_so_and_offers_no_correction(scorekeeper, evening_
     assert 'id="correct-hand"' not in page
     assert 'data-action="void"' in page
     assert scorekeeper.get(url("hand_correct", pk=hands[2].pk)).status_code == 302
+
+
+def test_seating_form_marks_members_at_another_open_table(client):
+    """A member already seated at an open table of the evening is marked in the seating
+    form with his table, and seating him again is refused with his name."""
+    club = factories.make_club(slug="mk")
+    user = factories.make_member(club, "Zoe", Member.Role.SCOREKEEPER, login=True).user
+    names = ["Anna", "Bo", "Carl", "Dorte"]
+    members = [factories.make_member(club, n) for n in names]
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
+    services.table_open(evening=evening, members=members[:3])
+    client.force_login(user)
+    page = client.get(reverse("table_new", kwargs={"club": "mk", "pk": evening.pk}))
+    html = page.content.decode()
+    assert "Anna (ved bord 1)" in html
+    assert "Dorte (ved bord" not in html
+    data = {"seat_1": members[0].pk, "seat_2": members[3].pk, "seat_3": members[1].pk}
+    data["first_dealer"] = 1
+    response = client.post(reverse("table_new", kwargs={"club": "mk", "pk": evening.pk}), data)
+    assert response.status_code == 422
+    assert "Anna, Bo" in response.content.decode()
+    assert evening.tables.count() == 1

@@ -273,11 +273,19 @@
 
   // --- changes -----------------------------------------------------------------------------
 
+  // A refused save stays on screen until the scorekeeper changes the hand: a preview
+  // answer that arrives later must not wipe it.
+  var holdRefusal = false;
+  form.addEventListener("htmx:beforeSwap", function (event) {
+    if (holdRefusal && event.detail.target === feedback) event.detail.shouldSwap = false;
+  });
+
   function changed(options) {
     options = options || {};
     render();
     recordInput.value = JSON.stringify(buildRecord());
     if (!options.quiet) {
+      holdRefusal = false;
       touched = true;
       saveDraft();
       if (!pending) setStatus(navigator.onLine ? "editing" : "offline");
@@ -554,6 +562,7 @@
           saveButton.removeAttribute("aria-busy");
           form.classList.add("attempted");
           htmx.swap(feedback, html, { swapStyle: "innerHTML" });
+          holdRefusal = true;
           setStatus("refused");
           var first = form.querySelector(".field-errors:not(:empty)");
           if (first) first.scrollIntoView({ block: "center", behavior: "smooth" });

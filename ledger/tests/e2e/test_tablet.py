@@ -441,3 +441,43 @@ def test_open_a_table_and_enter_on_a_phone(browser, live_server):
         screenshot(page, "table-phone", full_page=True)
     finally:
         context.close()
+
+
+def test_second_tablet_cannot_take_a_saved_slot(tablet, viewport):
+    """Two tablets open hand 1; the first saves it; the second is told in Danish that hand 1
+    was saved from another device, and nothing more is written."""
+    table, members = make_table()
+    first = tablet(members["Anna"].user)
+    second = tablet(members["Anna"].user)
+    screens = [open_new_hand(first, table), open_new_hand(second, table)]
+    for hand in screens:
+        hand.winner("Carl")
+        hand.count("Anna", 20)
+        hand.count("Carl", 35)
+    screens[0].save()
+    expect_saved(first, table)
+    screens[1].save()
+    expect(second.locator("#save-state")).to_have_attribute("data-state", "refused")
+    expect(second.locator("#hand-feedback")).to_contain_text(
+        "Spil 1 er allerede gemt fra en anden enhed"
+    )
+    screenshot(second, "hand-slot-taken")
+    assert Hand.objects.filter(table=table).count() == 1
+
+
+def test_a_refusal_stays_visible_after_a_late_preview(tablet, viewport):
+    """The evening is closed while the form is open: the refusal of the save stays on screen
+    after the preview answers that were on their way have arrived."""
+    table, members = make_table()
+    page = tablet(members["Anna"].user)
+    hand = open_new_hand(page, table)
+    hand.winner("Carl")
+    hand.count("Anna", 20)
+    hand.count("Carl", 35)
+    services.evening_close(evening=table.evening)
+    hand.count("Anna", 21)  # a change: a preview is on its way when save is tapped
+    hand.save()
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "refused")
+    page.wait_for_timeout(1500)
+    expect(page.locator("#hand-feedback")).to_contain_text("aftenen er lukket")
+    assert Hand.objects.count() == 0
