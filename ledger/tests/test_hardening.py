@@ -9,17 +9,19 @@ import copy
 import datetime
 import io
 import json
+import uuid
 
 import pytest
 from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 
 from ledger import selectors, services
 from ledger.db import ledger_unlocked
-from ledger.errors import SeatingError
+from ledger.errors import LedgerError, SeatingError, StaleFormError
+from ledger.games.errors import RateCardError
 from ledger.models import (
     Account,
     Club,
@@ -388,3 +390,234 @@ def test_import_on_a_date_with_an_open_evening_is_refused_before_writing(club, t
     assert snapshot() == before
     assert Evening.objects.count() == 1
     assert not Member.objects.exists()
+
+
+# --- 6. the hand slot ----------------------------------------------------------------------
+
+
+def test_two_tablets_saving_the_same_slot(played):
+    """Two tablets preview hand 4 at one version: the first saves; the second (another token)
+    is refused on ``number`` and writes nothing; a retry of the first returns its hand."""
+    _, table, _ = played
+    number, version = services.next_hand_number(table.pk), services.table_version(table.pk)
+    assert number == 4
+    first = services.hand_record(
+        table=table, record=HANDS[0], token="tablet-1", number=number, version=version
+    )
+    assert first.number == 4
+    before = snapshot()
+    with pytest.raises(StaleFormError) as refused:
+        services.hand_record(
+            table=table, record=HANDS[1], token="tablet-2", number=number, version=version
+        )
+    assert refused.value.field == "number"
+    assert refused.value.hand_number == 4
+    assert str(refused.value.message) == "Hand 4 has already been saved from another device"
+    assert snapshot() == before
+    again = services.hand_record(
+        table=table, record=HANDS[0], token="tablet-1", number=number, version=version
+    )
+    assert again.pk == first.pk
+    assert snapshot() == before
+
+
+def test_a_table_changed_since_the_preview_is_refused_on_version(played):
+    """An adjustment posted between preview and save refuses the save on ``version``."""
+    _, table, _ = played
+    number, version = services.next_hand_number(table.pk), services.table_version(table.pk)
+    services.adjustment_post(table=table, source="Bo", target="Carl", points=5, reason="chips")
+    before = snapshot()
+    with pytest.raises(StaleFormError) as refused:
+        services.hand_record(
+            table=table, record=HANDS[0], token="late", number=number, version=version
+        )
+    assert refused.value.field == "version"
+    assert snapshot() == before
+    fresh = services.hand_record(
+        table=table,
+        record=HANDS[0],
+        token="late",
+        number=number,
+        version=services.table_version(table.pk),
+    )
+    assert fresh.number == number
+
+
+def test_the_hand_form_refuses_a_taken_slot_in_danish(played, client, club):
+    """The tablet's POST with a taken number gets 422 and 'Spil 4 er allerede gemt fra en
+    anden enhed' (Danish by default); nothing is written."""
+    from django.urls import reverse
+
+    from ledger.tests.factories import PASSWORD
+
+    _, table, _ = played
+    keeper = make_member(club, "Sofie", Member.Role.SCOREKEEPER, login=True)
+    assert client.login(username=keeper.user.username, password=PASSWORD)
+    number, version = services.next_hand_number(table.pk), services.table_version(table.pk)
+    services.hand_record(table=table, record=HANDS[0], token="other-tablet", number=number)
+    before = snapshot()
+    response = client.post(
+        reverse("hand_new", kwargs={"club": club.slug, "pk": table.pk}),
+        {
+            "record": json.dumps(HANDS[1]),
+            "token": str(uuid.uuid4()),
+            "number": number,
+            "version": version,
+        },
+    )
+    assert response.status_code == 422
+    assert "Spil 4 er allerede gemt fra en anden enhed" in response.content.decode()
+    assert snapshot() == before
+
+
+# --- 7. stale corrections ------------------------------------------------------------------
+
+
+def test_a_correction_from_an_older_revision(played):
+    """hand_correct(based_on=1) after revision 2: another record is refused as stale; the
+    record of revision 2 (a resend) returns [] ; neither writes anything."""
+    _, _, hands = played
+    unwaived = copy.deepcopy(HANDS[0])
+    unwaived["fines"][0]["waived"] = False
+    services.hand_correct(hand=hands[0], record=unwaived, reason="fine", based_on=1)
+    assert hands[0].revisions.count() == 2
+    before = snapshot()
+    other = dict(HANDS[0], count={"Anna": 25, "Carl": 30})
+    with pytest.raises(StaleFormError) as refused:
+        services.hand_correct(hand=hands[0], record=other, reason="other", based_on=1)
+    assert refused.value.field == "based_on"
+    assert refused.value.hand_number == 1
+    assert snapshot() == before
+    assert services.hand_correct(hand=hands[0], record=unwaived, reason="resend", based_on=1) == []
+    assert snapshot() == before
+
+
+# --- 8. one open evening per date ----------------------------------------------------------
+
+
+def test_one_open_evening_per_date(club):
+    """A second evening_open of the date is refused on ``date``; the database refuses one
+    created bypassing the service; a closed evening does not count."""
+    evening = services.evening_open(club=club, date=DAY)
+    with pytest.raises(LedgerError) as refused:
+        services.evening_open(club=club, date=DAY)
+    assert refused.value.field == "date"
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Evening.objects.create(
+            club=club, date=DAY, game=evening.game, rate_card={}, price_per_point=1
+        )
+    assert Evening.objects.count() == 1
+    services.evening_close(evening=evening)
+    services.evening_open(club=club, date=DAY)
+    assert Evening.objects.filter(status=Evening.Status.OPEN).count() == 1
+    # The closed one cannot be reopened while another of its date is open.
+    with pytest.raises(LedgerError):
+        services.evening_reopen(evening=evening, reason="again")
+
+
+# --- 9. one open table per member ----------------------------------------------------------
+
+
+def test_one_open_table_per_member(club):
+    """table_open and table_seat refuse a member seated at another open table of the
+    evening, naming him; once that table is closed he can be seated again."""
+    names = ["Anna", "Bo", "Carl", "Dorte", "Erik", "Finn"]
+    m = {n: make_member(club, n) for n in names}
+    evening = services.evening_open(club=club, date=DAY)
+    first = services.table_open(evening=evening, members=[m["Anna"], m["Bo"], m["Carl"]])
+    before = snapshot()
+    with pytest.raises(SeatingError) as refused:
+        services.table_open(evening=evening, members=[m["Bo"], m["Dorte"], m["Erik"]])
+    assert "Bo" in str(refused.value)
+    assert snapshot() == before
+    second = services.table_open(evening=evening, members=[m["Dorte"], m["Erik"], m["Finn"]])
+    with pytest.raises(SeatingError) as refused:
+        services.table_seat(table=second, member=m["Carl"])
+    assert "Carl" in str(refused.value)
+    services.table_close(table=first)
+    services.table_seat(table=second, member=m["Carl"])
+    third = services.table_open(evening=evening, members=[m["Anna"], m["Bo"], _new(club)])
+    assert third.seats.count() == 3
+    assert verify_ledger().ok
+
+
+def _new(club):
+    return make_member(club, "Gitte")
+
+
+# --- 11. bounds ----------------------------------------------------------------------------
+
+
+def test_an_adjustment_of_too_many_points_is_refused(played):
+    """adjustment_post with 10**11 points is refused on ``points``; nothing is written."""
+    _, table, _ = played
+    before = snapshot()
+    for points in (10**11, 0, True, 2.5):
+        with pytest.raises(LedgerError) as refused:
+            services.adjustment_post(
+                table=table, source="Bo", target="Carl", points=points, reason="x"
+            )
+        assert refused.value.field == "points"
+    assert snapshot() == before
+
+
+def test_a_count_of_2_to_the_63_is_refused(played):
+    """jetons_count with 2**63 (beyond a 64-bit column) is a LedgerError, nothing written."""
+    _, table, _ = played
+    before = snapshot()
+    for points in (2**63, 10**11, -1):
+        with pytest.raises(LedgerError) as refused:
+            services.jetons_count(table=table, counts={"Anna": 520, "Bo": points})
+        assert refused.value.field == "Bo"
+    assert snapshot() == before
+
+
+def test_a_rate_card_amount_too_large_is_refused():
+    """A rate card with dealer_fee_per_cup 10**20 is refused naming the field."""
+    from ledger.games.danish.engine.ratecard import RateCard
+
+    with pytest.raises(RateCardError) as refused:
+        RateCard.from_dict({"format": "tarokclub.rates/1", "dealer_fee_per_cup": 10**20})
+    assert any("dealer_fee_per_cup" in p.field for p in refused.value.problems)
+
+
+def test_treasurer_forms_refuse_huge_numbers(played, client, club):
+    """The adjustment and count forms with 10**11 answer with a form error, not a 500."""
+    from django.conf import settings
+    from django.urls import reverse
+
+    from ledger.tests.factories import PASSWORD
+
+    evening, table, _ = played
+    treasurer = make_member(club, "Tove", Member.Role.TREASURER, login=True)
+    assert client.login(username=treasurer.user.username, password=PASSWORD)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    kwargs = {"club": club.slug, "pk": evening.pk, "table": table.pk}
+    before = snapshot()
+    response = client.post(
+        reverse("treasury_adjust", kwargs=kwargs),
+        {
+            f"a{table.pk}-source": "Bo",
+            f"a{table.pk}-target": "Carl",
+            f"a{table.pk}-points": str(10**11),
+            f"a{table.pk}-reason": "huge",
+        },
+    )
+    assert response.status_code in (200, 422)
+    assert "10000000" in response.content.decode().replace(",", "").replace(".", "")
+    bo = Account.objects.get(table=table, code="Bo")
+    response = client.post(
+        reverse("treasury_count", kwargs=kwargs), {f"t{table.pk}-count_{bo.pk}": str(10**11)}
+    )
+    assert response.status_code in (200, 422)
+    assert snapshot() == before
+
+
+def test_a_club_cannot_start_with_more_than_ten_million_jetons(club):
+    """Club.starting_jetons above 10,000,000 fails full_clean."""
+    club.starting_jetons = 10_000_001
+    with pytest.raises(ValidationError) as refused:
+        club.full_clean()
+    assert "starting_jetons" in refused.value.message_dict
+    club.starting_jetons = 10_000_000
+    club.full_clean()
