@@ -244,7 +244,7 @@ def table_state(table: Table) -> dict:
     seats = list(Seat.objects.filter(table=table).select_related("member").order_by("position"))
     balances = selectors.table_balances(table.pk)
     rates = services.rate_card(table.evening)
-    current = [s.member.name for s in seats if not s.left]
+    current = [s.name for s in seats if not s.left]
     counts = Hand.objects.filter(table=table).aggregate(
         total=Count("id"), recorded=Count("id", filter=Q(status=Hand.Status.RECORDED))
     )
@@ -256,10 +256,10 @@ def _state(table, seats, balances, rates, counts, current) -> dict:
     nxt = suggestion(table, current, rates, (counts.get("total") or 0) + 1)
     members = []
     for seat in seats:
-        name = seat.member.name
+        name = seat.name  # the table's key for him; the screen shows his name today
         members.append(
             {
-                "name": name,
+                "name": seat.member.name,
                 "member_id": seat.member_id,
                 "left": seat.left,
                 "balance": signed(balances.get(name, 0)),
@@ -312,7 +312,7 @@ def evening_tables(evening: Evening) -> list[dict]:
     states = []
     for table in tables:
         table.evening = evening
-        current = [s.member.name for s in seats[table.pk] if not s.left]
+        current = [s.name for s in seats[table.pk] if not s.left]
         states.append(
             _state(
                 table,
