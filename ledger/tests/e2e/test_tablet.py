@@ -458,7 +458,7 @@ def test_second_tablet_cannot_take_a_saved_slot(tablet, viewport):
     expect_saved(first, table)
     screens[1].save()
     expect(second.locator("#save-state")).to_have_attribute("data-state", "refused")
-    expect(second.locator("#hand-feedback")).to_contain_text(
+    expect(second.locator("#err-general")).to_contain_text(
         "Spil 1 er allerede gemt fra en anden enhed"
     )
     screenshot(second, "hand-slot-taken")
@@ -479,5 +479,5 @@ def test_a_refusal_stays_visible_after_a_late_preview(tablet, viewport):
     hand.save()
     expect(page.locator("#save-state")).to_have_attribute("data-state", "refused")
     page.wait_for_timeout(1500)
-    expect(page.locator("#hand-feedback")).to_contain_text("aftenen er lukket")
+    expect(page.locator("#err-general")).to_contain_text("aftenen er lukket")
     assert Hand.objects.count() == 0
