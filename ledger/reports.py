@@ -16,6 +16,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 
 from ledger import charts, selectors_season
+from ledger.games.web import stats_notes
 from ledger.models import Evening, Member, Season
 from ledger.tables import (
     EveningSheetTable,
@@ -81,7 +82,7 @@ def _no_link(_pk):
 
 
 def evening_sheet_pdf(*, evening: Evening) -> tuple[str, str, bytes]:
-    """Return the evening sheet: every hand with its transfers, the cups, split, settlement,
+    """Return the evening sheet: every hand with its transfers, the pools, split, settlement,
     and lines for the treasurer's and a member's signature."""
     # Read the evening afresh: a caller's copy may predate its closing.
     evening = Evening.objects.select_related("club", "season").get(pk=evening.pk)
@@ -91,7 +92,10 @@ def evening_sheet_pdf(*, evening: Evening) -> tuple[str, str, bytes]:
     context = {
         "evening": evening,
         "sheet": sheet,
-        "sheet_tables": [(s, EveningSheetTable(s.postings, members=s.seats)) for s in sheet.tables],
+        "sheet_tables": [
+            (s, EveningSheetTable(s.postings, members=s.seats, game=s.table.game))
+            for s in sheet.tables
+        ],
         "settlement_table": SettlementTable(
             sheet.settlement, exclude=() if sheet.closed else ("split", "points", "money")
         ),
@@ -108,6 +112,7 @@ def season_standings_pdf(*, season: Season) -> tuple[str, str, bytes]:
     context = {
         "season": season,
         "standings_table": StandingsTable(rows, orderable=False),
+        "stats_notes": stats_notes(rows.games or [season.club.game]),
         "evenings_table": SeasonEveningsTable(
             selectors_season.season_evenings(season=season).order_by("date", "pk"),
             orderable=False,
@@ -134,9 +139,11 @@ def member_season_pdf(*, season: Season, member: Member) -> tuple[str, str, byte
         "season": season,
         "member": member,
         "standing": data.standing,
-        "summary": standing_summary(data.standing, season.club.currency),
+        "summary": standing_summary(data.standing, season.club.currency, data.games),
         "chart": chart if data.evenings else "",
-        "evenings_table": MemberEveningsTable(data.evenings, orderable=False),
+        "evenings_table": MemberEveningsTable(
+            data.evenings, stats_columns=data.stats_columns, orderable=False
+        ),
         "hands_table": MemberHandsTable(
             selectors_season.member_hands(season=season, member=member), orderable=False
         ),

@@ -17,11 +17,10 @@ Definitions (the README repeats them):
   his name is in the settled record's ``seats`` and not in its ``sitting_out`` (named in the
   record, or else the table's default rotation: with 4 seats the seat opposite the dealer sits
   out, with 5 the two seats not next to the dealer).
-- **Ultimo** (with pagat, with a king), **nolo**, **tout** and **bagud** come from the hand
-  posting's ``outcome`` (``ultimo[0]``, ``nolo``, ``tout``, any ``bagud[i][0]``), read with
-  JSON key transforms that SQLite and PostgreSQL both evaluate. Unlike the ``ultimo_cup`` and
-  ``bagud_cup`` transfers, the outcome also records an ultimo that took an empty cup.
-- **Melds received**: the points of live ``meld_*`` transfers into the member's account.
+- Each game adds its own statistics (``get_web(code).stats_columns``): counts of hands read
+  from the hand posting's ``outcome`` with JSON key transforms that SQLite and PostgreSQL both
+  evaluate (``hand_annotations``, ``hand_counts``), and points received from live transfers
+  of given reasons (``received_points``). A season shows the columns of its evenings' games.
 """
 
 from __future__ import annotations
@@ -45,13 +44,15 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.fields.json import KT, KeyTextTransform, KeyTransform
+from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Coalesce, NullIf
 from django.http import Http404
 
 from ledger import services
-from ledger.games.danish.engine import to_money
-from ledger.games.danish.engine.hand import CUPS as CUP_NAMES
+from ledger.games import GAMES, get_game
+from ledger.games.money import to_money
+from ledger.games.web import get_web
+from ledger.games.web import stats_columns as game_stats_columns
 from ledger.models import (
     Account,
     Club,
@@ -70,7 +71,7 @@ from ledger.models import (
 )
 
 MAX_SEATS = 5
-STAT_KEYS = ("played", "ultimo_pagat", "ultimo_king", "bagud", "nolo", "tout")
+STAT_KEYS = ("played",)  # every game's; each game adds its own (``stats_columns``)
 
 # A posting counts in statistics when it is neither a reversal nor reversed.
 LIVE_POSTING = Q(reversed_by__isnull=True) & ~Q(kind=Posting.Kind.REVERSAL)
@@ -123,17 +124,39 @@ class Cell:
     closed: bool
     points: int = 0
     money: Decimal = Decimal("0.00")
-    melds: int = 0
+    received: dict = field(default_factory=dict)  # statistics of points received, by key
 
 
-def _points_matrix(*, season: Season, member: Member | None = None) -> dict[int, list[Cell]]:
-    """Return each member's cells (one per evening he sat at), in date order (four queries)."""
+class Rows(list):
+    """A list of rows that also names the statistics columns of its games."""
+
+    def __init__(self, rows=(), *, stats_columns=(), games=()):
+        super().__init__(rows)
+        self.stats_columns = list(stats_columns)
+        self.games = list(games)
+
+
+def _received_points() -> dict:
+    """Return every game's statistics of points received: key -> condition on transfers."""
+    received: dict = {}
+    for code in GAMES:
+        received.update(get_web(code).received_points)
+    return received
+
+
+def _points_matrix(
+    *, season: Season, member: Member | None = None
+) -> tuple[dict[int, list[Cell]], list[str]]:
+    """Return each member's cells (one per evening he sat at), in date order, and the games of
+    the season's evenings (four queries)."""
     evenings = {
         e.pk: e
         for e in Evening.objects.filter(season=season).only(
-            "pk", "date", "status", "price_per_point"
+            "pk", "date", "status", "price_per_point", "game"
         )
     }
+    games = sorted({e.game for e in evenings.values()})
+    received = _received_points()
     seats = Seat.objects.filter(table__evening__season=season)
     transfers = Transfer.objects.filter(table__evening__season=season)
     if member is not None:
@@ -155,13 +178,17 @@ def _points_matrix(*, season: Season, member: Member | None = None) -> dict[int,
         incoming.values("target__member_id", "table__evening_id")
         .annotate(
             total=Sum("points"),
-            melds=Sum("points", filter=Q(reason__startswith="meld_") & LIVE_TRANSFER),
+            **{
+                f"received_{key}": Sum("points", filter=condition & LIVE_TRANSFER)
+                for key, condition in received.items()
+            },
         )
         .order_by()
     ):
         cell = cells[(row["target__member_id"], row["table__evening_id"])]
         cell.points += row["total"]
-        cell.melds += row["melds"] or 0
+        for key in received:
+            cell.received[key] = cell.received.get(key, 0) + (row[f"received_{key}"] or 0)
     for row in (
         outgoing.values("source__member_id", "table__evening_id")
         .annotate(total=Sum("points"))
@@ -174,7 +201,7 @@ def _points_matrix(*, season: Season, member: Member | None = None) -> dict[int,
         by_member[member_id].append(cell)
     for member_cells in by_member.values():
         member_cells.sort(key=lambda c: (c.date, c.evening_id))
-    return by_member
+    return by_member, games
 
 
 # --- statistics of hands -------------------------------------------------------------------
@@ -214,14 +241,9 @@ def _hand_annotations() -> dict:
         out0=_record_text("sitting_out", 0),
         out1=_record_text("sitting_out", 1),
         dealer_name=_record_text("dealer"),
-        ultimo_player=_text(KT("outcome__ultimo__0")),
-        ultimo_card=_text(KT("outcome__ultimo__1")),
-        nolo_player=_text(KT("outcome__nolo")),
-        tout_player=_text(KT("outcome__tout")),
-        bagud0=_text(KT("outcome__bagud__0__0")),
-        bagud1=_text(KT("outcome__bagud__1__0")),
-        bagud2=_text(KT("outcome__bagud__2__0")),
     )
+    for code in GAMES:  # each game's fields of the outcome, NULL on another game's hands
+        annotations.update(get_web(code).hand_annotations())
     return annotations
 
 
@@ -276,27 +298,27 @@ def live_hand_postings():
     )
 
 
-def _hand_stats(postings, *, by_evening: bool = False) -> dict:
+def _hand_stats(postings, *, games, by_evening: bool = False) -> dict:
     """Return ``{member_id: {stat: n}}`` (or keyed by (member_id, evening_id)): one query.
 
     Each live hand posting is joined to the member accounts of its table, so a member's name
-    can be compared with the names in the record and in the outcome.
+    can be compared with the names in the record and in the outcome. ``games`` are the codes
+    whose statistics are counted; a game's counts read only its own hands.
     """
     name = F("table__accounts__member__name")
     group = ["table__accounts__member_id"] + (["table__evening_id"] if by_evening else [])
+    counts = {}
+    for code in games:
+        for key, aggregate in get_web(code).hand_counts(name).items():
+            aggregate.filter = aggregate.filter & Q(table__game=code)
+            counts[key] = aggregate
     rows = (
         postings.filter(table__accounts__kind=Account.Kind.MEMBER)
         .values(*group)
-        .annotate(
-            played=Count("pk", filter=_played_by(name)),
-            ultimo_pagat=Count("pk", filter=Q(ultimo_player=name, ultimo_card="pagat")),
-            ultimo_king=Count("pk", filter=Q(ultimo_player=name, ultimo_card="king")),
-            bagud=Count("pk", filter=Q(bagud0=name) | Q(bagud1=name) | Q(bagud2=name)),
-            nolo=Count("pk", filter=Q(nolo_player=name)),
-            tout=Count("pk", filter=Q(tout_player=name)),
-        )
+        .annotate(played=Count("pk", filter=_played_by(name)), **counts)
         .order_by()
     )
+    keys = [*STAT_KEYS, *counts]
     stats = {}
     for row in rows:
         key = (
@@ -304,7 +326,7 @@ def _hand_stats(postings, *, by_evening: bool = False) -> dict:
             if by_evening
             else row["table__accounts__member_id"]
         )
-        stats[key] = {k: row[k] for k in STAT_KEYS}
+        stats[key] = {k: row[k] for k in keys}
     return stats
 
 
@@ -322,43 +344,48 @@ class Standing:
     money: Decimal = Decimal("0.00")
     evenings: int = 0
     played: int = 0
-    ultimo_pagat: int = 0
-    ultimo_king: int = 0
-    bagud: int = 0
-    nolo: int = 0
-    tout: int = 0
-    melds: int = 0
     average: Decimal | None = None
     best: int | None = None
     best_date: datetime.date | None = None
     cells: list[Cell] = field(default_factory=list)
+    stats: dict = field(default_factory=dict)  # the games' statistics, by column key
+
+    def __getattr__(self, name):
+        # A game's statistic reads like a field (``row.<key>``); only ``stats`` holds it.
+        stats = self.__dict__.get("stats") or {}
+        if name in stats:
+            return stats[name]
+        raise AttributeError(name)
 
 
-def _standing(member: Member, cells: list[Cell], stats: dict) -> Standing:
+def _standing(member: Member, cells: list[Cell], stats: dict, columns) -> Standing:
     row = Standing(member_id=member.pk, name=member.name, cells=cells)
     row.points = sum(c.points for c in cells)
     row.money = sum((c.money for c in cells), Decimal("0.00"))
-    row.melds = sum(c.melds for c in cells)
     row.evenings = len(cells)
     if cells:
         row.average = (Decimal(row.points) / row.evenings).quantize(Decimal("0.1"))
         best = max(cells, key=lambda c: (c.points, -c.date.toordinal()))
         row.best, row.best_date = best.points, best.date
-    for key in STAT_KEYS:
-        setattr(row, key, stats.get(key, 0))
+    row.played = stats.get("played", 0)
+    for key, _label in columns:
+        received = sum(c.received.get(key, 0) for c in cells)
+        row.stats[key] = stats.get(key, 0) + received
     return row
 
 
-def standings_for_season(*, season: Season) -> list[Standing]:
-    """Return the season's standings, best first (six queries)."""
-    matrix = _points_matrix(season=season)
-    stats = _hand_stats(live_hand_postings().filter(table__evening__season=season))
+def standings_for_season(*, season: Season) -> Rows:
+    """Return the season's standings, best first, naming its statistics columns (six
+    queries)."""
+    matrix, games = _points_matrix(season=season)
+    columns = game_stats_columns(games)
+    stats = _hand_stats(live_hand_postings().filter(table__evening__season=season), games=games)
     members = Member.objects.filter(pk__in=list(matrix)).only("pk", "name")
-    rows = [_standing(m, matrix[m.pk], stats.get(m.pk, {})) for m in members]
+    rows = [_standing(m, matrix[m.pk], stats.get(m.pk, {}), columns) for m in members]
     rows.sort(key=lambda r: (-r.points, r.name))
     for rank, row in enumerate(rows, start=1):
         row.rank = rank
-    return rows
+    return Rows(rows, stats_columns=columns, games=games)
 
 
 def season_evenings(*, season: Season):
@@ -398,25 +425,37 @@ class MemberSeason:
     season: Season
     standing: Standing
     evenings: list[dict]
+    stats_columns: list = field(default_factory=list)
+    games: list = field(default_factory=list)
 
 
 def member_season(*, season: Season, member: Member) -> MemberSeason:
     """Return the member's season: totals and statistics, and each evening with its cumulative
     points (five queries)."""
-    cells = _points_matrix(season=season, member=member).get(member.pk, [])
+    matrix, games = _points_matrix(season=season, member=member)
+    cells = matrix.get(member.pk, [])
+    columns = game_stats_columns(games)
     postings = live_hand_postings().filter(
         table__evening__season=season, table__accounts__member=member
     )
     by_evening = {
         evening_id: stats
-        for (member_id, evening_id), stats in _hand_stats(postings, by_evening=True).items()
+        for (member_id, evening_id), stats in _hand_stats(
+            postings, games=games, by_evening=True
+        ).items()
         if member_id == member.pk
     }
-    totals = {k: sum(s[k] for s in by_evening.values()) for k in STAT_KEYS}
-    standing = _standing(member, cells, totals)
+    keys = [*STAT_KEYS, *(key for key, _label in columns)]
+    totals = {k: sum(s.get(k, 0) for s in by_evening.values()) for k in keys}
+    standing = _standing(member, cells, totals, columns)
     evenings, running = [], 0
     for cell in cells:
         running += cell.points
+        stats = dict.fromkeys(keys, 0)
+        stats.update(by_evening.get(cell.evening_id, {}))
+        for key, points in cell.received.items():
+            if key in stats:
+                stats[key] += points
         evenings.append(
             {
                 "evening_id": cell.evening_id,
@@ -425,11 +464,17 @@ def member_season(*, season: Season, member: Member) -> MemberSeason:
                 "points": cell.points,
                 "money": cell.money,
                 "cumulative": running,
-                "melds": cell.melds,
-                **by_evening.get(cell.evening_id, dict.fromkeys(STAT_KEYS, 0)),
+                **stats,
             }
         )
-    return MemberSeason(member=member, season=season, standing=standing, evenings=evenings)
+    return MemberSeason(
+        member=member,
+        season=season,
+        standing=standing,
+        evenings=evenings,
+        stats_columns=columns,
+        games=games,
+    )
 
 
 def member_hands(*, season: Season, member: Member):
@@ -460,6 +505,7 @@ def member_hands(*, season: Season, member: Member):
         .annotate(
             net=Coalesce(Subquery(incoming), 0) - Coalesce(Subquery(outgoing), 0),
             evening_id=F("table__evening_id"),
+            game=F("table__game"),
             evening_date=F("table__evening__date"),
             table_number=F("table__number"),
             hand_number=F("hand__number"),
@@ -473,7 +519,8 @@ def member_hands(*, season: Season, member: Member):
 
 @dataclass
 class SheetPosting:
-    """A live posting of a table with its transfers, each member's net and the cups after."""
+    """A live posting of a table with its transfers, each member's net and the pools after
+    (``cups_after``: the pools by code, whatever the game)."""
 
     posting: Posting | None
     kind: str
@@ -541,7 +588,7 @@ def evening_for_club(*, club: Club, pk: int) -> Evening:
 
 
 def _insert_voided(sheet: SheetTable, hand: Hand) -> None:
-    """Show a voided hand in its place among the hands: no transfers, cups unchanged."""
+    """Show a voided hand in its place among the hands: no transfers, pools unchanged."""
     at = next(
         (
             i
@@ -550,7 +597,8 @@ def _insert_voided(sheet: SheetTable, hand: Hand) -> None:
         ),
         len(sheet.postings),
     )
-    before = sheet.postings[at - 1].cups_after if at else dict.fromkeys(CUP_NAMES, 0)
+    codes = get_game(sheet.table.game).features.pool_codes
+    before = sheet.postings[at - 1].cups_after if at else dict.fromkeys(codes, 0)
     sheet.postings.insert(
         at,
         SheetPosting(
@@ -594,6 +642,7 @@ def evening_sheet(*, evening: Evening) -> EveningSheet:
     members = {s.member.name: s.member_id for s in seats}
     for posting in postings:
         sheet = sheets[posting.table_id]
+        codes = get_game(sheet.table.game).features.pool_codes
         balances = sheet.balances
         net: dict[str, int] = defaultdict(int)
         for source, target, points, _reason in transfers[posting.pk]:
@@ -603,7 +652,7 @@ def evening_sheet(*, evening: Evening) -> EveningSheet:
             net[target] += points
         if posting.kind == Posting.Kind.SPLIT:
             sheet.before_split = {n: balances.get(n, 0) - net.get(n, 0) for n in sheet.seats}
-            sheet.cups_before_split = {c: -net.get(c, 0) for c in CUP_NAMES}
+            sheet.cups_before_split = {c: -net.get(c, 0) for c in codes}
             sheet.split = {n: net.get(n, 0) for n in sheet.seats}
         sheet.postings.append(
             SheetPosting(
@@ -613,7 +662,7 @@ def evening_sheet(*, evening: Evening) -> EveningSheet:
                 dealer=posting.hand.dealer.name if posting.hand_id else "",
                 transfers=transfers[posting.pk],
                 net={n: net.get(n, 0) for n in sheet.seats},
-                cups_after={c: balances.get(c, 0) for c in CUP_NAMES},
+                cups_after={c: balances.get(c, 0) for c in codes},
                 corrected=(posting.revisions or 0) > 1,
                 note=posting.note if posting.kind == Posting.Kind.ADJUSTMENT else "",
             )
@@ -629,10 +678,11 @@ def evening_sheet(*, evening: Evening) -> EveningSheet:
     ):
         _insert_voided(sheets[hand.table_id], hand)
     for sheet in sheets.values():
-        sheet.balances = {n: sheet.balances.get(n, 0) for n in (*sheet.seats, *CUP_NAMES)}
+        codes = get_game(sheet.table.game).features.pool_codes
+        sheet.balances = {n: sheet.balances.get(n, 0) for n in (*sheet.seats, *codes)}
         if not sheet.split:
             sheet.before_split = {n: sheet.balances[n] for n in sheet.seats}
-            sheet.cups_before_split = {c: sheet.balances[c] for c in CUP_NAMES}
+            sheet.cups_before_split = {c: sheet.balances[c] for c in codes}
             sheet.split = dict.fromkeys(sheet.seats, 0)
     totals: dict[str, list[int]] = {}
     for sheet in sheets.values():
@@ -674,11 +724,11 @@ def evening_sheet(*, evening: Evening) -> EveningSheet:
 
 
 def table_account_names(*, table: Table) -> list[str]:
-    """Return the names of a table's accounts: members in seat order, then both cups."""
+    """Return the names of a table's accounts: members in seat order, then the game's pools."""
     members = list(
         Seat.objects.filter(table=table).order_by("position").values_list("member__name", flat=True)
     )
-    return [*members, *CUP_NAMES]
+    return [*members, *get_game(table.game).features.pool_codes]
 
 
 # --- jeton reconciliation ------------------------------------------------------------------

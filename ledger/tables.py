@@ -8,7 +8,12 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from ledger.games import get_game
+from ledger.games.web import get_web
+
 # --- scoring
+
+POOL_ATTRS = {"td": {"class": "num cup-col"}, "th": {"class": "num"}}
 
 
 def _signed_html(points):
@@ -39,8 +44,37 @@ class NetColumn(tables.Column):
         return _signed_html(record["net"].get(self.member, 0))
 
 
+class PoolColumn(tables.Column):
+    """A pool's points after each row (``record["pools_after"]`` or ``record.pools_after``)."""
+
+    def __init__(self, code: str, label, *, attrs, **kwargs):
+        self.code = code
+        super().__init__(
+            verbose_name=label, empty_values=(), orderable=False, attrs=attrs, **kwargs
+        )
+
+    def raw(self, record):
+        after = record["pools_after"] if isinstance(record, dict) else record.cups_after
+        return after.get(self.code, "–")
+
+    def render(self, record):
+        return self.raw(record)
+
+    def value(self, record):
+        return self.raw(record)
+
+
+def pool_columns(game_code: str, prefix: str, attrs) -> list[tuple[str, tables.Column]]:
+    """Return a column per pool of the game, named ``<prefix><code>``, labelled by the game."""
+    web = get_web(game_code)
+    return [
+        (f"{prefix}{code}", PoolColumn(code, web.pool_label(code), attrs=attrs))
+        for code in get_game(game_code).features.pool_codes
+    ]
+
+
 class HandTable(tables.Table):
-    """The hands of a table: number, dealer, each member's net and the cups after."""
+    """The hands of a table: number, dealer, each member's net and the pools after."""
 
     number = tables.Column(
         verbose_name="#",
@@ -48,16 +82,6 @@ class HandTable(tables.Table):
         attrs={"td": {"class": "num hand-no"}, "th": {"class": "num"}},
     )
     dealer = tables.Column(verbose_name=_("Dealer"))
-    kongekop = tables.Column(
-        verbose_name=_("kongekop"),
-        empty_values=(),
-        attrs={"td": {"class": "num cup-col"}, "th": {"class": "num"}},
-    )
-    pagatkop = tables.Column(
-        verbose_name=_("pagatkop"),
-        empty_values=(),
-        attrs={"td": {"class": "num cup-col"}, "th": {"class": "num"}},
-    )
     revisions = tables.Column(verbose_name="", empty_values=(), orderable=False)
 
     class Meta:
@@ -67,18 +91,13 @@ class HandTable(tables.Table):
             "data-hand": lambda record: record["number"],
             "class": lambda record: "voided" if record["voided"] else "",
         }
-        sequence = ("number", "dealer", "...", "kongekop", "pagatkop", "revisions")
+        sequence = ("number", "dealer", "...", "revisions")
         empty_text = _("No hands yet.")
 
-    def __init__(self, data, *, members, **kwargs):
+    def __init__(self, data, *, members, game, **kwargs):
         extra = [(f"m{i}", NetColumn(name)) for i, name in enumerate(members)]
+        extra += pool_columns(game, "pool_", POOL_ATTRS)
         super().__init__(data, extra_columns=extra, **kwargs)
-
-    def render_kongekop(self, record):
-        return record["cups_after"].get("kongekop", "–")
-
-    def render_pagatkop(self, record):
-        return record["cups_after"].get("pagatkop", "–")
 
     def render_revisions(self, record):
         if record["voided"]:
@@ -107,43 +126,6 @@ class RevisionTable(tables.Table):
 
 MINUS = "\u2212"
 
-REASON_LABELS = {
-    "funding": _("funding"),
-    "dealer_fee": _("dealer's fee"),
-    "meld_tarok": _("tarok meld"),
-    "meld_matador": _("matador meld"),
-    "meld_half": _("half meld"),
-    "meld_full": _("full meld"),
-    "meld_overfull": _("overfull meld"),
-    "lost_king": _("king lost"),
-    "lost_pagat": _("pagat lost"),
-    "pagat_home": _("pagat home"),
-    "tout": _("tout"),
-    "tout_cup": _("tout takes the cup"),
-    "nolo": _("nolo"),
-    "ultimo": _("ultimo"),
-    "ultimo_cup": _("ultimo takes the cup"),
-    "bagud": _("bagud"),
-    "bagud_cup": _("bagud into the cup"),
-    "last_trick": _("last trick"),
-    "count": _("count"),
-    "refund": _("refund"),
-    "split": _("split"),
-    "adjustment": _("adjustment"),
-}
-CARD_LABELS = {"king": _("king"), "pagat": _("pagat")}
-FINE_LABELS = {
-    "cups_not_moved": _("Cups not moved"),
-    "misdeal": _("Misdeal"),
-    "meld_before_dealer": _("Meld before the dealer"),
-    "meld_error": _("Meld error"),
-    "wrong_card_count": _("Wrong number of cards"),
-    "wrong_skat": _("Wrong skat"),
-    "lead_out_of_turn": _("Lead out of turn"),
-    "revoke": _("Revoke"),
-    "false_scies_call": _("False scies call"),
-}
-
 
 def signed_points(points) -> str:
     """Return points with their sign: +65, 0, and a real minus sign for -30."""
@@ -160,39 +142,6 @@ def money_text(amount) -> str:
         return "–"
     text = number_format(amount, 2, force_grouping=True)
     return MINUS + text[1:] if text.startswith("-") else text
-
-
-def reason_label(reason: str) -> str:
-    """Return a transfer reason in words (``fine_revoke`` -> fine: revoke)."""
-    if reason.startswith("fine_"):
-        fine = reason.removeprefix("fine_")
-        return gettext("fine: {kind}").format(kind=FINE_LABELS.get(fine, fine))
-    return str(REASON_LABELS.get(reason, reason))
-
-
-def hand_events(outcome: dict | None) -> list[str]:
-    """Return what happened at the end of a hand, in words, from its posting's outcome."""
-    if not outcome:
-        return []
-    events = []
-    if outcome.get("tout"):
-        events.append(gettext("tout: {name}").format(name=outcome["tout"]))
-    if outcome.get("nolo"):
-        events.append(gettext("nolo: {name}").format(name=outcome["nolo"]))
-    if outcome.get("ultimo"):
-        name, card = outcome["ultimo"]
-        events.append(
-            gettext("ultimo: {name} ({card})").format(name=name, card=CARD_LABELS.get(card, card))
-        )
-    for name, card in outcome.get("bagud") or ():
-        events.append(
-            gettext("bagud: {name} ({card})").format(name=name, card=CARD_LABELS.get(card, card))
-        )
-    if outcome.get("last_trick") and not outcome.get("ultimo"):
-        events.append(gettext("last trick: {name}").format(name=outcome["last_trick"]))
-    for cup in outcome.get("refunded") or ():
-        events.append(gettext("{cup} refunded").format(cup=cup))
-    return events
 
 
 def _num_class(value) -> str:
@@ -270,12 +219,6 @@ class StandingsTable(tables.Table):
     )
     evenings = CountColumn(verbose_name=_("Evenings"))
     played = CountColumn(verbose_name=_("Hands"))
-    ultimo_pagat = CountColumn(verbose_name=_("Ultimo pagat"))
-    ultimo_king = CountColumn(verbose_name=_("Ultimo king"))
-    bagud = CountColumn(verbose_name=_("Bagud"))
-    nolo = CountColumn(verbose_name=_("Nolo"))
-    tout = CountColumn(verbose_name=_("Tout"))
-    melds = CountColumn(verbose_name=_("Melds"))
     average = tables.Column(verbose_name=_("Per evening"), attrs=SIGNED_ATTRS)
     best = PointsColumn(verbose_name=_("Best evening"))
 
@@ -286,7 +229,14 @@ class StandingsTable(tables.Table):
 
     def __init__(self, data, *, member_url=lambda member_id: None, **kwargs):
         self.member_url = member_url
-        super().__init__(data, **kwargs)
+        extra = stat_columns(getattr(data, "stats_columns", ()), "stats__")
+        kwargs.setdefault(
+            "sequence",
+            ("rank", "name", "points", "money", "evenings", "played")
+            + tuple(name for name, _column in extra)
+            + ("average", "best"),
+        )
+        super().__init__(data, extra_columns=extra, **kwargs)
 
     def render_average(self, value):
         text = number_format(value, 1)
@@ -330,6 +280,14 @@ class SeasonEveningsTable(tables.Table):
         return format_html_join(" ", '<a class="button small" href="{}">{}</a>', links)
 
 
+def stat_columns(columns, accessor_prefix: str = "") -> list[tuple[str, tables.Column]]:
+    """Return a count column per statistics column (key, verbose name) of the games."""
+    return [
+        (f"stat_{key}", CountColumn(verbose_name=label, accessor=f"{accessor_prefix}{key}"))
+        for key, label in columns
+    ]
+
+
 class MemberEveningsTable(tables.Table):
     """A member's evenings of a season with the running total."""
 
@@ -342,21 +300,15 @@ class MemberEveningsTable(tables.Table):
     money = MoneyColumn(verbose_name=_("Money"))
     cumulative = PointsColumn(verbose_name=_("Season so far"))
     played = CountColumn(verbose_name=_("Hands"))
-    ultimo_pagat = CountColumn(verbose_name=_("Ultimo pagat"))
-    ultimo_king = CountColumn(verbose_name=_("Ultimo king"))
-    bagud = CountColumn(verbose_name=_("Bagud"))
-    nolo = CountColumn(verbose_name=_("Nolo"))
-    tout = CountColumn(verbose_name=_("Tout"))
-    melds = CountColumn(verbose_name=_("Melds"))
 
     class Meta:
         attrs = {"class": "member-evenings", "id": "member-evenings"}
         row_attrs = {"data-evening": lambda record: record["evening_id"]}
         empty_text = _("No evenings in this season yet.")
 
-    def __init__(self, data, *, sheet_url=lambda evening_id: None, **kwargs):
+    def __init__(self, data, *, stats_columns=(), sheet_url=lambda evening_id: None, **kwargs):
         self.sheet_url = sheet_url
-        super().__init__(data, **kwargs)
+        super().__init__(data, extra_columns=stat_columns(stats_columns), **kwargs)
 
 
 class MemberHandsTable(tables.Table):
@@ -383,14 +335,7 @@ class MemberHandsTable(tables.Table):
         super().__init__(data, **kwargs)
 
     def _events(self, record) -> list[str]:
-        outcome = {
-            "tout": record.tout_player,
-            "nolo": record.nolo_player,
-            "ultimo": (record.ultimo_player, record.ultimo_card) if record.ultimo_player else None,
-            "bagud": [(b, "") for b in (record.bagud0, record.bagud1, record.bagud2) if b],
-        }
-        events = hand_events(outcome)
-        return [e.replace(" ()", "") for e in events]
+        return get_web(record.game).outcome_words(record.outcome, brief=True)
 
     def render_events(self, record):
         return "; ".join(self._events(record))
@@ -456,8 +401,6 @@ class EveningSheetTable(tables.Table):
     label = tables.Column(verbose_name="#", empty_values=(), attrs={"td": {"class": "label"}})
     dealer = tables.Column(verbose_name=_("Dealer"), empty_values=())
     events = tables.Column(verbose_name=_("What happened"), empty_values=())
-    kongekop = tables.Column(verbose_name=_("kongekop"), empty_values=(), attrs=NUM_ATTRS)
-    pagatkop = tables.Column(verbose_name=_("pagatkop"), empty_values=(), attrs=NUM_ATTRS)
 
     class Meta:
         orderable = False
@@ -467,15 +410,17 @@ class EveningSheetTable(tables.Table):
             "data-kind": lambda record: record.kind,
             "data-hand": lambda record: record.number or "",
         }
-        sequence = ("label", "dealer", "events", "...", "kongekop", "pagatkop")
+        sequence = ("label", "dealer", "events", "...")
 
-    def __init__(self, data, *, members, **kwargs):
+    def __init__(self, data, *, members, game, **kwargs):
+        self.web = get_web(game)
         extra = [(f"m{i}", SheetColumn(name)) for i, name in enumerate(members)]
+        extra += pool_columns(game, "pool_", NUM_ATTRS)
         super().__init__(data, extra_columns=extra, **kwargs)
         for record in data:
             # The row under each posting (see the template) lists its transfers in words.
             record.transfers_text = ", ".join(
-                f"{source} → {target} {points} ({reason_label(reason)})"
+                f"{source} → {target} {points} ({self.web.reason_label(reason)})"
                 for source, target, points, reason in record.transfers
             )
 
@@ -489,7 +434,7 @@ class EveningSheetTable(tables.Table):
         return record.dealer
 
     def render_events(self, record):
-        events = hand_events(record.outcome)
+        events = self.web.outcome_words(record.outcome)
         if record.kind == "voided":
             events.append(gettext("voided"))
         if record.note:
@@ -497,12 +442,6 @@ class EveningSheetTable(tables.Table):
         if record.corrected:
             events.append(gettext("corrected"))
         return "; ".join(events)
-
-    def render_kongekop(self, record):
-        return record.cups_after["kongekop"]
-
-    def render_pagatkop(self, record):
-        return record.cups_after["pagatkop"]
 
 
 class JetonTable(tables.Table):
@@ -547,7 +486,7 @@ class JetonTable(tables.Table):
         return self.form[f"count_{record.account_id}"]
 
 
-def standing_summary(standing, currency: str = "") -> list[dict]:
+def standing_summary(standing, currency: str = "", games=()) -> list[dict]:
     """Return a member's season totals as labelled figures for the summary tiles."""
 
     def tile(key, label, text, value=None):
@@ -567,14 +506,10 @@ def standing_summary(standing, currency: str = "") -> list[dict]:
         tile("played", _("Hands"), str(standing.played)),
         tile("average", _("Per evening"), average, standing.average),
         tile("best", _("Best evening"), signed_points(standing.best), standing.best),
-        tile(
-            "ultimo",
-            _("Ultimo (pagat / king)"),
-            f"{standing.ultimo_pagat} / {standing.ultimo_king}",
-        ),
-        tile("bagud", _("Bagud"), str(standing.bagud)),
-        tile("nolo_tout", _("Nolo / tout"), f"{standing.nolo} / {standing.tout}"),
-        tile("melds", _("Melds received"), str(standing.melds)),
+    ] + [
+        tile(key, label, text)
+        for code in games
+        for key, label, text in get_web(code).stats_tiles(standing.stats)
     ]
 
 

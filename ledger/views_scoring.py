@@ -36,9 +36,7 @@ from ledger.forms import (
 )
 from ledger.games import get_game
 from ledger.games.danish.engine import HandError, rotation
-from ledger.games.danish.engine.hand import COURT_CARDS, MELD_SUITS
-from ledger.games.danish.engine.hand import CUPS as CUP_NAMES
-from ledger.games.danish.engine.ratecard import FINE_TYPES
+from ledger.games.web import get_web
 from ledger.models import (
     Account,
     Evening,
@@ -51,78 +49,39 @@ from ledger.models import (
     Transfer,
 )
 from ledger.permissions import club_role
-from ledger.tables import FINE_LABELS, HandTable, RevisionTable, signed_points
+from ledger.tables import HandTable, RevisionTable, signed_points
 
 SCOREKEEPER = Member.Role.SCOREKEEPER
 DRAFT_HEADER = "X-Hand-Submit"
 CHANGES_KEY = "scoring_changes"
 
-# The form section beside which a problem with a field of the hand record is shown.
+# The form section beside which a problem with a field of the hand record is shown: these
+# fields are every game's; a game's own are in its web side's ``section_of_field``.
 SECTION_OF_FIELD = {
     "seats": "seating",
     "dealer": "seating",
     "sitting_out": "seating",
-    "melds": "extras",
-    "during_play": "extras",
-    "fines": "extras",
-    "annulled": "extras",
-    "nolo": "extras",
-    "tout": "extras",
-    "last_trick": "last_trick",
-    "count": "count",
     "reason": "reason",
 }
 SECTIONS = ("general", "seating", "last_trick", "count", "extras", "reason")
 
-REASON_LABELS = {
-    "dealer_fee": _("Dealer's fee"),
-    "meld_tarok": _("Taroks"),
-    "meld_matador": _("Matadors"),
-    "meld_half": _("Half"),
-    "meld_full": _("Full"),
-    "meld_overfull": _("Overfull"),
-    "lost_king": _("King lost"),
-    "lost_pagat": _("Pagat lost"),
-    "pagat_home": _("Pagat home"),
-    "tout": _("Tout"),
-    "tout_cup": _("Tout takes the cup"),
-    "nolo": _("Nolo"),
-    "ultimo": _("Ultimo"),
-    "ultimo_cup": _("Ultimo takes the cup"),
-    "bagud": _("Bagud"),
-    "bagud_cup": _("Bagud into the cup"),
-    "last_trick": _("Last trick"),
-    "count": _("Count"),
-    "refund": _("Refunding"),
-    "funding": _("Funding"),
-    "split": _("Split"),
-    "adjustment": _("Adjustment"),
-}
-SUIT_LABELS = {
-    "hearts": _("Hearts"),
-    "diamonds": _("Diamonds"),
-    "spades": _("Spades"),
-    "clubs": _("Clubs"),
-    "kings": _("Kings"),
-}
-CARD_LABELS = {
-    "king": _("King"),
-    "queen": _("Queen"),
-    "cavalier": _("Cavalier"),
-    "knight": _("Knight"),
-}
-MELD_LABELS = {
-    "tarok": _("Taroks"),
-    "matador": _("Matadors"),
-    "half": _("Half"),
-    "full": _("Full"),
-    "overfull": _("Overfull"),
-}
-EVENT_LABELS = {
-    "lost_king": _("King lost"),
-    "lost_pagat": _("Pagat lost"),
-    "pagat_home": _("Pagat home"),
-}
+
+def pool_items(game_code: str, balances: dict, before: dict | None = None) -> list[dict]:
+    """Return the game's pools for display: code, label, CSS modifier, points (and before)."""
+    web = get_web(game_code)
+    items = []
+    for code in get_game(game_code).features.pool_codes:
+        item = {
+            "code": code,
+            "label": web.pool_label(code),
+            "css": web.pool_class(code),
+            "points": balances.get(code, 0),
+            "after": balances.get(code, 0),
+        }
+        if before is not None:
+            item["before"] = before.get(code, 0)
+        items.append(item)
+    return items
 
 
 # --- reads ---------------------------------------------------------------------------------
@@ -137,8 +96,8 @@ def signed(points: int | None) -> dict:
 
 
 def posting_effects(posting_ids) -> dict[int, dict]:
-    """Return each posting's net per member and change per cup, from its transfers (one query)."""
-    effects = {pid: {"net": defaultdict(int), "cups": defaultdict(int)} for pid in posting_ids}
+    """Return each posting's net per member and change per pool, from its transfers (one query)."""
+    effects = {pid: {"net": defaultdict(int), "pools": defaultdict(int)} for pid in posting_ids}
     rows = Transfer.objects.filter(posting_id__in=list(posting_ids)).values_list(
         "posting_id",
         "source__kind",
@@ -149,9 +108,14 @@ def posting_effects(posting_ids) -> dict[int, dict]:
     )
     for posting_id, s_kind, s_code, t_kind, t_code, points in rows:
         effect = effects[posting_id]
-        effect["net" if s_kind == Account.Kind.MEMBER else "cups"][s_code] -= points
-        effect["net" if t_kind == Account.Kind.MEMBER else "cups"][t_code] += points
+        effect["net" if s_kind == Account.Kind.MEMBER else "pools"][s_code] -= points
+        effect["net" if t_kind == Account.Kind.MEMBER else "pools"][t_code] += points
     return effects
+
+
+def pools_after(posting: Posting, effect: dict, codes) -> dict[str, int]:
+    """Return the pools after a hand posting: the state it started from plus its transfers."""
+    return {c: (posting.state_before or {}).get(c, 0) + effect["pools"][c] for c in codes}
 
 
 def live_hand_postings(table_id: int) -> dict[int, Posting]:
@@ -165,7 +129,7 @@ def live_hand_postings(table_id: int) -> dict[int, Posting]:
 
 
 def hand_rows(table: Table) -> list[dict]:
-    """Return every hand of ``table`` with its net per member and the cups after it."""
+    """Return every hand of ``table`` with its net per member and the pools after it."""
     hands = list(
         Hand.objects.filter(table=table)
         .select_related("dealer")
@@ -174,6 +138,7 @@ def hand_rows(table: Table) -> list[dict]:
     )
     live = live_hand_postings(table.pk)
     effects = posting_effects([p.pk for p in live.values()])
+    codes = get_game(table.game).features.pool_codes
     rows = []
     for hand in hands:
         posting = live.get(hand.pk)
@@ -184,15 +149,12 @@ def hand_rows(table: Table) -> list[dict]:
             "voided": hand.status == Hand.Status.VOIDED,
             "revisions": hand.revision_count,
             "net": {},
-            "cups_after": {},
+            "pools_after": {},
         }
         if posting is not None:
             effect = effects[posting.pk]
             row["net"] = dict(effect["net"])
-            row["cups_after"] = {
-                cup: (posting.state_before or {}).get(cup, 0) + effect["cups"][cup]
-                for cup in CUP_NAMES
-            }
+            row["pools_after"] = pools_after(posting, effect, codes)
         rows.append(row)
     return rows
 
@@ -220,27 +182,8 @@ def suggestion(table: Table, seats: list[str], rates, number: int) -> dict | Non
     }
 
 
-def rotation_map(seats: list[str], rates) -> dict:
-    """Return, for the hand form, every dealer's default sitters and every role's non-counter.
-
-    The browser uses it when the scorekeeper overrides the dealer or the sitters, so the
-    rules of the rotation stay on the server.
-    """
-    rule = rates.five_seat_rotation
-    defaults = {}
-    non_counter = {}
-    for dealer in seats:
-        out = rotation.default_sitting_out(seats, dealer, rule)
-        defaults[dealer] = list(out) if out is not None else None
-        others = [s for s in seats if s != dealer]
-        for sitters in itertools.combinations(others, len(seats) - 3):
-            key = dealer + "|" + ",".join(sitters)
-            non_counter[key] = rotation.non_counter(seats, dealer, sitters, rule)
-    return {"defaults": defaults, "non_counter": non_counter}
-
-
 def table_state(table: Table) -> dict:
-    """Return a table's seats with balances, its cups and the next hand's suggestion."""
+    """Return a table's seats with balances, its pools and the next hand's suggestion."""
     seats = list(Seat.objects.filter(table=table).select_related("member").order_by("position"))
     balances = selectors.table_balances(table.pk)
     rates = services.rate_card(table.evening)
@@ -270,7 +213,7 @@ def _state(table, seats, balances, rates, counts, current) -> dict:
     return {
         "table": table,
         "members": members,
-        "cups": {cup: balances.get(cup, 0) for cup in CUP_NAMES},
+        "pools": pool_items(table.game, balances),
         "next": nxt,
         "recorded": recorded,
         "seated": len(current),
@@ -278,7 +221,7 @@ def _state(table, seats, balances, rates, counts, current) -> dict:
 
 
 def evening_tables(evening: Evening) -> list[dict]:
-    """Return every table of ``evening`` with seats, balances and cups (a fixed query count)."""
+    """Return every table of ``evening`` with seats, balances and pools (a fixed query count)."""
     tables = list(evening.tables.select_related("first_dealer").order_by("number"))
     seats = defaultdict(list)
     for seat in (
@@ -326,12 +269,14 @@ def evening_tables(evening: Evening) -> list[dict]:
     return states
 
 
-def transfer_summary(transfers, seats) -> dict:
+def transfer_summary(transfers, seats, game_code: str) -> dict:
     """Group a settlement's transfers into who pays whom, per pair of accounts, for display."""
+    pools = get_game(game_code).features.pool_codes
+    web = get_web(game_code)
     flows = defaultdict(int)
     for t in transfers:
         flows[(t["from"], t["to"])] += t["points"]
-    order = {name: i for i, name in enumerate(list(seats) + list(CUP_NAMES))}
+    order = {name: i for i, name in enumerate(list(seats) + list(pools))}
     names = sorted({n for pair in flows for n in pair}, key=lambda n: order.get(n, 99))
     pairs = []
     for a, b in itertools.combinations(names, 2):
@@ -344,8 +289,8 @@ def transfer_summary(transfers, seats) -> dict:
                 "payer": payer,
                 "payee": payee,
                 "points": abs(amount),
-                "payer_is_cup": payer in CUP_NAMES,
-                "payee_is_cup": payee in CUP_NAMES,
+                "payer_is_cup": payer in pools,
+                "payee_is_cup": payee in pools,
             }
         )
     pairs.sort(key=lambda p: (order.get(p["payer"], 99), order.get(p["payee"], 99)))
@@ -354,64 +299,32 @@ def transfer_summary(transfers, seats) -> dict:
             "from": t["from"],
             "to": t["to"],
             "points": t["points"],
-            "reason": reason_label(t["reason"]),
+            "reason": web.payment_label(t["reason"]),
         }
         for t in transfers
     ]
     return {"pairs": pairs, "details": details}
 
 
-def reason_label(reason: str) -> str:
-    if reason.startswith("fine_"):
-        fine = reason.removeprefix("fine_")
-        return gettext("Fine: {fine}").format(fine=FINE_LABELS.get(fine, fine))
-    return str(REASON_LABELS.get(reason, reason))
-
-
-def hand_labels() -> dict:
-    """Return the translated words the hand form's script shows on its chips and buttons."""
-
-    def plain(mapping):
-        return {key: str(value) for key, value in mapping.items()}
-
-    return {
-        "melds": plain(MELD_LABELS),
-        "suits": plain(SUIT_LABELS),
-        "cards": plain(CARD_LABELS),
-        "events": plain(EVENT_LABELS),
-        "fines": plain(FINE_LABELS),
-        "missing": gettext("without {card}"),
-        "with_pagat": gettext("with pagat"),
-        "waived": gettext("waived"),
-        "nolo": gettext("Nolo"),
-        "tout": gettext("Tout"),
-        "remove": gettext("Remove"),
-        "no_count_nolo": gettext("No count: nolo"),
-        "no_count_annulled": gettext("No count: annulled"),
-        "no_count_tout": gettext("No count: tout"),
-        "does_not_count": gettext("does not count"),
-        "deals": gettext("deals"),
-    }
-
-
 # --- errors --------------------------------------------------------------------------------
 
 
-def section_of(field: str) -> str:
-    """Return the form section of a hand-record field path such as ``melds[0].count``."""
+def section_of(field: str, game_code: str) -> str:
+    """Return the form section of a hand-record field path such as ``count.Anna``."""
     head = re.match(r"[A-Za-z_]*", field or "").group(0)
-    return SECTION_OF_FIELD.get(head, "general")
+    sections = {**SECTION_OF_FIELD, **get_web(game_code).section_of_field}
+    return sections.get(head, "general")
 
 
-def errors_by_section(error) -> dict[str, list[str]]:
+def errors_by_section(error, game_code: str) -> dict[str, list[str]]:
     """Translate a refused hand into messages per form section."""
     errors = defaultdict(list)
     if isinstance(error, HandError):
         for problem in error.problems:
             message = gettext(problem.template).format(**problem.params)
-            errors[section_of(problem.field)].append(message)
+            errors[section_of(problem.field, game_code)].append(message)
     elif isinstance(error, LedgerError):
-        errors[section_of(error.field)].append(str(error.message))
+        errors[section_of(error.field, game_code)].append(str(error.message))
     return dict(errors)
 
 
@@ -426,31 +339,31 @@ def form_errors(form) -> dict[str, list[str]]:
 # --- the preview ---------------------------------------------------------------------------
 
 
-def settle_preview(*, table: Table, record: dict, seats: list[str], cups: dict) -> dict:
-    """Parse and settle ``record`` at ``table`` from ``cups``; write nothing.
+def settle_preview(*, table: Table, record: dict, seats: list[str], state: dict) -> dict:
+    """Parse and settle ``record`` at ``table`` from ``state``; write nothing.
 
     Raise HandError or LedgerError when the hand is refused.
     """
+    game = get_game(table.game)
     data = dict(record)
-    data.pop("cups_before", None)
+    if game.features.state_in:
+        data.pop(game.features.state_in, None)
     if data.get("seats", seats) != seats:
         raise LedgerError(
             _("the seats must be the table's: {names}").format(names=", ".join(seats)), "seats"
         )
     data["seats"] = seats
     rates = services.rate_card(table.evening)
-    game = get_game(table.game)
-    parsed = game.parse_hand(data, rates, state=cups)
-    settlement = game.settle(parsed, rates, cups)
+    parsed = game.parse_hand(data, rates, state=state)
+    settlement = game.settle(parsed, rates, state)
     transfers = [t.as_dict() for t in settlement.transfers]
     return {
         "net": [
             dict(signed(settlement.net[name]), name=name, out=name in parsed.sitting_out)
             for name in seats
         ],
-        "cups_before": cups,
-        "cups_after": settlement.cups_after,
-        "summary": transfer_summary(transfers, seats),
+        "pools": pool_items(table.game, settlement.state_after, before=state),
+        "summary": transfer_summary(transfers, seats, table.game),
     }
 
 
@@ -495,7 +408,7 @@ def evening_start(request):
 
 @club_role()
 def evening_detail(request, pk):
-    """Show every table of an evening, its cups and balances; htmx polls the live part."""
+    """Show every table of an evening, its pools and balances; htmx polls the live part."""
     evening = get_object_or_404(Evening.objects.select_related("club"), pk=pk, club=request.club)
     context = {"evening": evening, "nav_evening": evening, "tables": evening_tables(evening)}
     if request.htmx:
@@ -549,7 +462,7 @@ def _table(request, pk) -> Table:
 
 @club_role()
 def table_detail(request, pk):
-    """Show a table: seats, balances, cups, the next dealer, and every hand with its net."""
+    """Show a table: seats, balances, pools, the next dealer, and every hand with its net."""
     table = _table(request, pk)
     state = table_state(table)
     rows = hand_rows(table)
@@ -559,7 +472,7 @@ def table_detail(request, pk):
         "evening": table.evening,
         "nav_evening": table.evening,
         "state": state,
-        "hands": HandTable(rows, members=members),
+        "hands": HandTable(rows, members=members, game=table.game),
         "writable": table.evening.is_open and table.status == Table.Status.OPEN,
     }
     if request.htmx:
@@ -626,7 +539,8 @@ def table_leave(request, pk):
 def _hand_form_context(request, table, *, seats, record, token, hand=None, errors=None):
     """Return what the hand form needs: players, rotation, labels and the current record."""
     rates = services.rate_card(table.evening)
-    cups = selectors.pool_balances(table.pk)
+    web = get_web(table.game)
+    state = selectors.pool_balances(table.pk)
     if hand is None:
         number = services.next_hand_number(table.pk)
         nxt = suggestion(table, seats, rates, number)
@@ -636,7 +550,7 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
         nxt = None
         posting = live_hand_postings(table.pk).get(hand.pk)
         if posting is not None and posting.state_before:
-            cups = posting.state_before
+            state = posting.state_before
         preview_url = reverse(
             "hand_correct_preview", kwargs={"club": request.club.slug, "pk": hand.pk}
         )
@@ -647,7 +561,9 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
             "dealer": nxt["dealer"],
             "sitting_out": nxt["sitting_out"],
         }
+    entry = web.entry_context(rates=rates, seats=seats)
     return {
+        **entry,
         "table": table,
         "evening": table.evening,
         "nav_evening": table.evening,
@@ -655,10 +571,14 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
         "number": number,
         "version": services.table_version(table.pk),
         "seats": seats,
-        "cups": cups,
+        "state": state,
+        "pools": pool_items(table.game, state),
         "record": record,
         "token": token,
         "suggested": nxt,
+        "entry_template": web.entry_template,
+        "entry_script": web.entry_script,
+        "entry_styles": web.entry_styles,
         "hand_config": {
             "table": table.pk,
             "hand": hand.pk if hand else None,
@@ -666,21 +586,13 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
             "seats": seats,
             "token": token,
             "mode": "correct" if hand else "new",
-            "rotation": rotation_map(seats, rates),
-            "five_seat_rotation": rates.five_seat_rotation,
-            "tout_variant": rates.tout_variant,
+            **entry["config"],
             "record": record,
-            "labels": hand_labels(),
             "table_url": reverse("table", kwargs={"club": request.club.slug, "pk": table.pk}),
         },
         "errors": errors or {},
         "sections": SECTIONS,
         "preview_url": preview_url,
-        "fine_types": [(f, FINE_LABELS[f]) for f in FINE_TYPES],
-        "meld_suits": [(s, SUIT_LABELS[s]) for s in MELD_SUITS],
-        "court_cards": [(c, CARD_LABELS[c]) for c in COURT_CARDS],
-        "plain_suits": [(s, SUIT_LABELS[s]) for s in MELD_SUITS if s != "kings"],
-        "meld_types": list(MELD_LABELS.items()),
     }
 
 
@@ -710,6 +622,9 @@ def hand_new(request, pk):
             return redirect(table_url)
         if not 3 <= len(seats) <= 5:
             messages.error(request, gettext("A hand needs 3 to 5 members at the table."))
+            return redirect(table_url)
+        if get_web(table.game).entry_template is None:
+            messages.error(request, gettext("This game has no entry form yet: import its hands."))
             return redirect(table_url)
         context = _hand_form_context(
             request, table, seats=seats, record=None, token=str(uuid.uuid4())
@@ -745,7 +660,7 @@ def hand_new(request, pk):
             seats=seats,
             record=record,
             token=token or str(uuid.uuid4()),
-            errors=errors_by_section(error),
+            errors=errors_by_section(error, table.game),
         )
         return _refused(request, context, form_page="ledger/hand_form.html")
     messages.success(request, gettext("Hand {number} is saved.").format(number=hand.number))
@@ -755,7 +670,7 @@ def hand_new(request, pk):
 @club_role(SCOREKEEPER)
 @require_POST
 def hand_preview(request, pk):
-    """Show who would pay whom for the hand being entered, and the cups after; write nothing."""
+    """Show who would pay whom for the hand being entered, and the pools after; write nothing."""
     table = _table(request, pk)
     record, errors = _record_from_post(request)
     if errors:
@@ -763,10 +678,10 @@ def hand_preview(request, pk):
     seats = [s.name for s in selectors.current_seats(table.pk)]
     try:
         preview = settle_preview(
-            table=table, record=record, seats=seats, cups=selectors.pool_balances(table.pk)
+            table=table, record=record, seats=seats, state=selectors.pool_balances(table.pk)
         )
     except (HandError, LedgerError) as error:
-        return _feedback(request, errors=errors_by_section(error))
+        return _feedback(request, errors=errors_by_section(error, table.game))
     return _feedback(request, preview=preview)
 
 
@@ -799,11 +714,12 @@ def hand_detail(request, pk):
         effect = posting_effects([posting.pk])[posting.pk]
         settled = {
             "net": [dict(signed(effect["net"].get(n, 0)), name=n) for n in seats],
-            "cups_before": posting.state_before or {},
-            "cups_after": {
-                c: (posting.state_before or {}).get(c, 0) + effect["cups"][c] for c in CUP_NAMES
-            },
-            "summary": transfer_summary(transfers, seats),
+            "pools": pool_items(
+                table.game,
+                pools_after(posting, effect, get_game(table.game).features.pool_codes),
+                before=posting.state_before or {},
+            ),
+            "summary": transfer_summary(transfers, seats, table.game),
         }
     revisions = HandRevision.objects.filter(hand=hand).select_related("by").order_by("number")
     context = {
@@ -812,7 +728,7 @@ def hand_detail(request, pk):
         "evening": table.evening,
         "nav_evening": table.evening,
         "settled": settled,
-        "record": describe_record(hand.record),
+        "record": get_web(table.game).record_lines(hand.record),
         "revisions": RevisionTable(revisions),
         "void_form": VoidForm(),
         "writable": (
@@ -824,67 +740,14 @@ def hand_detail(request, pk):
     return render(request, "ledger/hand.html", context)
 
 
-def describe_record(record: dict) -> list[tuple[str, str]]:
-    """Return the hand record as translated (label, text) lines for the hand page."""
-    lines = [(gettext("Dealer"), record.get("dealer", ""))]
-    if record.get("sitting_out"):
-        lines.append((gettext("Sitting out"), ", ".join(record["sitting_out"])))
-    for meld in record.get("melds", []):
-        text = str(MELD_LABELS.get(meld["type"], meld["type"]))
-        if "count" in meld:
-            text += f" {meld['count']}"
-        if meld.get("with_pagat"):
-            text += " " + gettext("with pagat")
-        if "suit" in meld:
-            text += " " + str(SUIT_LABELS.get(meld["suit"], meld["suit"]))
-        if "missing" in meld:
-            missing = CARD_LABELS.get(meld["missing"]) or SUIT_LABELS.get(meld["missing"])
-            text += " (" + gettext("without {card}").format(card=missing) + ")"
-        lines.append((gettext("Meld: {name}").format(name=meld["player"]), text))
-    for event in record.get("during_play", []):
-        lines.append((event["player"], str(EVENT_LABELS.get(event["type"], event["type"]))))
-    for fine in record.get("fines", []):
-        text = gettext("Fine: {fine}").format(fine=FINE_LABELS.get(fine["type"], fine["type"]))
-        if fine.get("waived"):
-            text += " (" + gettext("waived") + ")"
-        lines.append((fine["player"], text))
-    if record.get("annulled"):
-        lines.append((gettext("Annulled"), gettext("yes")))
-    if record.get("tout"):
-        lines.append((gettext("Tout"), record["tout"]))
-    if record.get("nolo"):
-        lines.append((gettext("Nolo"), ", ".join(record["nolo"])))
-    trick = record.get("last_trick")
-    if trick:
-        cards = {
-            "pagat": gettext("pagat"),
-            "king": gettext("king"),
-            "other": gettext("plain card"),
-        }
-        played = ", ".join(
-            f"{c['player']}: {cards.get(c['card'], c['card'])}" for c in trick["cards"]
-        )
-        lines.append((gettext("Last trick"), f"{trick['winner']} ({played})"))
-    if record.get("count"):
-        lines.append(
-            (
-                gettext("Count"),
-                ", ".join(f"{name} {points}" for name, points in record["count"].items()),
-            )
-        )
-    return lines
-
-
 def _changes(*, table: Table, title: str, changed, voided=None) -> dict:
-    """Return what a correction or a void changed: each hand whose net or cups changed."""
+    """Return what a correction or a void changed: each hand whose net or pools changed."""
+    codes = get_game(table.game).features.pool_codes
+    web = get_web(table.game)
     ids = [p.pk for _h, old, new in changed for p in (old, new)]
     if voided is not None:
         ids.append(voided[1].pk)
     effects = posting_effects(ids)
-
-    def cups_after(posting):
-        effect = effects[posting.pk]
-        return {c: (posting.state_before or {}).get(c, 0) + effect["cups"][c] for c in CUP_NAMES}
 
     hands = []
     if voided is not None:
@@ -898,7 +761,7 @@ def _changes(*, table: Table, title: str, changed, voided=None) -> dict:
                     for n, v in effects[old.pk]["net"].items()
                     if v
                 ],
-                "cups": [],
+                "pools": [],
             }
         )
     for hand, old, new in changed:
@@ -909,14 +772,17 @@ def _changes(*, table: Table, title: str, changed, voided=None) -> dict:
             for n in names
             if old_net.get(n, 0) != new_net.get(n, 0)
         ]
-        old_cups, new_cups = cups_after(old), cups_after(new)
-        cups = [
-            {"name": c, "old": old_cups[c], "new": new_cups[c]}
-            for c in CUP_NAMES
-            if old_cups[c] != new_cups[c]
+        old_pools = pools_after(old, effects[old.pk], codes)
+        new_pools = pools_after(new, effects[new.pk], codes)
+        pools = [
+            {"name": c, "label": web.pool_label(c), "old": old_pools[c], "new": new_pools[c]}
+            for c in codes
+            if old_pools[c] != new_pools[c]
         ]
-        if members or cups:
-            hands.append({"number": hand.number, "voided": False, "members": members, "cups": cups})
+        if members or pools:
+            hands.append(
+                {"number": hand.number, "voided": False, "members": members, "pools": pools}
+            )
     return {"table": table.pk, "title": title, "hands": hands, "resettled": len(changed)}
 
 
@@ -935,6 +801,9 @@ def hand_correct(request, pk):
     if hand.status != Hand.Status.RECORDED:
         messages.error(request, gettext("A voided hand cannot be corrected."))
         return redirect(hand_url)
+    if get_web(table.game).entry_template is None:
+        messages.error(request, gettext("This game has no entry form yet: import its hands."))
+        return redirect(hand_url)
 
     def page(record, errors=None, reason=""):
         context = _hand_form_context(
@@ -945,10 +814,10 @@ def hand_correct(request, pk):
         if not errors:
             try:
                 context["preview"] = settle_preview(
-                    table=table, record=record, seats=seats, cups=context["cups"]
+                    table=table, record=record, seats=seats, state=context["state"]
                 )
             except (HandError, LedgerError) as error:
-                context["errors"] = errors_by_section(error)
+                context["errors"] = errors_by_section(error, table.game)
         return context
 
     if request.method != "POST":
@@ -972,7 +841,7 @@ def hand_correct(request, pk):
             by=request.user,
         )
     except (HandError, LedgerError) as error:
-        context = page(record, errors_by_section(error), reason)
+        context = page(record, errors_by_section(error, table.game), reason)
         return _refused(request, context, form_page="ledger/hand_form.html")
     title = gettext("Hand {number} is corrected.").format(number=hand.number)
     request.session[CHANGES_KEY] = _changes(table=table, title=title, changed=changed)
@@ -982,19 +851,19 @@ def hand_correct(request, pk):
 @club_role(SCOREKEEPER)
 @require_POST
 def hand_correct_preview(request, pk):
-    """Preview a correction of a hand from the cups it started from; write nothing."""
+    """Preview a correction of a hand from the state it started from; write nothing."""
     hand = _hand(request, pk)
     record, errors = _record_from_post(request)
     if errors:
         return _feedback(request, errors=errors, status=400)  # an unreadable record
     posting = live_hand_postings(hand.table_id).get(hand.pk)
-    cups = posting.state_before if posting and posting.state_before else {}
+    state = posting.state_before if posting and posting.state_before else {}
     try:
         preview = settle_preview(
-            table=hand.table, record=record, seats=list(hand.record["seats"]), cups=cups
+            table=hand.table, record=record, seats=list(hand.record["seats"]), state=state
         )
     except (HandError, LedgerError) as error:
-        return _feedback(request, errors=errors_by_section(error))
+        return _feedback(request, errors=errors_by_section(error, hand.table.game))
     return _feedback(request, preview=preview)
 
 

@@ -25,6 +25,7 @@ from ledger import charts, reports, selectors_season, services
 from ledger.errors import JetonDifferenceError, LedgerError
 from ledger.exports import SafeTableExport
 from ledger.forms_treasury import AdjustmentForm, CloseForm, JetonCountForm, ReopenForm
+from ledger.games.web import stats_notes
 from ledger.models import Member, Table
 from ledger.permissions import can, club_role
 from ledger.tables import (
@@ -135,6 +136,8 @@ class StandingsView(ExportMixin, SingleTableMixin, TemplateView):
         context.update(season=self.season, seasons=self.seasons, export_formats=EXPORT_FORMATS)
         if self.season is None:
             return context
+        games = getattr(self.get_table_data(), "games", None) or [self.request.club.game]
+        context["stats_notes"] = stats_notes(games)
         urls = _urls(self.request.club.slug)
         if not can(self.request, TREASURER):
             urls["treasury_url"] = None
@@ -162,7 +165,12 @@ def member_season(request, pk):
         return render(request, "ledger/member_season.html", {"member": member, "seasons": []})
     data = selectors_season.member_season(season=season, member=member)
     urls = _urls(request.club.slug, season)
-    evenings = MemberEveningsTable(data.evenings, prefix="ev-", sheet_url=urls["sheet_url"])
+    evenings = MemberEveningsTable(
+        data.evenings,
+        prefix="ev-",
+        stats_columns=data.stats_columns,
+        sheet_url=urls["sheet_url"],
+    )
     hands = MemberHandsTable(
         selectors_season.member_hands(season=season, member=member),
         prefix="h-",
@@ -189,7 +197,7 @@ def member_season(request, pk):
             "season": season,
             "seasons": seasons,
             "standing": data.standing,
-            "summary": standing_summary(data.standing, request.club.currency),
+            "summary": standing_summary(data.standing, request.club.currency, data.games),
             "evenings_table": evenings,
             "hands_table": hands,
             "chart": chart if data.evenings else "",
@@ -206,7 +214,10 @@ def _sheet_context(request, evening) -> dict:
         "evening": evening,
         "nav_evening": evening,
         "sheet": sheet,
-        "sheet_tables": [(s, EveningSheetTable(s.postings, members=s.seats)) for s in sheet.tables],
+        "sheet_tables": [
+            (s, EveningSheetTable(s.postings, members=s.seats, game=s.table.game))
+            for s in sheet.tables
+        ],
         "settlement_table": SettlementTable(
             sheet.settlement, exclude=() if sheet.closed else OPEN_SETTLEMENT_HIDDEN
         ),

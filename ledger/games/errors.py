@@ -17,7 +17,7 @@ def _(template: str) -> str:
 
 @dataclass(frozen=True)
 class Problem:
-    """One broken rule: the field (a path such as ``melds[0].count``) and why."""
+    """One broken rule: the field (a path such as ``count.Anna`` or ``fines[0].type``) and why."""
 
     field: str
     template: str

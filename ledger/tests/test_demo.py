@@ -13,7 +13,7 @@ from django.core.management.base import CommandError
 from django.db import transaction
 
 from ledger import selectors, services
-from ledger.demo import (
+from ledger.games.danish.demo import (
     DEMO_PASSWORD,
     DEMO_SLUG,
     DEMO_USERS,

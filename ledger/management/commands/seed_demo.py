@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
-from ledger.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USERS, build_demo, write_fixture
+from ledger.games.danish.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USERS, build_demo, write_fixture
 from ledger.models import Club, Member
 
 

@@ -1,0 +1,438 @@
+"""The web side of Danish Tarok: its words, its entry form, its statistics and its rate card
+form. Django is allowed here; the engine (``engine/``) stays pure.
+
+Everything the web layer shows of the game is here: the labels of the reasons (sheet and
+preview), fines, melds, suits and cards; the entry form (``ledger/games/danish/_entry.html``
+with ``entry.js``); what happened in a hand, from ``Posting.outcome``; the statistics columns
+(ultimo with pagat or a king, bagud, nolo and tout from the outcome, melds from the
+transfers a member receives); and the admin fields of the rate card.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from django import forms
+from django.db.models import Count, ExpressionWrapper, Q, TextField, Value
+from django.db.models.fields.json import KT
+from django.db.models.functions import NullIf
+from django.utils.text import format_lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from ledger.games.web import GameWeb
+
+from .engine import RateCard, rotation
+from .engine.hand import COURT_CARDS, CUPS, GAME_CODE, MELD_SUITS
+from .engine.ratecard import FINE_TYPES, OPTIONS
+
+FINE_PREFIX = "fine_"
+
+# --- reasons and fines ------------------------------------------------------------------
+
+# As sheets and exports show a transfer's reason.
+REASON_LABELS = {
+    "funding": _("funding"),
+    "dealer_fee": _("dealer's fee"),
+    "meld_tarok": _("tarok meld"),
+    "meld_matador": _("matador meld"),
+    "meld_half": _("half meld"),
+    "meld_full": _("full meld"),
+    "meld_overfull": _("overfull meld"),
+    "lost_king": _("king lost"),
+    "lost_pagat": _("pagat lost"),
+    "pagat_home": _("pagat home"),
+    "tout": _("tout"),
+    "tout_cup": _("tout takes the cup"),
+    "nolo": _("nolo"),
+    "ultimo": _("ultimo"),
+    "ultimo_cup": _("ultimo takes the cup"),
+    "bagud": _("bagud"),
+    "bagud_cup": _("bagud into the cup"),
+    "last_trick": _("last trick"),
+    "count": _("count"),
+    "refund": _("refund"),
+    "split": _("split"),
+    "adjustment": _("adjustment"),
+}
+# As the hand preview lists every payment.
+PAYMENT_LABELS = {
+    "dealer_fee": _("Dealer's fee"),
+    "meld_tarok": _("Taroks"),
+    "meld_matador": _("Matadors"),
+    "meld_half": _("Half"),
+    "meld_full": _("Full"),
+    "meld_overfull": _("Overfull"),
+    "lost_king": _("King lost"),
+    "lost_pagat": _("Pagat lost"),
+    "pagat_home": _("Pagat home"),
+    "tout": _("Tout"),
+    "tout_cup": _("Tout takes the cup"),
+    "nolo": _("Nolo"),
+    "ultimo": _("Ultimo"),
+    "ultimo_cup": _("Ultimo takes the cup"),
+    "bagud": _("Bagud"),
+    "bagud_cup": _("Bagud into the cup"),
+    "last_trick": _("Last trick"),
+    "count": _("Count"),
+    "refund": _("Refunding"),
+    "funding": _("Funding"),
+    "split": _("Split"),
+    "adjustment": _("Adjustment"),
+}
+FINE_LABELS = {
+    "cups_not_moved": _("Cups not moved"),
+    "misdeal": _("Misdeal"),
+    "meld_before_dealer": _("Meld before the dealer"),
+    "meld_error": _("Meld error"),
+    "wrong_card_count": _("Wrong number of cards"),
+    "wrong_skat": _("Wrong skat"),
+    "lead_out_of_turn": _("Lead out of turn"),
+    "revoke": _("Revoke"),
+    "false_scies_call": _("False scies call"),
+}
+SUIT_LABELS = {
+    "hearts": _("Hearts"),
+    "diamonds": _("Diamonds"),
+    "spades": _("Spades"),
+    "clubs": _("Clubs"),
+    "kings": _("Kings"),
+}
+CARD_LABELS = {
+    "king": _("King"),
+    "queen": _("Queen"),
+    "cavalier": _("Cavalier"),
+    "knight": _("Knight"),
+}
+MELD_LABELS = {
+    "tarok": _("Taroks"),
+    "matador": _("Matadors"),
+    "half": _("Half"),
+    "full": _("Full"),
+    "overfull": _("Overfull"),
+}
+EVENT_LABELS = {
+    "lost_king": _("King lost"),
+    "lost_pagat": _("Pagat lost"),
+    "pagat_home": _("Pagat home"),
+}
+# The ultimo card (and the bagud card) in an outcome, as sheets show it.
+OUTCOME_CARD_LABELS = {"king": _("king"), "pagat": _("pagat")}
+
+# --- the rate card form ------------------------------------------------------------------
+
+AMOUNT_FIELD_LABELS = {
+    "funding_per_cup": _("funding per cup"),
+    "refund_per_cup": _("refunding per cup"),
+    "dealer_fee_per_cup": _("dealer's fee per cup"),
+    "meld_tarok_base": _("tarok meld: 10 taroks"),
+    "meld_tarok_step": _("tarok meld: each more"),
+    "meld_matador_base": _("matadors: 3"),
+    "meld_matador_step": _("matadors: each more"),
+    "meld_half": _("half meld"),
+    "meld_full": _("full meld"),
+    "meld_overfull": _("overfull meld"),
+    "lost_ultimo_card_each": _("ultimo card lost: to each player"),
+    "lost_ultimo_card_cup": _("ultimo card lost: into the cup"),
+    "pagat_home_each": _("pagat home: from each player"),
+    "ultimo_pagat_each": _("pagat ultimo (and bagud): from each"),
+    "ultimo_king_each": _("king ultimo (and bagud): from each"),
+    "last_trick_each": _("last trick: from each"),
+    "nolo_each": _("nolo: from each"),
+    "tout_each": _("tout: from each"),
+    "tout_each_pagat": _("tout, pagat variant: from each"),
+    "count_par": _("count: par"),
+    "count_round_to": _("count: rounded to"),
+    "split_unit": _("split unit"),
+}
+FINE_FIELD_LABELS = {
+    "cups_not_moved": _("cups not moved"),
+    "misdeal": _("misdeal"),
+    "meld_before_dealer": _("meld before the dealer"),
+    "meld_error": _("meld error"),
+    "wrong_card_count": _("wrong number of cards"),
+    "wrong_skat": _("wrong skat"),
+    "lead_out_of_turn": _("lead out of turn"),
+    "revoke": _("revoke (kulørsvigt)"),
+    "false_scies_call": _("false scies call"),
+}
+OPTION_FIELD_LABELS = {
+    "tout_variant": _("tout"),
+    "multi_bagud": _("several bagud into one cup"),
+    "five_seat_rotation": _("rotation at 5 seats"),
+}
+CHOICE_LABELS = {
+    "moller": _("Møller: from each, both cups, count on top"),
+    "pagat": _("pagat.com: from each, cups untouched, no count"),
+    "each_pays_p": _("each pays the cup as it stood"),
+    "sequential": _("each doubles the cup"),
+    "two_sitters": _("two sit out"),
+    "hermansen": _("Hermansen: blocks of 5 hands"),
+}
+
+
+def _text(transform) -> NullIf:
+    """Return a JSON key's text as plain text, NULL when missing or null (see
+    ``selectors_season._text``: the same expression, for the same reasons)."""
+    return NullIf(
+        ExpressionWrapper(transform, output_field=TextField()),
+        Value("null", output_field=TextField()),
+        output_field=TextField(),
+    )
+
+
+def rotation_map(seats: list[str], rates) -> dict:
+    """Return, for the entry form, every dealer's default sitters and every role's non-counter.
+
+    The browser uses it when the scorekeeper overrides the dealer or the sitters, so the
+    rules of the rotation stay on the server.
+    """
+    rule = rates.five_seat_rotation
+    defaults = {}
+    non_counter = {}
+    for dealer in seats:
+        out = rotation.default_sitting_out(seats, dealer, rule)
+        defaults[dealer] = list(out) if out is not None else None
+        others = [s for s in seats if s != dealer]
+        for sitters in itertools.combinations(others, len(seats) - 3):
+            key = dealer + "|" + ",".join(sitters)
+            non_counter[key] = rotation.non_counter(seats, dealer, sitters, rule)
+    return {"defaults": defaults, "non_counter": non_counter}
+
+
+class DanishWeb(GameWeb):
+    code = GAME_CODE
+    entry_template = "ledger/games/danish/_entry.html"
+    entry_script = "ledger/games/danish/entry.js"
+    entry_styles = ("ledger/games/danish/entry.css",)
+    reason_labels = REASON_LABELS
+    payment_labels = PAYMENT_LABELS
+    pool_labels = {"kongekop": _("kongekop"), "pagatkop": _("pagatkop")}
+    pool_classes = {"kongekop": "konge", "pagatkop": "pagat"}
+    section_of_field = {
+        "melds": "extras",
+        "during_play": "extras",
+        "fines": "extras",
+        "annulled": "extras",
+        "nolo": "extras",
+        "tout": "extras",
+        "last_trick": "last_trick",
+        "count": "count",
+    }
+    stats_columns = (
+        ("ultimo_pagat", _("Ultimo pagat")),
+        ("ultimo_king", _("Ultimo king")),
+        ("bagud", _("Bagud")),
+        ("nolo", _("Nolo")),
+        ("tout", _("Tout")),
+        ("melds", _("Melds")),
+    )
+    # Points received from live transfers whose reason matches (melds: every meld_* reason).
+    received_points = {"melds": Q(reason__startswith="meld_")}
+    stats_note = _(
+        "Points are each member's balances at the season's evenings, after the split of the "
+        "cups once an evening is closed; money is the points at each evening's price per "
+        "point. Hands, ultimo, bagud, nolo, tout and melds count only hands as they stand "
+        "after corrections."
+    )
+
+    # --- words ---
+
+    def reason_label(self, reason: str) -> str:
+        if reason.startswith(FINE_PREFIX):
+            fine = reason.removeprefix(FINE_PREFIX)
+            return gettext("fine: {kind}").format(kind=FINE_LABELS.get(fine, fine))
+        return str(REASON_LABELS.get(reason, reason))
+
+    def payment_label(self, reason: str) -> str:
+        if reason.startswith(FINE_PREFIX):
+            fine = reason.removeprefix(FINE_PREFIX)
+            return gettext("Fine: {fine}").format(fine=FINE_LABELS.get(fine, fine))
+        return str(PAYMENT_LABELS.get(reason, reason))
+
+    def outcome_words(self, outcome, *, brief=False):
+        """Return the end of a hand in words; ``brief`` (a member's list of hands) leaves out
+        the last trick, the refunding and the bagud cards."""
+        if not outcome:
+            return []
+        cards = OUTCOME_CARD_LABELS
+        events = []
+        if outcome.get("tout"):
+            events.append(gettext("tout: {name}").format(name=outcome["tout"]))
+        if outcome.get("nolo"):
+            events.append(gettext("nolo: {name}").format(name=outcome["nolo"]))
+        if outcome.get("ultimo"):
+            name, card = outcome["ultimo"]
+            events.append(
+                gettext("ultimo: {name} ({card})").format(name=name, card=cards.get(card, card))
+            )
+        for name, card in outcome.get("bagud") or ():
+            card = "" if brief else cards.get(card, card)
+            events.append(gettext("bagud: {name} ({card})").format(name=name, card=card))
+        if brief:
+            return [e.replace(" ()", "") for e in events]
+        if outcome.get("last_trick") and not outcome.get("ultimo"):
+            events.append(gettext("last trick: {name}").format(name=outcome["last_trick"]))
+        for cup in outcome.get("refunded") or ():
+            events.append(gettext("{cup} refunded").format(cup=cup))
+        return events
+
+    def record_lines(self, record):
+        lines = super().record_lines(record)
+        for meld in record.get("melds", []):
+            text = str(MELD_LABELS.get(meld["type"], meld["type"]))
+            if "count" in meld:
+                text += f" {meld['count']}"
+            if meld.get("with_pagat"):
+                text += " " + gettext("with pagat")
+            if "suit" in meld:
+                text += " " + str(SUIT_LABELS.get(meld["suit"], meld["suit"]))
+            if "missing" in meld:
+                missing = CARD_LABELS.get(meld["missing"]) or SUIT_LABELS.get(meld["missing"])
+                text += " (" + gettext("without {card}").format(card=missing) + ")"
+            lines.append((gettext("Meld: {name}").format(name=meld["player"]), text))
+        for event in record.get("during_play", []):
+            lines.append((event["player"], str(EVENT_LABELS.get(event["type"], event["type"]))))
+        for fine in record.get("fines", []):
+            text = gettext("Fine: {fine}").format(fine=FINE_LABELS.get(fine["type"], fine["type"]))
+            if fine.get("waived"):
+                text += " (" + gettext("waived") + ")"
+            lines.append((fine["player"], text))
+        if record.get("annulled"):
+            lines.append((gettext("Annulled"), gettext("yes")))
+        if record.get("tout"):
+            lines.append((gettext("Tout"), record["tout"]))
+        if record.get("nolo"):
+            lines.append((gettext("Nolo"), ", ".join(record["nolo"])))
+        trick = record.get("last_trick")
+        if trick:
+            cards = {
+                "pagat": gettext("pagat"),
+                "king": gettext("king"),
+                "other": gettext("plain card"),
+            }
+            played = ", ".join(
+                f"{c['player']}: {cards.get(c['card'], c['card'])}" for c in trick["cards"]
+            )
+            lines.append((gettext("Last trick"), f"{trick['winner']} ({played})"))
+        if record.get("count"):
+            lines.append(
+                (
+                    gettext("Count"),
+                    ", ".join(f"{name} {points}" for name, points in record["count"].items()),
+                )
+            )
+        return lines
+
+    # --- the entry form ---
+
+    def entry_labels(self) -> dict:
+        """Return the translated words the entry script shows on its chips and buttons."""
+
+        def plain(mapping):
+            return {key: str(value) for key, value in mapping.items()}
+
+        return {
+            "melds": plain(MELD_LABELS),
+            "suits": plain(SUIT_LABELS),
+            "cards": plain(CARD_LABELS),
+            "events": plain(EVENT_LABELS),
+            "fines": plain(FINE_LABELS),
+            "missing": gettext("without {card}"),
+            "with_pagat": gettext("with pagat"),
+            "waived": gettext("waived"),
+            "nolo": gettext("Nolo"),
+            "tout": gettext("Tout"),
+            "remove": gettext("Remove"),
+            "no_count_nolo": gettext("No count: nolo"),
+            "no_count_annulled": gettext("No count: annulled"),
+            "no_count_tout": gettext("No count: tout"),
+            "does_not_count": gettext("does not count"),
+            "deals": gettext("deals"),
+        }
+
+    def entry_context(self, *, rates, seats):
+        return {
+            "config": {
+                "rotation": rotation_map(seats, rates),
+                "five_seat_rotation": rates.five_seat_rotation,
+                "tout_variant": rates.tout_variant,
+                "labels": self.entry_labels(),
+            },
+            "fine_types": [(f, FINE_LABELS[f]) for f in FINE_TYPES],
+            "meld_suits": [(s, SUIT_LABELS[s]) for s in MELD_SUITS],
+            "court_cards": [(c, CARD_LABELS[c]) for c in COURT_CARDS],
+            "plain_suits": [(s, SUIT_LABELS[s]) for s in MELD_SUITS if s != "kings"],
+            "meld_types": list(MELD_LABELS.items()),
+        }
+
+    # --- statistics ---
+
+    def hand_annotations(self):
+        return {
+            "ultimo_player": _text(KT("outcome__ultimo__0")),
+            "ultimo_card": _text(KT("outcome__ultimo__1")),
+            "nolo_player": _text(KT("outcome__nolo")),
+            "tout_player": _text(KT("outcome__tout")),
+            "bagud0": _text(KT("outcome__bagud__0__0")),
+            "bagud1": _text(KT("outcome__bagud__1__0")),
+            "bagud2": _text(KT("outcome__bagud__2__0")),
+        }
+
+    def hand_counts(self, name):
+        return {
+            "ultimo_pagat": Count("pk", filter=Q(ultimo_player=name, ultimo_card="pagat")),
+            "ultimo_king": Count("pk", filter=Q(ultimo_player=name, ultimo_card="king")),
+            "bagud": Count("pk", filter=Q(bagud0=name) | Q(bagud1=name) | Q(bagud2=name)),
+            "nolo": Count("pk", filter=Q(nolo_player=name)),
+            "tout": Count("pk", filter=Q(tout_player=name)),
+        }
+
+    def stats_tiles(self, stats):
+        return [
+            (
+                "ultimo",
+                _("Ultimo (pagat / king)"),
+                f"{stats.get('ultimo_pagat', 0)} / {stats.get('ultimo_king', 0)}",
+            ),
+            ("bagud", _("Bagud"), str(stats.get("bagud", 0))),
+            ("nolo_tout", _("Nolo / tout"), f"{stats.get('nolo', 0)} / {stats.get('tout', 0)}"),
+            ("melds", _("Melds received"), str(stats.get("melds", 0))),
+        ]
+
+    # --- the rate card form ---
+
+    def rate_card_field_groups(self):
+        return {
+            "amounts": list(RateCard.amount_keys()),
+            "fines": [FINE_PREFIX + fine_type for fine_type in FINE_TYPES],
+            "options": list(OPTIONS),
+        }
+
+    def rate_card_form_fields(self):
+        defaults = RateCard()
+        fields: dict[str, forms.Field] = {}
+        for key in RateCard.amount_keys():
+            fields[key] = forms.IntegerField(
+                label=AMOUNT_FIELD_LABELS.get(key, key.replace("_", " ")),
+                min_value=0,
+                help_text=format_lazy(_("default {default}"), default=getattr(defaults, key)),
+            )
+        for fine_type in FINE_TYPES:
+            fields[FINE_PREFIX + fine_type] = forms.IntegerField(
+                label=FINE_FIELD_LABELS.get(fine_type, fine_type.replace("_", " ")),
+                min_value=0,
+                help_text=format_lazy(
+                    _("per cup; default {default}"), default=defaults.fine(fine_type)
+                ),
+            )
+        for key, choices in OPTIONS.items():
+            fields[key] = forms.ChoiceField(
+                label=OPTION_FIELD_LABELS.get(key, key.replace("_", " ")),
+                choices=[(c, CHOICE_LABELS.get(c, c)) for c in choices],
+            )
+        return fields
+
+
+assert tuple(DanishWeb.pool_labels) == CUPS
+WEB = DanishWeb()
