@@ -1,6 +1,6 @@
 """Forms of the scorekeeper's tablet: they parse input; ``ledger.services`` does the writing.
 
-The hand forms carry the hand record as JSON (built in the browser by ``hand-draft.js`` from
+The hand forms carry the hand record as JSON (built in the browser by the game's entry script from
 real form controls); the server always parses it again with the rules engine.
 """
 
