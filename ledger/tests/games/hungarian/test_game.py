@@ -27,8 +27,8 @@ def imported_modules(path: Path):
 
 
 def test_engine_imports_no_django_and_no_database():
-    """No module under ledger/games/hungarian imports Django, the models, services or a DB."""
-    files = sorted(PACKAGE.rglob("*.py"))
+    """No engine module of ledger/games/hungarian (web side aside) imports Django or a DB."""
+    files = sorted(p for p in PACKAGE.rglob("*.py") if p.name not in ("web.py", "demo.py"))
     assert len(files) >= 8
     offenders = [
         (f.name, m)

@@ -88,9 +88,9 @@ FORBIDDEN = {"ledger.models", "ledger.services"}
 
 
 def test_package_imports_no_django_or_database():
-    """No module of ledger/games/slovenian imports Django, models, services or a DB driver."""
+    """No engine module of ledger/games/slovenian (web side aside) imports Django or a DB."""
     root = Path(ledger.games.slovenian.__file__).parent
-    files = sorted(root.rglob("*.py"))
+    files = sorted(p for p in root.rglob("*.py") if p.name not in ("web.py", "demo.py"))
     assert len(files) >= 9
     offenders = []
     for path in files:
