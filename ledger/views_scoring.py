@@ -35,7 +35,7 @@ from ledger.forms import (
     VoidForm,
 )
 from ledger.games import get_game
-from ledger.games.danish.engine import HandError, rotation
+from ledger.games.errors import HandError
 from ledger.games.web import get_web
 from ledger.models import (
     Account,
@@ -164,21 +164,24 @@ def suggestion(table: Table, seats: list[str], rates, number: int) -> dict | Non
 
     ``number`` is the next hand's number at the table: a voided hand was dealt too.
     """
-    if not 3 <= len(seats) <= 5:
+    game = get_game(table.game)
+    if not game.features.min_seats <= len(seats) <= game.features.max_seats:
         return None
     first = seats[0]
     if table.first_dealer_id and table.first_dealer.name in seats:
         first = table.first_dealer.name
-    dealer, out = rotation.hand_schedule(seats, first, number, rates.five_seat_rotation)
-    skip = rotation.non_counter(seats, dealer, out, rates.five_seat_rotation)
-    nxt = rotation.next_dealer(seats, dealer, out, rates.five_seat_rotation)
+    schedule = game.schedule(seats, first, number, rates)
+    skip = next((n for n, role in schedule.roles.items() if role == "non_counter"), None)
     return {
         "number": number,
-        "dealer": dealer,
-        "sitting_out": list(out),
+        "dealer": schedule.dealer,
+        "sitting_out": list(schedule.sitting_out),
+        "forehand": schedule.forehand,
+        "active": list(schedule.active),
+        "roles": dict(schedule.roles),
         "non_counter": skip,
-        "next_dealer": nxt,
-        "counters": [a for a in rotation.active_players(seats, out) if a != skip],
+        "next_dealer": game.schedule(seats, first, number + 1, rates).dealer,
+        "counters": [a for a in schedule.active if a != skip],
     }
 
 

@@ -64,6 +64,8 @@ class Schedule:
     sitting_out: tuple[str, ...]
     active: tuple[str, ...]
     forehand: str
+    # Every seat's role in the hand: "out", "dealer", "forehand", "player", or a game's own
+    # (Danish "non_counter").
     roles: Mapping[str, str] = field(default_factory=dict)
 
 

@@ -54,13 +54,21 @@ class DanishTarok:
             seats, first_dealer, hand_number, rates.five_seat_rotation
         )
         out = tuple(out or ())
+        skip = rotation.non_counter(seats, dealer, out, rates.five_seat_rotation)
         return Schedule(
             dealer=dealer,
             sitting_out=out,
             active=rotation.active_players(seats, out),
             forehand=rotation.forehand(seats, dealer, out),
             roles={
-                "non_counter": rotation.non_counter(seats, dealer, out, rates.five_seat_rotation)
+                name: "out"
+                if name in out
+                else "non_counter"
+                if name == skip
+                else "dealer"
+                if name == dealer
+                else "player"
+                for name in seats
             },
         )
 
