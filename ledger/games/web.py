@@ -21,6 +21,7 @@ checkout asks a payment provider for its form and labels. Every game's ``WEB`` i
   the stored ``Posting.outcome``; ``received_points`` the ones summed from the reasons of
   transfers a member receives; ``stats_tiles(stats)`` the summary tiles of a member's season;
   ``stats_note`` the definitions printed under the standings.
+- ``demo``: the game's demo club (``ledger.demos.Demo``) or None.
 - ``rate_card_form_fields()``: the club admin form's fields of the game's rate card, and
   ``rate_card_field_groups()`` their names in groups (amounts, fines, options).
 """
@@ -58,6 +59,7 @@ class GameWeb:
     stats_columns: tuple[tuple[str, str], ...] = ()
     received_points: dict = {}
     stats_note = ""
+    demo = None  # the game's demo club (``ledger.demos.Demo``), if it has one
 
     def pool_label(self, code: str) -> str:
         """Return the name of the pool ``code`` on screen."""

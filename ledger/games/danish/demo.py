@@ -17,38 +17,23 @@ fresh database.
 
 from __future__ import annotations
 
-import contextlib
 import datetime
-import json
 import random
-import zoneinfo
 from dataclasses import dataclass, field
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
-from django.core import serializers
-from django.core.serializers.json import DjangoJSONEncoder
-from django.utils import timezone
 
 from ledger import selectors, services
+from ledger.demos import Clock as _Clock
+from ledger.demos import Demo, DemoUser
 from ledger.games.danish.engine import RateCard, rotation
 from ledger.games.danish.engine.generate import random_hand
 from ledger.models import (
-    Account,
     Club,
-    Evening,
-    EveningLog,
-    EveningResult,
-    Hand,
-    HandRevision,
-    JetonCount,
     Member,
-    Posting,
     Season,
-    Seat,
     Table,
-    Transfer,
 )
 
 DEMO_SLUG = "demo"
@@ -70,14 +55,6 @@ MEMBERS = (
     "Bjørn",
     "Åse",
 )
-
-
-@dataclass(frozen=True)
-class DemoUser:
-    username: str
-    member: str
-    role: str
-    superuser: bool = False
 
 
 DEMO_USERS = (
@@ -144,38 +121,6 @@ RARE_SPECIALS = (
 DOUBLE_ENTRY = (1, 2, 8)  # the 8th hand is entered twice; the copy is voided
 WRONG_COUNT = (3, 0, 5, 9)  # the count of the 5th hand is swapped; corrected after the 9th
 SHORT_COUNT = 4  # at this evening's close one member's stack is 5 short (confirmed)
-
-
-# --- the virtual clock ---------------------------------------------------------------------
-
-
-class _Clock:
-    """Stand in for ``timezone.now`` while the demo is built, so its times are plausible.
-
-    ``auto_now_add`` fields and the services read ``django.utils.timezone.now``; swapping it
-    for the build (a management command or a test, one thread) stamps every row with the
-    evening's time instead of the moment the demo happened to be generated.
-    """
-
-    def __init__(self):
-        self.now = datetime.datetime(2026, 8, 1, 12, 0, tzinfo=datetime.UTC)
-
-    def set(self, date: datetime.date, minutes_after_seven: int) -> None:
-        local = datetime.datetime.combine(date, datetime.time(19, 0), _zone())
-        self.now = local + datetime.timedelta(minutes=minutes_after_seven)
-
-    @contextlib.contextmanager
-    def installed(self):
-        original = timezone.now
-        timezone.now = lambda: self.now
-        try:
-            yield self
-        finally:
-            timezone.now = original
-
-
-def _zone():
-    return zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
 
 # --- hands ---------------------------------------------------------------------------------
@@ -556,62 +501,11 @@ def build_demo(*, seed: int = DEMO_SEED) -> Club:
     return _Builder(seed=seed).build()
 
 
-# --- the fixture ----------------------------------------------------------------------------
-
-
-def _club_querysets(club: Club):
-    """Yield every row of ``club`` model by model, in an order that loads."""
-    yield Club.objects.filter(pk=club.pk)
-    yield Member.objects.filter(club=club)
-    yield Season.objects.filter(club=club)
-    yield Evening.objects.filter(club=club)
-    yield EveningLog.objects.filter(evening__club=club)
-    yield Table.objects.filter(evening__club=club)
-    yield Seat.objects.filter(table__evening__club=club)
-    yield Account.objects.filter(table__evening__club=club)
-    yield Hand.objects.filter(table__evening__club=club)
-    yield HandRevision.objects.filter(hand__table__evening__club=club)
-    yield Posting.objects.filter(table__evening__club=club)
-    yield Transfer.objects.filter(table__evening__club=club)
-    yield JetonCount.objects.filter(table__evening__club=club)
-    yield EveningResult.objects.filter(evening__club=club)
-
-
-def demo_users(club: Club):
-    """Return the log-ins of the club's members, by username."""
-    return get_user_model().objects.filter(memberships__club=club).order_by("username")
-
-
-def fixture_data(club: Club) -> list[dict]:
-    """Return the club's rows (and its members' users) as loaddata objects.
-
-    Users are keyed by username (natural keys), so the fixture does not depend on user ids.
-    The database refuses transfers to a closed evening, so each closed evening is written
-    open first and closed again after its transfers: the order in which it really happened.
-    """
-    objects = serializers.serialize(
-        "python",
-        demo_users(club),
-        use_natural_foreign_keys=True,
-        use_natural_primary_keys=True,
-    )
-    closed = []
-    for queryset in _club_querysets(club):
-        rows = serializers.serialize(
-            "python", queryset.order_by("pk"), use_natural_foreign_keys=True
-        )
-        for row in rows:
-            if row["model"] == "ledger.evening" and row["fields"]["status"] != "open":
-                closed.append(row)
-                row = {**row, "fields": {**row["fields"], "status": "open", "closed_at": None}}
-            objects.append(row)
-    return objects + closed
-
-
-def write_fixture(club: Club, path) -> int:
-    """Write the club as a loaddata fixture to ``path``; return the number of objects."""
-    objects = fixture_data(club)
-    text = json.dumps(objects, cls=DjangoJSONEncoder, ensure_ascii=False, indent=1)
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(text + "\n")
-    return len(objects)
+DEMO = Demo(
+    slug=DEMO_SLUG,
+    name=DEMO_NAME,
+    password=DEMO_PASSWORD,
+    users=DEMO_USERS,
+    fixture="demo.json",
+    build=build_demo,
+)

@@ -205,6 +205,14 @@ class DanishWeb(GameWeb):
     entry_template = "ledger/games/danish/_entry.html"
     entry_script = "ledger/games/danish/entry.js"
     entry_styles = ("ledger/games/danish/entry.css",)
+
+    @property
+    def demo(self):
+        """The Danish demo club, "Hjørring Tarokklub"."""
+        from ledger.games.danish.demo import DEMO
+
+        return DEMO
+
     reason_labels = REASON_LABELS
     payment_labels = PAYMENT_LABELS
     pool_labels = {"kongekop": _("kongekop"), "pagatkop": _("pagatkop")}

@@ -1,4 +1,5 @@
-"""Load the demo club (``fixtures/demo.json``) once, and say how to log in to it."""
+"""Load the demo clubs (one per game that has one, ``fixtures/*.json``) once, and say how to
+log in to them."""
 
 from __future__ import annotations
 
@@ -12,19 +13,20 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
-from ledger.games.danish.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USERS, build_demo, write_fixture
+from ledger.demos import Demo, all_demos, write_fixture
 from ledger.models import Club, Member
 
 
-def default_fixture() -> Path:
-    return Path(settings.BASE_DIR) / "fixtures" / "demo.json"
+def default_fixture(demo: Demo | None = None) -> Path:
+    demo = demo or all_demos()[0]
+    return Path(settings.BASE_DIR) / "fixtures" / demo.fixture
 
 
 class Command(BaseCommand):
     help = (
-        "Load the demo club 'Hjørring Tarokklub' (short name demo) from fixtures/demo.json "
-        "unless it is there already, and print the demo log-ins. With --regenerate, build it "
-        "through the services into this database and write the fixture."
+        "Load every game's demo club from its fixture (fixtures/*.json) unless it is there "
+        "already, and print the demo log-ins. With --regenerate, build them in order through "
+        "the services into this (fresh) database and write the fixtures."
     )
 
     def add_arguments(self, parser):
@@ -33,7 +35,11 @@ class Command(BaseCommand):
             action="store_true",
             help="build the demo into this database (run it on a fresh one) and write the fixture",
         )
-        parser.add_argument("--fixture", help="the fixture file (default: fixtures/demo.json)")
+        parser.add_argument(
+            "--fixture",
+            help="the first demo's fixture file (default: fixtures/demo.json); the others' "
+            "files are written beside it under their own names",
+        )
         parser.add_argument(
             "--url",
             default="http://127.0.0.1:8000",
@@ -46,12 +52,22 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
-        path = Path(options["fixture"]) if options["fixture"] else default_fixture()
-        exists = Club.objects.filter(slug=DEMO_SLUG).exists()
+        demos = all_demos()
+        first = Path(options["fixture"]) if options["fixture"] else default_fixture(demos[0])
+        paths = [first] + [first.parent / d.fixture for d in demos[1:]]
         if options["regenerate"]:
-            self.regenerate(path, exists)
-        elif exists:
-            self.stdout.write("The demo club is there already; nothing loaded.")
+            for demo in demos:
+                if Club.objects.filter(slug=demo.slug).exists():
+                    raise CommandError(
+                        "A demo club exists in this database already. Regenerate into a fresh "
+                        "database, e.g. DATABASE_URL=sqlite:////tmp/demo.sqlite3 (migrate first)."
+                    )
+            for demo, path in zip(demos, paths, strict=True):
+                self.refuse_taken_usernames(demo)
+                count = write_fixture(demo.build(), path)
+                self.stdout.write(
+                    f"Built the demo club {demo.name} and wrote {count} objects to {path}."
+                )
         elif not settings.DEBUG and not options["force"]:
             # Not an error: `make run` calls this command, and a production-like run must go on.
             self.stderr.write(
@@ -60,40 +76,36 @@ class Command(BaseCommand):
             )
             return
         else:
-            self.load(path)
-        self.print_logins(options["url"].rstrip("/"))
+            for demo, path in zip(demos, paths, strict=True):
+                if Club.objects.filter(slug=demo.slug).exists():
+                    self.stdout.write(
+                        f"The demo club {demo.name} is there already; nothing loaded."
+                    )
+                else:
+                    self.load(demo, path)
+        for demo in demos:
+            self.print_logins(demo, options["url"].rstrip("/"))
 
-    def regenerate(self, path: Path, exists: bool) -> None:
-        if exists:
-            raise CommandError(
-                "The demo club exists in this database already. Regenerate into a fresh "
-                "database, e.g. DATABASE_URL=sqlite:////tmp/demo.sqlite3 (migrate first)."
-            )
-        self.refuse_taken_usernames()
-        club = build_demo()
-        count = write_fixture(club, path)
-        self.stdout.write(f"Built the demo club and wrote {count} objects to {path}.")
-
-    def load(self, path: Path) -> None:
-        self.refuse_taken_usernames()
+    def load(self, demo: Demo, path: Path) -> None:
+        self.refuse_taken_usernames(demo)
         if not path.exists():
-            build_demo()
+            demo.build()
             self.stdout.write(f"{path} is missing: built the demo club through the services.")
             return
         taken = ids_taken(path)
         if taken:
             # Loading would overwrite these rows; the services give the demo fresh ids instead.
-            build_demo()
+            demo.build()
             self.stdout.write(
                 f"The database already holds rows with the fixture's ids ({', '.join(taken)}): "
                 "built the demo club through the services instead."
             )
             return
         call_command("loaddata", str(path), verbosity=0)
-        self.stdout.write(f"Loaded the demo club from {path}.")
+        self.stdout.write(f"Loaded the demo club {demo.name} from {path}.")
 
-    def refuse_taken_usernames(self) -> None:
-        usernames = [demo.username for demo in DEMO_USERS]
+    def refuse_taken_usernames(self, demo: Demo) -> None:
+        usernames = [user.username for user in demo.users]
         taken = list(
             get_user_model()
             .objects.filter(username__in=usernames)
@@ -104,8 +116,8 @@ class Command(BaseCommand):
                 f"The demo's usernames are taken by other users: {', '.join(sorted(taken))}."
             )
 
-    def print_logins(self, url: str) -> None:
-        club = Club.objects.filter(slug=DEMO_SLUG).first()
+    def print_logins(self, demo: Demo, url: str) -> None:
+        club = Club.objects.filter(slug=demo.slug).first()
         if club is None:
             return
         members = {
@@ -117,17 +129,17 @@ class Command(BaseCommand):
             f"Demo club {club.name}: {url}{reverse('club', kwargs={'club': club.slug})}"
         )
         self.stdout.write(
-            f"Log in at {url}{reverse('login')} with the password {DEMO_PASSWORD} as:"
+            f"Log in at {url}{reverse('login')} with the password {demo.password} as:"
         )
-        for demo in DEMO_USERS:
-            member = members.get(demo.username)
+        for user in demo.users:
+            member = members.get(user.username)
             if member is None:
                 continue
             role = Member.Role(member.role).label
             extra = (
-                f" (also the site admin, {url}{reverse('admin:index')})" if demo.superuser else ""
+                f" (also the site admin, {url}{reverse('admin:index')})" if user.superuser else ""
             )
-            self.stdout.write(f"  {demo.username:<9} {member.name:<6} {role}{extra}")
+            self.stdout.write(f"  {user.username:<9} {member.name:<6} {role}{extra}")
 
 
 def ids_taken(path: Path) -> list[str]:
