@@ -194,10 +194,13 @@ def table_state(table: Table) -> dict:
     counts = Hand.objects.filter(table=table).aggregate(
         total=Count("id"), recorded=Count("id", filter=Q(status=Hand.Status.RECORDED))
     )
-    return _state(table, seats, balances, rates, counts, current)
+    state = services.table_state(table)
+    return _state(table, seats, balances, rates, counts, current, state=state)
 
 
-def _state(table, seats, balances, rates, counts, current) -> dict:
+def _state(table, seats, balances, rates, counts, current, *, state=None) -> dict:
+    """``state`` is the game's state the next hand starts from (None: not shown)."""
+    web = get_web(table.game)
     recorded = counts.get("recorded") or 0
     nxt = suggestion(table, current, rates, (counts.get("total") or 0) + 1)
     members = []
@@ -211,6 +214,7 @@ def _state(table, seats, balances, rates, counts, current) -> dict:
                 "balance": signed(balances.get(name, 0)),
                 "deals": bool(nxt) and nxt["dealer"] == name and not seat.left,
                 "sits_out": bool(nxt) and name in nxt["sitting_out"],
+                "marks": web.seat_marks(state, name) if state is not None else [],
             }
         )
     return {
@@ -361,6 +365,7 @@ def settle_preview(*, table: Table, record: dict, seats: list[str], state: dict)
     settlement = game.settle(parsed, rates, state)
     transfers = [t.as_dict() for t in settlement.transfers]
     return {
+        "story": get_web(table.game).preview_story(parsed, settlement, state),
         "net": [
             dict(signed(settlement.net[name]), name=name, out=name in parsed.sitting_out)
             for name in seats

@@ -9,6 +9,8 @@ checkout asks a payment provider for its form and labels. Every game's ``WEB`` i
 - ``entry_template``: the template of the hand-entry form (included by the page
   ``ledger/hand_form.html``), or None when the game has no entry form yet;
   ``entry_script`` and ``entry_styles``: its static files.
+- ``seat_marks(state, name)``: marks on a member's seat tile from the table's state;
+  ``preview_story(record, settlement, state)``: the preview's lines of what happened.
 - ``pool_label(code)``: the name of a pool on screen; ``pool_class(code)`` its CSS modifier.
 - ``reason_label(reason)``: a transfer reason in words on sheets and exports;
   ``payment_label(reason)``: the same in the hand preview's list of payments.
@@ -60,6 +62,16 @@ class GameWeb:
     received_points: dict = {}
     stats_note = ""
     demo = None  # the game's demo club (``ledger.demos.Demo``), if it has one
+
+    def seat_marks(self, state: dict, name: str) -> list[str]:
+        """Return short marks shown on a member's seat tile from the table's state (e.g. his
+        open radli); none by default."""
+        return []
+
+    def preview_story(self, record, settlement, state) -> list[str]:
+        """Return the lines that tell what happened in a hand, shown before who pays whom
+        in the preview (the game's words and the values that made the score)."""
+        return []
 
     def pool_label(self, code: str) -> str:
         """Return the name of the pool ``code`` on screen."""
