@@ -10,7 +10,9 @@ a number. Numbers, dates and empty cells are left alone, so XLSX keeps typed num
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
+from django.utils import formats
 from django.utils.functional import Promise
 from django_tables2.export import TableExport
 from tablib import Dataset
@@ -41,3 +43,25 @@ class SafeTableExport(TableExport):
             title=dataset.title,
         )
         return safe
+
+    def export(self):
+        """Return the export; a CSV follows the active language's number format.
+
+        A Danish spreadsheet expects ``;`` between fields and a decimal comma: when the
+        language's decimal separator is a comma, the CSV uses ``;`` and writes decimals with
+        a comma. XLSX stays typed (numbers are numbers whatever the language).
+        """
+        if self.format != self.CSV or formats.get_format("DECIMAL_SEPARATOR") != ",":
+            return super().export()
+        localised = Dataset(
+            *[[_decimal_comma(value) for value in row] for row in self.dataset],
+            headers=self.dataset.headers,
+            title=self.dataset.title,
+        )
+        return localised.export("csv", delimiter=";")
+
+
+def _decimal_comma(value):
+    if isinstance(value, Decimal | float):
+        return str(value).replace(".", ",")
+    return value

@@ -197,6 +197,9 @@ class EveningLog(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="log")
     action = models.CharField(max_length=20)
     reason = models.TextField(blank=True)
+    # What the action found, as data (a close: the confirmed jeton differences, each
+    # {"table": n, "account": code, "difference": points}); shown in the reader's language.
+    details = models.JSONField(default=list, blank=True)
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
     )

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from django.db.models import Sum
+from django.db.models import Q, Sum
 
-from ledger.models import Account, Seat, Transfer
+from ledger.models import Account, Posting, Seat, Transfer
+
+# Postings that change what a table's jetons should be: hands (a correction posts one too),
+# late arrivals' funding, and the reversal of a hand (a void). Adjustments reconcile the
+# ledger with a count, and a reopening only reverses the split: neither makes a count stale.
+CHANGES_THE_COUNT = Q(kind__in=[Posting.Kind.HAND, Posting.Kind.FUNDING]) | Q(
+    kind=Posting.Kind.REVERSAL, reverses__kind=Posting.Kind.HAND
+)
 
 
 def account_balances(table_id: int) -> dict[int, int]:

@@ -36,6 +36,7 @@ from django.db.models import (
     ExpressionWrapper,
     F,
     IntegerField,
+    Max,
     OuterRef,
     Q,
     Subquery,
@@ -69,6 +70,8 @@ from ledger.models import (
     Table,
     Transfer,
 )
+from ledger.selectors import CHANGES_THE_COUNT
+from ledger.settleup import Payment, fewest_payments
 
 MAX_SEATS = 5
 STAT_KEYS = ("played",)  # every game's; each game adds its own (``stats_columns``)
@@ -578,6 +581,13 @@ class EveningSheet:
     def closed(self) -> bool:
         return not self.evening.is_open
 
+    @property
+    def payments(self) -> list[Payment]:
+        """The fewest payments that square the closed evening's money results."""
+        if not self.closed or not self.results:
+            return []
+        return fewest_payments({r.member.name: r.money for r in self.results})
+
 
 def evening_for_club(*, club: Club, pk: int) -> Evening:
     """Return the club's evening ``pk`` (with its season and club); Http404 for another club."""
@@ -713,7 +723,7 @@ def evening_sheet(*, evening: Evening) -> EveningSheet:
         .order_by("-closing", "-points", "member__name")
     )
     results = [r for r in results if r.closing == results[0].closing] if results else []
-    log = list(EveningLog.objects.filter(evening=evening).select_related("by"))
+    log = _log_entries(evening)
     return EveningSheet(
         evening=evening,
         tables=sorted(sheets.values(), key=lambda s: s.table.number),
@@ -721,6 +731,30 @@ def evening_sheet(*, evening: Evening) -> EveningSheet:
         results=results,
         log=log,
     )
+
+
+def _log_entries(evening: Evening) -> list[EveningLog]:
+    """Return the evening's log, each entry with ``who`` (the member's name in the club, else
+    the username) and ``differences`` ((table number, account's name, points)) (one query)."""
+    who = Member.objects.filter(club_id=evening.club_id, user=OuterRef("by")).values("name")[:1]
+    log = list(
+        EveningLog.objects.filter(evening=evening)
+        .select_related("by")
+        .annotate(member_name=Subquery(who))
+    )
+    web = get_web(evening.game)
+    pools = get_game(evening.game).features.pool_codes
+    for entry in log:
+        entry.who = entry.member_name or (entry.by.get_username() if entry.by_id else "")
+        entry.differences = [
+            (
+                d["table"],
+                web.pool_label(d["account"]) if d["account"] in pools else d["account"],
+                d["difference"],
+            )
+            for d in entry.details or []
+        ]
+    return log
 
 
 def table_account_names(*, table: Table) -> list[str]:
@@ -743,6 +777,9 @@ class JetonLine:
     is_cup: bool
     expected: int
     counted: int | None
+    # The count was made before the table's latest change (a hand, a correction, an
+    # adjustment): it needs a recount or an explicit confirmation.
+    stale: bool = False
 
     @property
     def difference(self) -> int | None:
@@ -753,6 +790,11 @@ class JetonLine:
 class JetonTable:
     table: Table
     lines: list[JetonLine]
+
+    @property
+    def stale(self) -> bool:
+        """Some count was made before the table's latest change."""
+        return any(line.stale for line in self.lines)
 
     @property
     def counted(self) -> bool:
@@ -777,7 +819,7 @@ class JetonTable:
 
 
 def evening_jetons(*, evening: Evening) -> list[JetonTable]:
-    """Return each table's expected and counted jetons per account (five queries).
+    """Return each table's expected and counted jetons per account (six queries).
 
     Expected is ``services.jeton_expected`` (a member's starting stack plus his balance, a
     cup its balance); counted is the latest ``JetonCount`` of each account, as in
@@ -801,10 +843,19 @@ def evening_jetons(*, evening: Evening) -> list[JetonTable]:
     for row in transfers.values("source_id").annotate(s=Sum("points")):
         balances[row["source_id"]] -= row["s"]
     latest = JetonCount.objects.filter(account=OuterRef("account")).order_by("-counted_at", "-pk")
-    counted = dict(
+    counted, counted_at = {}, {}
+    for account_id, points, at in (
         JetonCount.objects.filter(table__evening=evening)
         .filter(pk=Subquery(latest.values("pk")[:1]))
-        .values_list("account_id", "points")
+        .values_list("account_id", "points", "counted_at")
+    ):
+        counted[account_id], counted_at[account_id] = points, at
+    changed_at = dict(
+        Posting.objects.filter(table__evening=evening)
+        .filter(CHANGES_THE_COUNT)
+        .values("table_id")
+        .annotate(at=Max("created_at"))
+        .values_list("table_id", "at")
     )
     seat_order = {
         (table_id, member_id): position
@@ -832,6 +883,9 @@ def evening_jetons(*, evening: Evening) -> list[JetonTable]:
                 is_cup=not a.member_id,
                 expected=expected[a.name],
                 counted=counted.get(a.pk),
+                stale=a.pk in counted_at
+                and changed_at.get(a.table_id) is not None
+                and counted_at[a.pk] < changed_at[a.table_id],
             )
             for a in ordered
         ]

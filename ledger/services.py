@@ -658,6 +658,20 @@ def jeton_differences(table: Table) -> dict[str, int]:
     }
 
 
+def jeton_counts_stale(table: Table) -> bool:
+    """Return whether a latest count of ``table`` predates its latest change (a hand, a
+    correction, an adjustment; a reopening's reversal of the split is no change)."""
+    counted = JetonCount.objects.filter(table=table).aggregate(at=Max("counted_at"))["at"]
+    if counted is None:
+        return False
+    changed = (
+        Posting.objects.filter(table=table)
+        .filter(selectors.CHANGES_THE_COUNT)
+        .aggregate(at=Max("created_at"))["at"]
+    )
+    return changed is not None and counted < changed
+
+
 def evening_close(*, evening: Evening, by=None, confirm_differences: bool = False) -> Evening:
     """Close every table the game's way, write each member's result in points and money,
     and lock the evening."""
@@ -676,6 +690,19 @@ def evening_close(*, evening: Evening, by=None, confirm_differences: bool = Fals
         if any(differences.values()) and not confirm_differences:
             raise JetonDifferenceError(
                 _("the counted jetons differ from the ledger; confirm the differences to close"),
+                "confirm_differences",
+            )
+        stale = [
+            t.number
+            for t in tables
+            if get_game(t.game).features.uses_jetons and jeton_counts_stale(t)
+        ]
+        if stale and not confirm_differences:
+            raise JetonDifferenceError(
+                _(
+                    "the jetons of table {tables} were counted before its latest change; "
+                    "count again or confirm to close"
+                ).format(tables=", ".join(str(n) for n in stale)),
                 "confirm_differences",
             )
         for table in tables:
@@ -702,12 +729,12 @@ def evening_close(*, evening: Evening, by=None, confirm_differences: bool = Fals
             )
             for member_id, total in points.items()
         )
-        note = "; ".join(
-            f"table {n}: " + ", ".join(f"{k} {v:+d}" for k, v in d.items())
+        details = [
+            {"table": n, "account": code, "difference": diff}
             for n, d in differences.items()
-            if d
-        )
-        EveningLog.objects.create(evening=evening, action="close", reason=note, by=by)
+            for code, diff in d.items()
+        ]
+        EveningLog.objects.create(evening=evening, action="close", details=details, by=by)
         evening.status = Evening.Status.CLOSED
         evening.closed_at = timezone.now()
         evening.save(update_fields=["status", "closed_at"])

@@ -473,7 +473,10 @@ class JetonTable(tables.Table):
         row_attrs = {
             "data-account": lambda record: record.name,
             "data-difference": lambda record: record.difference or 0,
-            "class": lambda record: "differs" if record.difference else "",
+            "data-stale": lambda record: "1" if record.stale else None,
+            "class": lambda record: " ".join(
+                c for c, on in (("differs", record.difference), ("stale", record.stale)) if on
+            ),
         }
 
     def __init__(self, jetons, *, form=None, **kwargs):

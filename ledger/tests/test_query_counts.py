@@ -32,8 +32,8 @@ QUERIES = {
     "sheet_closed": 12,
     "sheet_open": 12,
     "sheet_pdf": 13,
-    "treasury_closed": 17,
-    "treasury_open": 17,
+    "treasury_closed": 18,  # +1: when each table last changed (stale counts)
+    "treasury_open": 18,
 }
 
 

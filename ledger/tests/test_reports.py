@@ -222,12 +222,22 @@ def test_export_of_evening_e_figures(client, evening_e):
     factories.make_member(evening_e.club, "Mia", login=True)
     client.login(username="test-mia", password=factories.PASSWORD)
     url = reverse("standings", kwargs={"club": "test"})
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     response = client.get(url, {"_export": "csv"})
     lines = list(csv.reader(io.StringIO(response.content.decode())))
     assert [line[1:4] for line in lines[1:]] == [
         ["Anna", "65", "16.25"],
         ["Bo", "-30", "-7.50"],
         ["Carl", "-35", "-8.75"],
+    ]
+    # In Danish (the default) a CSV has ";" between fields and decimal commas, for Excel.
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "da"
+    response = client.get(url, {"_export": "csv"})
+    lines = list(csv.reader(io.StringIO(response.content.decode()), delimiter=";"))
+    assert [line[1:4] for line in lines[1:]] == [
+        ["Anna", "65", "16,25"],
+        ["Bo", "-30", "-7,50"],
+        ["Carl", "-35", "-8,75"],
     ]
     response = client.get(url, {"_export": "xlsx"})
     sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active

@@ -132,7 +132,7 @@ def test_closing_with_differences_needs_confirmation(treasurer, evening, table):
     assert response.status_code == 302
     assert not Evening.objects.get(pk=evening.pk).is_open
     close = EveningLog.objects.get(evening=evening, action="close")
-    assert close.reason == "table 1: Bo -5"
+    assert close.details == [{"table": 1, "account": "Bo", "difference": -5}]
     assert close.by.username == "test-tove"
 
 
