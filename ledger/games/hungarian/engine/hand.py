@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ledger.games.errors import HandError, Problems, _
+from ledger.games.rotation import DealerSitsOut
 
 from . import rotation
 from .ratecard import BIDS, FIGURES, GAME_CODE, SILENT_FIGURES, RateCard, card_of
@@ -69,7 +70,7 @@ class TarokkClaim:
 
 
 @dataclass(frozen=True)
-class HungarianHand:
+class HungarianHand(DealerSitsOut):
     """One Hungarian hand as the scorekeeper recorded it; the transfers follow from it."""
 
     seats: tuple[str, ...]
@@ -82,18 +83,6 @@ class HungarianHand:
     kontra: int = 0
     figures: tuple[Figure, ...] = ()
     tarokk_claims: tuple[TarokkClaim, ...] = ()
-
-    @property
-    def sitting_out(self) -> tuple[str, ...]:
-        return rotation.sitting_out(self.seats, self.dealer)
-
-    @property
-    def active(self) -> tuple[str, ...]:
-        return rotation.active_players(self.seats, self.dealer)
-
-    @property
-    def forehand(self) -> str:
-        return rotation.forehand(self.seats, self.dealer)
 
     @property
     def alone(self) -> bool:

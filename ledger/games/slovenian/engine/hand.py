@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from ledger.games.errors import HandError, Problems, _
+from ledger.games.rotation import DealerSitsOut
 
-from . import rotation
 from .ratecard import BONUS_TYPES, CARD_POINTS_TOTAL, CONTRACTS_WITH_VALUE, GAME_CODE, RateCard
 
 HAND_FORMAT = "tarokclub.hand/1"
@@ -107,7 +107,7 @@ class KlopResult:
 
 
 @dataclass(frozen=True)
-class SlovenianHand:
+class SlovenianHand(DealerSitsOut):
     """One Slovenian hand as the scorekeeper saw it; the settlement is derived from it.
 
     ``radli_before`` has every seat (0 when none) and is state, not part of ``as_dict``.
@@ -129,18 +129,6 @@ class SlovenianHand:
     klop: tuple[KlopResult, ...] = ()
 
     game = GAME_CODE
-
-    @property
-    def sitting_out(self) -> tuple[str, ...]:
-        return rotation.sitting_out(self.seats, self.dealer)
-
-    @property
-    def active(self) -> tuple[str, ...]:
-        return rotation.active_players(self.seats, self.dealer)
-
-    @property
-    def forehand(self) -> str:
-        return rotation.forehand(self.seats, self.dealer)
 
     def as_dict(self) -> dict:
         """Return the normalised record in the hand format (without ``radli_before``)."""
