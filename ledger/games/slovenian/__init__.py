@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ledger.games.base import Features, Move, Pool, Schedule
+from ledger.games.base import Features, Move, Pool
 
 from .engine import rotation
 from .engine.close import close_table
@@ -67,15 +67,7 @@ class SlovenianTarok:
         return {seat: int(previous.get(seat, 0)) for seat in seats}
 
     def schedule(self, seats: Sequence[str], first_dealer: str, hand_number: int, rates):
-        seats = tuple(seats)
-        dealer = rotation.dealer_of(seats, first_dealer, hand_number)
-        return Schedule(
-            dealer=dealer,
-            sitting_out=rotation.sitting_out(seats, dealer),
-            active=rotation.active_players(seats, dealer),
-            forehand=rotation.forehand(seats, dealer),
-            roles=rotation.schedule_roles(seats, dealer),
-        )
+        return rotation.schedule(seats, first_dealer, hand_number)
 
     def parse_hand(self, data: Mapping, rates, *, state: Mapping | None = None) -> SlovenianHand:
         return _parse_hand(data, _card(rates), state=state)

@@ -5,14 +5,23 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from ledger.games.base import reserved_account_names
 from ledger.games.errors import HandError, Problems, _
 from ledger.games.money import MAX_POINTS
+from ledger.games.validation import HAND_FORMAT as HAND_FORMAT
+from ledger.games.validation import MAX_NAME_LENGTH as MAX_NAME_LENGTH
+from ledger.games.validation import (
+    check_dealer,
+    check_hand_object,
+    check_list,
+    check_names,
+    check_unknown_keys,
+    is_int,
+    player_check,
+)
 
 from . import rotation
 from .ratecard import FINE_TYPES, FINES_BARRING_ULTIMO, RateCard
 
-HAND_FORMAT = "tarokclub.hand/1"
 CUPS = ("kongekop", "pagatkop")
 SUITS = ("hearts", "diamonds", "spades", "clubs")
 MELD_SUITS = SUITS + ("kings",)
@@ -23,7 +32,6 @@ LAST_TRICK_CARDS = ("pagat", "king", "other")
 CARD_POINTS_TOTAL = 78
 
 GAME_CODE = "danish_tarok"
-MAX_NAME_LENGTH = 60
 
 HAND_KEYS = {
     "format",
@@ -176,20 +184,13 @@ def parse_hand(data, rates: RateCard | None = None, *, seats=None, cups_before=N
     """
     rates = rates or RateCard()
     p = Problems()
-    if not isinstance(data, dict):
-        p.add("", _("a hand must be a JSON object"))
-        p.raise_if_any(HandError)
-    for key in data:
-        if key not in HAND_KEYS:
-            p.add(key, _("unknown key {key}: a hand has no such field"), key=key)
-    if "format" in data and data["format"] != HAND_FORMAT:
-        p.add("format", _("the format must be {expected}"), expected=HAND_FORMAT)
+    check_hand_object(p, data, HAND_KEYS, kind=dict, key_path=lambda key: key)
     if "game" in data and data["game"] != GAME_CODE:
         p.add("game", _("this hand is not of the game {game}"), game=GAME_CODE)
 
     # Seats and roles: nothing else can be checked without them.
     seats_value = data.get("seats", seats)
-    seat_list = _names(p, "seats", seats_value)
+    seat_list = check_names(p, "seats", seats_value)
     if seat_list is not None:
         if len(set(seat_list)) != len(seat_list):
             dup = next(n for n, c in Counter(seat_list).items() if c > 1)
@@ -202,18 +203,12 @@ def parse_hand(data, rates: RateCard | None = None, *, seats=None, cups_before=N
         p.raise_if_any(HandError)
     seats_t = tuple(seat_list)
 
-    dealer = data.get("dealer")
-    if dealer is None:
-        p.add("dealer", _("the dealer is required"))
-        p.raise_if_any(HandError)
-    elif not isinstance(dealer, str) or dealer not in seats_t:
-        p.add("dealer", _("{name} is not seated at this table"), name=dealer)
-        p.raise_if_any(HandError)
+    dealer = check_dealer(p, data.get("dealer"), seats_t)
 
     sitting_out_given = data.get("sitting_out") is not None
     if sitting_out_given:
         before = len(p.items)
-        out_list = _names(p, "sitting_out", data["sitting_out"])
+        out_list = check_names(p, "sitting_out", data["sitting_out"])
         if out_list is None:
             p.raise_if_any(HandError)
         for name in out_list:
@@ -240,16 +235,7 @@ def parse_hand(data, rates: RateCard | None = None, *, seats=None, cups_before=N
             )
             p.raise_if_any(HandError)
     active = rotation.active_players(seats_t, sitting_out)
-    active_set = set(active)
-
-    def check_player(path: str, name) -> bool:
-        if not isinstance(name, str) or name not in seats_t:
-            p.add(path, _("{name} is not seated at this table"), name=name)
-            return False
-        if name not in active_set:
-            p.add(path, _("{name} sits out this hand and takes no part in it"), name=name)
-            return False
-        return True
+    check_player = player_check(p, seats_t, set(active))
 
     cups = _parse_cups(p, data.get("cups_before", cups_before))
     if cups is None and "cups_before" not in data and cups_before is None:
@@ -346,28 +332,6 @@ def parse_hand(data, rates: RateCard | None = None, *, seats=None, cups_before=N
     return replace(record, count=count)
 
 
-def _names(p: Problems, path: str, value):
-    if not isinstance(value, list):
-        p.add(path, _("{what} must be a list of member names"), what=path)
-        return None
-    if not all(isinstance(v, str) and v.strip() for v in value):
-        p.add(path, _("{what} must be a list of member names"), what=path)
-        return None
-    reserved = reserved_account_names()
-    for name in value:
-        if name in reserved:
-            p.add(path, _("{name} is the name of a table's account, not of a member"), name=name)
-            return None
-        if len(name) > MAX_NAME_LENGTH:
-            p.add(path, _("a name has at most {n} characters"), n=MAX_NAME_LENGTH)
-            return None
-    return value
-
-
-def _is_count(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _parse_cups(p: Problems, value):
     if value is None:
         return None
@@ -380,7 +344,7 @@ def _parse_cups(p: Problems, value):
     cups = {}
     for cup in CUPS:
         amount = value.get(cup)
-        if not _is_count(amount) or amount < 0:
+        if not is_int(amount) or amount < 0:
             p.add(f"cups_before.{cup}", _("a cup holds a whole, non-negative number of points"))
         elif amount > MAX_POINTS:
             p.add(f"cups_before.{cup}", _("an amount is at most {max} points"), max=MAX_POINTS)
@@ -389,25 +353,10 @@ def _parse_cups(p: Problems, value):
     return cups if len(cups) == 2 else None
 
 
-def _unknown_keys(p: Problems, path: str, item: dict, allowed) -> None:
-    for key in item:
-        if key not in allowed:
-            p.add(f"{path}.{key}", _("unknown key {key}"), key=key)
-
-
-def _list(p: Problems, path: str, value) -> list:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        p.add(path, _("{what} must be a list"), what=path)
-        return []
-    return value
-
-
 def _parse_melds(p: Problems, value, check_player) -> tuple[Meld, ...]:
     melds = []
     seen = set()
-    for i, item in enumerate(_list(p, "melds", value)):
+    for i, item in enumerate(check_list(p, "melds", value)):
         path = f"melds[{i}]"
         if not isinstance(item, dict):
             p.add(path, _("a meld must be an object"))
@@ -421,13 +370,13 @@ def _parse_melds(p: Problems, value, check_player) -> tuple[Meld, ...]:
                 choices=", ".join(MELD_TYPES),
             )
             continue
-        _unknown_keys(p, path, item, MELD_KEYS[mtype])
+        check_unknown_keys(p, path, item, MELD_KEYS[mtype])
         ok = check_player(f"{path}.player", item.get("player"))
         count = suit = missing = with_pagat = None
         if mtype in ("tarok", "matador"):
             count = item.get("count")
             low = 10 if mtype == "tarok" else 3
-            if not _is_count(count) or not low <= count <= 22:
+            if not is_int(count) or not low <= count <= 22:
                 p.add(
                     f"{path}.count",
                     _("a {type} meld counts {low} to 22, not {count}"),
@@ -481,12 +430,12 @@ def _parse_melds(p: Problems, value, check_player) -> tuple[Meld, ...]:
 
 def _parse_events(p: Problems, value, check_player) -> tuple[Event, ...]:
     events = []
-    for i, item in enumerate(_list(p, "during_play", value)):
+    for i, item in enumerate(check_list(p, "during_play", value)):
         path = f"during_play[{i}]"
         if not isinstance(item, dict):
             p.add(path, _("an event must be an object"))
             continue
-        _unknown_keys(p, path, item, {"type", "player"})
+        check_unknown_keys(p, path, item, {"type", "player"})
         etype = item.get("type")
         ok = True
         if etype not in EVENT_TYPES:
@@ -504,12 +453,12 @@ def _parse_events(p: Problems, value, check_player) -> tuple[Event, ...]:
 
 def _parse_fines(p: Problems, value, check_player) -> tuple[Fine, ...]:
     fines = []
-    for i, item in enumerate(_list(p, "fines", value)):
+    for i, item in enumerate(check_list(p, "fines", value)):
         path = f"fines[{i}]"
         if not isinstance(item, dict):
             p.add(path, _("a fine must be an object"))
             continue
-        _unknown_keys(p, path, item, {"type", "player", "waived"})
+        check_unknown_keys(p, path, item, {"type", "player", "waived"})
         ftype = item.get("type")
         ok = True
         if ftype not in FINE_TYPES:
@@ -533,7 +482,7 @@ def _parse_last_trick(p: Problems, value, active, check_player) -> LastTrick | N
     if not isinstance(value, dict):
         p.add("last_trick", _("the last trick must be an object with winner and cards"))
         return None
-    _unknown_keys(p, "last_trick", value, {"winner", "cards"})
+    check_unknown_keys(p, "last_trick", value, {"winner", "cards"})
     cards_value = value.get("cards")
     if not isinstance(cards_value, list):
         p.add("last_trick.cards", _("the last trick lists the three cards played to it"))
@@ -546,7 +495,7 @@ def _parse_last_trick(p: Problems, value, active, check_player) -> LastTrick | N
             p.add(path, _("a card must be an object with player and card"))
             ok = False
             continue
-        _unknown_keys(p, path, item, {"player", "card"})
+        check_unknown_keys(p, path, item, {"player", "card"})
         if item.get("card") not in LAST_TRICK_CARDS:
             p.add(
                 f"{path}.card",
@@ -625,7 +574,7 @@ def _parse_count(p: Problems, value, record: HandRecord, rates: RateCard, check_
         path = f"count.{name}"
         if not check_player(path, name):
             continue
-        if not _is_count(points) or not 0 <= points <= CARD_POINTS_TOTAL:
+        if not is_int(points) or not 0 <= points <= CARD_POINTS_TOTAL:
             p.add(
                 path, _("card points are a whole number from 0 to 78, not {points}"), points=points
             )

@@ -5,10 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 
-from ledger.games.errors import Problems, RateCardError, _
-from ledger.games.money import MAX_POINTS
-
-RATES_FORMAT = "tarokclub.rates/1"
+from ledger.games.errors import RateCardError, _
+from ledger.games.validation import RATES_FORMAT, RateCardRules, read_rate_card
 
 FINE_TYPES = (
     "cups_not_moved",
@@ -90,51 +88,7 @@ class RateCard:
         Raise RateCardError naming every unknown key, negative or non-integer
         amount and unknown option.
         """
-        problems = Problems()
-        if not isinstance(data, dict):
-            problems.add("", _("a rate card must be a JSON object"))
-            problems.raise_if_any(RateCardError)
-        values: dict = {}
-        known = {f.name for f in fields(cls)}
-        for key, value in data.items():
-            if key == "format":
-                if value != RATES_FORMAT:
-                    problems.add(
-                        "format", _("the format must be {expected}"), expected=RATES_FORMAT
-                    )
-            elif key == "game":
-                if value != "danish_tarok":
-                    problems.add(
-                        "game", _("this rate card is not of the game {game}"), game="danish_tarok"
-                    )
-            elif key not in known:
-                problems.add(
-                    key, _("unknown key {key}: the rate card has no such setting"), key=key
-                )
-            elif key in OPTIONS:
-                if value not in OPTIONS[key]:
-                    problems.add(
-                        key,
-                        _("{value} is not an option; choose one of {choices}"),
-                        value=value,
-                        choices=", ".join(OPTIONS[key]),
-                    )
-                else:
-                    values[key] = value
-            elif key == "fines_per_cup":
-                if not isinstance(value, dict):
-                    problems.add(key, _("fines per cup must be an object by fine type"))
-                    continue
-                fines = dict(DEFAULT_FINES)
-                for fine_type, amount in value.items():
-                    path = f"fines_per_cup.{fine_type}"
-                    if fine_type not in DEFAULT_FINES:
-                        problems.add(path, _("unknown fine type {type}"), type=fine_type)
-                    elif _check_amount(problems, path, amount):
-                        fines[fine_type] = amount
-                values[key] = MappingProxyType(fines)
-            elif _check_amount(problems, key, value):
-                values[key] = value
+        problems, values = read_rate_card(data, _rules(cls))
         if values.get("count_round_to", 1) == 0:
             problems.add("count_round_to", _("the count is rounded to a multiple of at least 1"))
         if values.get("split_unit", 1) == 0:
@@ -152,14 +106,19 @@ class RateCard:
         return self.fines_per_cup[fine_type]
 
 
-def _check_amount(problems: Problems, path: str, value) -> bool:
-    if isinstance(value, bool) or not isinstance(value, int):
-        problems.add(path, _("an amount must be a whole number of points"))
-        return False
-    if value < 0:
-        problems.add(path, _("an amount cannot be negative"))
-        return False
-    if value > MAX_POINTS:
-        problems.add(path, _("an amount is at most {max} points"), max=MAX_POINTS)
-        return False
-    return True
+def _rules(cls) -> RateCardRules:
+    return RateCardRules(
+        game_code="danish_tarok",
+        known=frozenset(f.name for f in fields(cls)),
+        wrong_game=lambda value: (
+            _("this rate card is not of the game {game}"),
+            {"game": "danish_tarok"},
+        ),
+        too_high=_("an amount is at most {max} points"),
+        choices=OPTIONS,
+        tables={"fines_per_cup": DEFAULT_FINES},
+        not_a_table=_("fines per cup must be an object by fine type"),
+        unknown_entry=_("unknown fine type {type}"),
+        kind=dict,
+        key_path=lambda key: key,
+    )

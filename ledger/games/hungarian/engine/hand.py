@@ -11,14 +11,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ledger.games.errors import HandError, Problems, _
+from ledger.games.rotation import DealerSitsOut
+from ledger.games.validation import HAND_FORMAT as HAND_FORMAT
+from ledger.games.validation import MAX_NAME_LENGTH as MAX_NAME_LENGTH
+from ledger.games.validation import (
+    check_dealer,
+    check_hand_object,
+    check_list,
+    check_unknown_keys,
+    player_check,
+)
+from ledger.games.validation import is_int as is_integer
 
 from . import rotation
 from .ratecard import BIDS, FIGURES, GAME_CODE, SILENT_FIGURES, RateCard, card_of
 
-HAND_FORMAT = "tarokclub.hand/1"
 CARD_POINTS_TOTAL = 94
 MAX_KONTRA = 4
-MAX_NAME_LENGTH = 60
 SIDES = ("declarer", "opponents")
 RESULTS = ("made", "failed")
 CLAIM_WHENS = ("announced", "at_end")
@@ -69,7 +78,7 @@ class TarokkClaim:
 
 
 @dataclass(frozen=True)
-class HungarianHand:
+class HungarianHand(DealerSitsOut):
     """One Hungarian hand as the scorekeeper recorded it; the transfers follow from it."""
 
     seats: tuple[str, ...]
@@ -82,18 +91,6 @@ class HungarianHand:
     kontra: int = 0
     figures: tuple[Figure, ...] = ()
     tarokk_claims: tuple[TarokkClaim, ...] = ()
-
-    @property
-    def sitting_out(self) -> tuple[str, ...]:
-        return rotation.sitting_out(self.seats, self.dealer)
-
-    @property
-    def active(self) -> tuple[str, ...]:
-        return rotation.active_players(self.seats, self.dealer)
-
-    @property
-    def forehand(self) -> str:
-        return rotation.forehand(self.seats, self.dealer)
 
     @property
     def alone(self) -> bool:
@@ -155,10 +152,6 @@ def is_name(value) -> bool:
     return isinstance(value, str) and bool(value.strip()) and len(value) <= MAX_NAME_LENGTH
 
 
-def is_integer(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def check_seats(p: Problems, value, path: str = "seats") -> tuple[str, ...] | None:
     """Check a seat list (4 or 5 distinct member names); return it, or None if refused."""
     if not isinstance(value, list) or not value:
@@ -204,14 +197,9 @@ def parse_hand(data, rates: RateCard | None = None, *, state: Mapping | None = N
     """
     rates = card_of(rates)
     p = Problems()
-    if not isinstance(data, Mapping):
-        p.add("", _("a hand must be a JSON object"))
-        p.raise_if_any(HandError)
-    for key in data:
-        if key not in HAND_KEYS:
-            p.add(str(key), _("unknown key {key}: a Hungarian hand has no such field"), key=key)
-    if "format" in data and data["format"] != HAND_FORMAT:
-        p.add("format", _("the format must be {expected}"), expected=HAND_FORMAT)
+    check_hand_object(
+        p, data, HAND_KEYS, unknown=_("unknown key {key}: a Hungarian hand has no such field")
+    )
     if "game" in data and data["game"] != GAME_CODE:
         p.add("game", _("this hand is of {game}, not of Hungarian Tarokk"), game=data["game"])
     if state:
@@ -220,23 +208,8 @@ def parse_hand(data, rates: RateCard | None = None, *, state: Mapping | None = N
     seats = check_seats(p, data.get("seats"))
     if seats is None:
         p.raise_if_any(HandError)
-    dealer = data.get("dealer")
-    if dealer is None:
-        p.add("dealer", _("the dealer is required"))
-        p.raise_if_any(HandError)
-    if not isinstance(dealer, str) or dealer not in seats:
-        p.add("dealer", _("{name} is not seated at this table"), name=dealer)
-        p.raise_if_any(HandError)
-    active = rotation.active_players(seats, dealer)
-
-    def check_player(path: str, name) -> bool:
-        if not isinstance(name, str) or name not in seats:
-            p.add(path, _("{name} is not seated at this table"), name=name)
-            return False
-        if name not in active:
-            p.add(path, _("{name} sits out this hand and takes no part in it"), name=name)
-            return False
-        return True
+    dealer = check_dealer(p, data.get("dealer"), seats)
+    check_player = player_check(p, seats, rotation.active_players(seats, dealer))
 
     annulled = data.get("annulled")
     if annulled is None:
@@ -332,28 +305,17 @@ def _kontra(p: Problems, path: str, value) -> int:
     return value
 
 
-def _list(p: Problems, path: str, value) -> list:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        p.add(path, _("{what} must be a list"), what=path)
-        return []
-    return value
-
-
 def _parse_figures(p: Problems, value, card_points, rates: RateCard) -> tuple[Figure, ...]:
     lines: list[tuple[int, Figure]] = []
     seen: set[tuple[str, str]] = set()
-    for i, item in enumerate(_list(p, "figures", value)):
+    for i, item in enumerate(check_list(p, "figures", value)):
         path = f"figures[{i}]"
         if not isinstance(item, Mapping):
             p.add(path, _("a figure must be an object"))
             continue
         ok = True
-        for key in item:
-            if key not in FIGURE_KEYS:
-                p.add(f"{path}.{key}", _("unknown key {key}"), key=key)
-                ok = False
+        if not check_unknown_keys(p, path, item, FIGURE_KEYS):
+            ok = False
         ftype = item.get("type")
         if ftype not in FIGURES:
             p.add(
@@ -481,16 +443,14 @@ def _parse_figures(p: Problems, value, card_points, rates: RateCard) -> tuple[Fi
 def _parse_claims(p: Problems, value, check_player, lone_declarer) -> tuple[TarokkClaim, ...]:
     claims = []
     players: set[str] = set()
-    for i, item in enumerate(_list(p, "tarokk_claims", value)):
+    for i, item in enumerate(check_list(p, "tarokk_claims", value)):
         path = f"tarokk_claims[{i}]"
         if not isinstance(item, Mapping):
             p.add(path, _("a tarokk claim must be an object"))
             continue
         ok = True
-        for key in item:
-            if key not in CLAIM_KEYS:
-                p.add(f"{path}.{key}", _("unknown key {key}"), key=key)
-                ok = False
+        if not check_unknown_keys(p, path, item, CLAIM_KEYS):
+            ok = False
         player = item.get("player")
         if not check_player(f"{path}.player", player):
             ok = False

@@ -6,11 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 
-from ledger.games.errors import Problem, Problems, RateCardError, _
+from ledger.games.errors import Problem, RateCardError, _
+from ledger.games.money import MAX_POINTS
+from ledger.games.validation import RATES_FORMAT as RATES_FORMAT
+from ledger.games.validation import RateCardRules, read_rate_card
 
-RATES_FORMAT = "tarokclub.rates/1"
 GAME_CODE = "hungarian_tarokk"
-MAX_AMOUNT = 10_000_000
+MAX_AMOUNT = MAX_POINTS
 
 BIDS = ("harom", "ketto", "egy", "solo")
 FIGURES = (
@@ -87,55 +89,7 @@ class RateCard:
         RateCardError naming every unknown key or entry, every amount that is not a
         whole number in 0..10,000,000 and every option that is not true or false.
         """
-        problems = Problems()
-        if not isinstance(data, Mapping):
-            problems.add("", _("a rate card must be a JSON object"))
-            problems.raise_if_any(RateCardError)
-        known = {f.name for f in fields(cls)}
-        values: dict = {}
-        for key, value in data.items():
-            if key == "format":
-                if value != RATES_FORMAT:
-                    problems.add(
-                        "format", _("the format must be {expected}"), expected=RATES_FORMAT
-                    )
-            elif key == "game":
-                if value != GAME_CODE:
-                    problems.add(
-                        "game",
-                        _("this rate card is for {game}, not for Hungarian Tarokk"),
-                        game=value,
-                    )
-            elif key not in known:
-                problems.add(
-                    str(key), _("unknown key {key}: the rate card has no such setting"), key=key
-                )
-            elif key in OPTIONS:
-                if not isinstance(value, bool):
-                    problems.add(key, _("{key} must be true or false"), key=key)
-                else:
-                    values[key] = value
-            elif key in TABLES:
-                defaults = TABLES[key]
-                if not isinstance(value, Mapping):
-                    problems.add(key, _("{key} must be an object of amounts by name"), key=key)
-                    continue
-                table = dict(defaults)
-                for entry, amount in value.items():
-                    path = f"{key}.{entry}"
-                    if entry not in defaults:
-                        problems.add(
-                            path,
-                            _("unknown entry {entry}; {key} has {choices}"),
-                            entry=entry,
-                            key=key,
-                            choices=", ".join(defaults),
-                        )
-                    elif _check_amount(problems, path, amount):
-                        table[entry] = amount
-                values[key] = MappingProxyType(table)
-            elif _check_amount(problems, key, value):
-                values[key] = value
+        problems, values = read_rate_card(data, _rules(cls))
         problems.raise_if_any(RateCardError)
         return replace(cls(), **values)
 
@@ -167,17 +121,19 @@ class RateCard:
         return self.tarokk_claim_9 if count == 9 else self.tarokk_claim_8
 
 
-def _check_amount(problems: Problems, path: str, value) -> bool:
-    if isinstance(value, bool) or not isinstance(value, int):
-        problems.add(path, _("an amount must be a whole number of points"))
-        return False
-    if value < 0:
-        problems.add(path, _("an amount cannot be negative"))
-        return False
-    if value > MAX_AMOUNT:
-        problems.add(path, _("an amount cannot exceed {limit}"), limit=MAX_AMOUNT)
-        return False
-    return True
+def _rules(cls) -> RateCardRules:
+    return RateCardRules(
+        game_code=GAME_CODE,
+        known=frozenset(f.name for f in fields(cls)),
+        wrong_game=lambda value: (
+            _("this rate card is for {game}, not for Hungarian Tarokk"),
+            {"game": value},
+        ),
+        too_high=_("an amount cannot exceed {limit}"),
+        booleans=OPTIONS,
+        tables=TABLES,
+        not_a_table=_("{key} must be an object of amounts by name"),
+    )
 
 
 def card_of(rates) -> RateCard:

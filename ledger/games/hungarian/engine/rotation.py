@@ -2,37 +2,33 @@
 
 Seats are listed in the direction of play. The dealer moves one seat each hand; with
 5 seats the dealer sits out and the other four play; forehand is the first active seat
-after the dealer (hungarian-tarokk.md section 1).
+after the dealer (hungarian-tarokk.md section 1). The shared rotation is
+``ledger/games/rotation.py``; this module adds the Hungarian seat counts.
 """
 
 from __future__ import annotations
 
 from ledger.games.base import Schedule
+from ledger.games.rotation import (
+    active_players,
+    forehand,
+    next_dealer,
+    schedule_of,
+    sitting_out,
+)
+
+__all__ = [
+    "SEAT_COUNTS",
+    "active_players",
+    "dealer_of",
+    "forehand",
+    "in_order_from",
+    "next_dealer",
+    "schedule",
+    "sitting_out",
+]
 
 SEAT_COUNTS = (4, 5)
-
-
-def sitting_out(seats, dealer: str) -> tuple[str, ...]:
-    """Return who sits out when ``dealer`` deals: the dealer at 5 seats, nobody at 4."""
-    return (dealer,) if len(seats) == 5 else ()
-
-
-def active_players(seats, dealer: str) -> tuple[str, ...]:
-    """Return the four players of the hand, in seat order."""
-    out = set(sitting_out(seats, dealer))
-    return tuple(s for s in seats if s not in out)
-
-
-def forehand(seats, dealer: str) -> str:
-    """Return the first active seat after the dealer; he opens the bidding and leads."""
-    n = len(seats)
-    d = list(seats).index(dealer)
-    out = set(sitting_out(seats, dealer))
-    for step in range(1, n):
-        seat = seats[(d + step) % n]
-        if seat not in out:
-            return seat
-    raise ValueError("no active player after the dealer")
 
 
 def in_order_from(seats, start: str, members) -> list[str]:
@@ -41,12 +37,6 @@ def in_order_from(seats, start: str, members) -> list[str]:
     s = list(seats).index(start)
     wanted = set(members)
     return [seats[(s + step) % n] for step in range(1, n) if seats[(s + step) % n] in wanted]
-
-
-def next_dealer(seats, dealer: str) -> str:
-    """Return the dealer of the next hand: the next seat."""
-    seats = list(seats)
-    return seats[(seats.index(dealer) + 1) % len(seats)]
 
 
 def dealer_of(seats, first_dealer: str, hand_number: int) -> str:
@@ -68,23 +58,4 @@ def schedule(seats, first_dealer: str, hand_number: int) -> Schedule:
     who plays, at 4 seats), ``forehand`` or ``player``.
     """
     seats = tuple(seats)
-    dealer = dealer_of(seats, first_dealer, hand_number)
-    out = sitting_out(seats, dealer)
-    lead = forehand(seats, dealer)
-    roles = {}
-    for seat in seats:
-        if seat in out:
-            roles[seat] = "out"
-        elif seat == lead:
-            roles[seat] = "forehand"
-        elif seat == dealer:
-            roles[seat] = "dealer"
-        else:
-            roles[seat] = "player"
-    return Schedule(
-        dealer=dealer,
-        sitting_out=out,
-        active=active_players(seats, dealer),
-        forehand=lead,
-        roles=roles,
-    )
+    return schedule_of(seats, dealer_of(seats, first_dealer, hand_number))

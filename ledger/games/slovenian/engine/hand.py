@@ -12,13 +12,20 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from ledger.games.errors import HandError, Problems, _
+from ledger.games.rotation import DealerSitsOut
+from ledger.games.validation import HAND_FORMAT as HAND_FORMAT
+from ledger.games.validation import MAX_NAME_LENGTH as MAX_NAME_LENGTH
+from ledger.games.validation import (
+    check_dealer,
+    check_hand_object,
+    check_unknown_keys,
+    is_int,
+    player_check,
+)
 
-from . import rotation
 from .ratecard import BONUS_TYPES, CARD_POINTS_TOTAL, CONTRACTS_WITH_VALUE, GAME_CODE, RateCard
 
-HAND_FORMAT = "tarokclub.hand/1"
 POOL = "pool"
-MAX_NAME_LENGTH = 60
 MAX_KONTRA = 4
 
 #: Contracts with a king call (a partner with four active players).
@@ -107,7 +114,7 @@ class KlopResult:
 
 
 @dataclass(frozen=True)
-class SlovenianHand:
+class SlovenianHand(DealerSitsOut):
     """One Slovenian hand as the scorekeeper saw it; the settlement is derived from it.
 
     ``radli_before`` has every seat (0 when none) and is state, not part of ``as_dict``.
@@ -129,18 +136,6 @@ class SlovenianHand:
     klop: tuple[KlopResult, ...] = ()
 
     game = GAME_CODE
-
-    @property
-    def sitting_out(self) -> tuple[str, ...]:
-        return rotation.sitting_out(self.seats, self.dealer)
-
-    @property
-    def active(self) -> tuple[str, ...]:
-        return rotation.active_players(self.seats, self.dealer)
-
-    @property
-    def forehand(self) -> str:
-        return rotation.forehand(self.seats, self.dealer)
 
     def as_dict(self) -> dict:
         """Return the normalised record in the hand format (without ``radli_before``)."""
@@ -177,10 +172,6 @@ class SlovenianHand:
         return data
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _given(value) -> bool:
     """A field left null or an empty list counts as not given."""
     return value is not None and not (isinstance(value, list) and not value)
@@ -190,7 +181,7 @@ def _given_in_annulled(value) -> bool:
     """In an annulled hand 0, false and {} count as not given as well."""
     if not _given(value) or value is False:
         return False
-    if _is_int(value) and value == 0:
+    if is_int(value) and value == 0:
         return False
     return not (isinstance(value, dict) and not value)
 
@@ -234,7 +225,7 @@ def parse_radli(p: Problems, value, seats, path: str = "radli_before") -> dict[s
         field = f"{path}.{name}"
         if name not in radli:
             p.add(field, _("{name} is not seated at this table"), name=name)
-        elif not _is_int(count):
+        elif not is_int(count):
             p.add(field, _("a number of radli must be a whole number"))
         elif count < 0:
             p.add(field, _("a number of radli cannot be negative"))
@@ -252,14 +243,7 @@ def parse_hand(data, rates: RateCard | None = None, *, state=None) -> SlovenianH
     check depends on the rate card. Raise HandError listing every problem found.
     """
     p = Problems()
-    if not isinstance(data, Mapping):
-        p.add("", _("a hand must be a JSON object"))
-        p.raise_if_any(HandError)
-    for key in data:
-        if key not in HAND_KEYS:
-            p.add(str(key), _("unknown key {key}: a hand has no such field"), key=key)
-    if "format" in data and data["format"] != HAND_FORMAT:
-        p.add("format", _("the format must be {expected}"), expected=HAND_FORMAT)
+    check_hand_object(p, data, HAND_KEYS)
     if "game" in data and data["game"] != GAME_CODE:
         p.add(
             "game",
@@ -271,13 +255,7 @@ def parse_hand(data, rates: RateCard | None = None, *, state=None) -> SlovenianH
     seats = parse_seats(p, data.get("seats"))
     if seats is None:
         p.raise_if_any(HandError)
-    dealer = data.get("dealer")
-    if dealer is None:
-        p.add("dealer", _("the dealer is required"))
-        p.raise_if_any(HandError)
-    if not isinstance(dealer, str) or dealer not in seats:
-        p.add("dealer", _("{name} is not seated at this table"), name=dealer)
-        p.raise_if_any(HandError)
+    dealer = check_dealer(p, data.get("dealer"), seats)
 
     radli_value = state if state is not None else data.get("radli_before")
     radli = parse_radli(p, radli_value, seats)
@@ -313,15 +291,7 @@ def parse_hand(data, rates: RateCard | None = None, *, state=None) -> SlovenianH
 
     active = record.active
     four = len(active) == 4
-
-    def check_player(path: str, name) -> bool:
-        if not isinstance(name, str) or name not in seats:
-            p.add(path, _("{name} is not seated at this table"), name=name)
-            return False
-        if name not in active:
-            p.add(path, _("{name} sits out this hand and takes no part in it"), name=name)
-            return False
-        return True
+    check_player = player_check(p, seats, active)
 
     # Declarer and partner.
     declarer = data.get("declarer")
@@ -360,7 +330,7 @@ def parse_hand(data, rates: RateCard | None = None, *, state=None) -> SlovenianH
             p.add(
                 "card_points", _("the card points are required for {contract}"), contract=contract
             )
-        elif not _is_int(card_points) or not 0 <= card_points <= CARD_POINTS_TOTAL:
+        elif not is_int(card_points) or not 0 <= card_points <= CARD_POINTS_TOTAL:
             p.add(
                 "card_points",
                 _("card points are a whole number from 0 to {total}"),
@@ -406,7 +376,7 @@ def parse_hand(data, rates: RateCard | None = None, *, state=None) -> SlovenianH
             )
         check_player("mond_captured", mond)
 
-    klop = _parse_klop(p, data.get("klop"), contract, active, seats)
+    klop = _parse_klop(p, data.get("klop"), contract, active, check_player)
 
     p.raise_if_any(HandError)
     return SlovenianHand(
@@ -427,7 +397,7 @@ def parse_hand(data, rates: RateCard | None = None, *, state=None) -> SlovenianH
 
 
 def _check_kontra(p: Problems, path: str, value) -> bool:
-    if not _is_int(value) or not 0 <= value <= MAX_KONTRA:
+    if not is_int(value) or not 0 <= value <= MAX_KONTRA:
         p.add(
             path,
             _("kontra is a whole number from 0 (none) to {max}"),
@@ -442,9 +412,7 @@ def _check_line(p: Problems, path: str, item, keys) -> dict | None:
     if not isinstance(item, Mapping):
         p.add(path, _("a line must be an object"))
         return None
-    for key in item:
-        if key not in keys:
-            p.add(f"{path}.{key}", _("unknown key {key}"), key=key)
+    check_unknown_keys(p, path, item, keys)
     ok = True
     side = item.get("side")
     if side not in SIDES:
@@ -557,7 +525,7 @@ def _parse_valat(p: Problems, value, contract: str) -> Valat | None:
     return Valat(**line)
 
 
-def _parse_klop(p: Problems, value, contract: str, active, seats) -> tuple[KlopResult, ...]:
+def _parse_klop(p: Problems, value, contract: str, active, check_player) -> tuple[KlopResult, ...]:
     if contract != "klop":
         if _given(value):
             p.add("klop", _("klop points are given for klop only"))
@@ -572,28 +540,21 @@ def _parse_klop(p: Problems, value, contract: str, active, seats) -> tuple[KlopR
     entries = {}
     for name, entry in value.items():
         path = f"klop.{name}"
-        if name not in seats:
-            p.add(path, _("{name} is not seated at this table"), name=name)
-            ok = False
-            continue
-        if name not in active:
-            p.add(path, _("{name} sits out this hand and takes no part in it"), name=name)
+        if not check_player(path, name):
             ok = False
             continue
         if not isinstance(entry, Mapping):
             p.add(path, _("a klop result is an object with card_points and took_trick"))
             ok = False
             continue
-        for key in entry:
-            if key not in KLOP_KEYS:
-                p.add(f"{path}.{key}", _("unknown key {key}"), key=key)
-                ok = False
+        if not check_unknown_keys(p, path, entry, KLOP_KEYS):
+            ok = False
         points = entry.get("card_points")
         took = entry.get("took_trick")
         if points is None:
             p.add(f"{path}.card_points", _("the card points are required"))
             ok = False
-        elif not _is_int(points) or not 0 <= points <= CARD_POINTS_TOTAL:
+        elif not is_int(points) or not 0 <= points <= CARD_POINTS_TOTAL:
             p.add(
                 f"{path}.card_points",
                 _("card points are a whole number from 0 to {total}"),
@@ -603,7 +564,7 @@ def _parse_klop(p: Problems, value, contract: str, active, seats) -> tuple[KlopR
         if not isinstance(took, bool):
             p.add(f"{path}.took_trick", _("took_trick must be true or false"))
             ok = False
-        elif took is False and _is_int(points) and points > 0:
+        elif took is False and is_int(points) and points > 0:
             p.add(
                 f"{path}.card_points",
                 _("{name} took no trick and cannot have card points"),

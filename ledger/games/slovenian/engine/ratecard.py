@@ -6,10 +6,12 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 
 from ledger.games.errors import Problems, RateCardError, _
+from ledger.games.money import MAX_POINTS
+from ledger.games.validation import RATES_FORMAT as RATES_FORMAT
+from ledger.games.validation import RateCardRules, read_rate_card
 
-RATES_FORMAT = "tarokclub.rates/1"
 GAME_CODE = "slovenian_tarok"
-MAX_AMOUNT = 10_000_000
+MAX_AMOUNT = MAX_POINTS
 CARD_POINTS_TOTAL = 70
 
 CONTRACTS_WITH_VALUE = (
@@ -88,61 +90,7 @@ class RateCard:
         number of points from 0 to 10,000,000, a unit below 1, a par outside 0..70 and an
         option that is not true or false.
         """
-        p = Problems()
-        if not isinstance(data, dict):
-            p.add("", _("a rate card must be a JSON object"))
-            p.raise_if_any(RateCardError)
-        known = {f.name for f in fields(cls)}
-        values: dict = {}
-        for key, value in data.items():
-            if key == "format":
-                if value != RATES_FORMAT:
-                    p.add("format", _("the format must be {expected}"), expected=RATES_FORMAT)
-            elif key == "game":
-                if value != GAME_CODE:
-                    p.add(
-                        "game",
-                        _("this rate card is for {expected}, not {game}"),
-                        expected=GAME_CODE,
-                        game=value,
-                    )
-            elif key not in known:
-                p.add(key, _("unknown key {key}: the rate card has no such setting"), key=key)
-            elif key in OBJECT_KEYS:
-                defaults = OBJECT_KEYS[key]
-                if not isinstance(value, dict):
-                    p.add(key, _("{key} must be an object by name"), key=key)
-                    continue
-                merged = dict(defaults)
-                for entry, amount in value.items():
-                    path = f"{key}.{entry}"
-                    if entry not in defaults:
-                        p.add(
-                            path,
-                            _("unknown entry {entry}; {key} has {choices}"),
-                            entry=entry,
-                            key=key,
-                            choices=", ".join(defaults),
-                        )
-                    elif _check_amount(p, path, amount):
-                        merged[entry] = amount
-                values[key] = MappingProxyType(merged)
-            elif key in BOOLEAN_KEYS:
-                if not isinstance(value, bool):
-                    p.add(key, _("{key} must be true or false"), key=key)
-                else:
-                    values[key] = value
-            elif _check_amount(p, key, value):
-                if key in UNIT_KEYS and value < 1:
-                    p.add(key, _("{key} must be at least 1"), key=key)
-                elif key == "card_points_par" and value > CARD_POINTS_TOTAL:
-                    p.add(
-                        key,
-                        _("the par is a number of card points from 0 to {total}"),
-                        total=CARD_POINTS_TOTAL,
-                    )
-                else:
-                    values[key] = value
+        p, values = read_rate_card(data, _rules(cls))
         p.raise_if_any(RateCardError)
         return replace(cls(), **values)
 
@@ -161,14 +109,33 @@ class RateCard:
         return self.contract_values[contract]
 
 
-def _check_amount(p: Problems, path: str, value) -> bool:
-    if isinstance(value, bool) or not isinstance(value, int):
-        p.add(path, _("an amount must be a whole number of points"))
+def _check_flat(p: Problems, key: str, value) -> bool:
+    if key in UNIT_KEYS and value < 1:
+        p.add(key, _("{key} must be at least 1"), key=key)
         return False
-    if value < 0:
-        p.add(path, _("an amount cannot be negative"))
-        return False
-    if value > MAX_AMOUNT:
-        p.add(path, _("an amount cannot be above {limit}"), limit=MAX_AMOUNT)
+    if key == "card_points_par" and value > CARD_POINTS_TOTAL:
+        p.add(
+            key,
+            _("the par is a number of card points from 0 to {total}"),
+            total=CARD_POINTS_TOTAL,
+        )
         return False
     return True
+
+
+def _rules(cls) -> RateCardRules:
+    return RateCardRules(
+        game_code=GAME_CODE,
+        known=frozenset(f.name for f in fields(cls)),
+        wrong_game=lambda value: (
+            _("this rate card is for {expected}, not {game}"),
+            {"expected": GAME_CODE, "game": value},
+        ),
+        too_high=_("an amount cannot be above {limit}"),
+        booleans=BOOLEAN_KEYS,
+        tables=OBJECT_KEYS,
+        not_a_table=_("{key} must be an object by name"),
+        kind=dict,
+        key_path=lambda key: key,
+        check_flat=_check_flat,
+    )
