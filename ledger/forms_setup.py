@@ -228,6 +228,14 @@ class ClubSettingsForm(forms.ModelForm):
         fields = ["name", "price_per_point", "currency", "starting_jetons"]
 
 
+DANISH_LETTERS = str.maketrans({"æ": "ae", "ø": "oe", "å": "aa", "Æ": "Ae", "Ø": "Oe", "Å": "Aa"})
+
+
+def suggested_username(name: str) -> str | None:
+    """Return the member's name as a user name: Danish letters spelled out, then slugified."""
+    return slugify(name.translate(DANISH_LETTERS)) or None
+
+
 class InvitationAcceptForm(forms.Form):
     """The invited member chooses his user name (a new log-in only) and his password."""
 
@@ -251,7 +259,7 @@ class InvitationAcceptForm(forms.Form):
         if self.user is not None:
             del self.fields["username"]
         else:
-            self.fields["username"].initial = slugify(member.name) or None
+            self.fields["username"].initial = suggested_username(member.name)
             self.fields["username"].validators.append(UnicodeUsernameValidator())
 
     def clean_username(self):

@@ -14,6 +14,7 @@ from decimal import Decimal
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ledger.games import get_game
@@ -188,3 +189,54 @@ def username_free(username: str, *, except_user=None) -> bool:
     if except_user is not None:
         users = users.exclude(pk=except_user.pk)
     return not users.exists()
+
+
+@transaction.atomic
+def invitation_create(*, member: Member, by=None, valid_for=None, now=None):
+    """Create a one-time link for ``member`` (a new log-in, or a new password for his
+    existing one); return ``(invitation, token)``. His older pending links stop working."""
+    from ledger import invitations
+    from ledger.models import Invitation
+
+    now = now or timezone.now()
+    Invitation.objects.filter(member=member, used_at__isnull=True, expires__gt=now).update(
+        expires=now
+    )
+    nonce = invitations.new_nonce()
+    token = invitations.token_of(nonce)
+    invitation = Invitation.objects.create(
+        member=member,
+        nonce=nonce,
+        token_hash=invitations.hash_of(token),
+        created=now,
+        expires=now + (valid_for or invitations.VALID_FOR),
+        created_by=by,
+    )
+    return invitation, token
+
+
+@transaction.atomic
+def invitation_accept(*, token: str, password: str, username: str | None = None):
+    """Use the link ``token`` once: create the member's log-in named ``username`` (or set a
+    new password on the one he has); return ``(user, invitation)``.
+
+    Raises ``invitations.InvitationRefused`` for an unknown, used or expired link; the
+    invitation row is locked, so two uses at once cannot both succeed.
+    """
+    from ledger import invitations
+
+    invitation = invitations.find(token, for_update=True)
+    member = invitation.member
+    user = member.user
+    if user is None:
+        if not username or not username_free(username):
+            raise ValidationError({"username": _("That user name is taken; choose another.")})
+        user = get_user_model().objects.create_user(username=username, password=password)
+        member.user = user
+        member.save(update_fields=["user"])
+    else:
+        user.set_password(password)
+        user.save(update_fields=["password"])
+    invitation.used_at = timezone.now()
+    invitation.save(update_fields=["used_at"])
+    return user, invitation

@@ -12,8 +12,12 @@ urlpatterns = [
     path("setup/seasons/", views.seasons, name="setup_seasons"),
     path("setup/seasons/<int:pk>/", views.season_edit, name="setup_season_edit"),
     path("setup/settings/", views.club_settings, name="setup_settings"),
+    path("setup/members/<int:pk>/invite/", views.invitation_new, name="setup_invitation_new"),
+    path("setup/invitations/", views.invitations_sheet, name="setup_invitations"),
+    path("setup/invitations/pdf/", views.invitations_pdf, name="setup_invitations_pdf"),
 ]
 
 public_urlpatterns = [
     path("club/new/", views.club_new, name="club_new"),
+    path("invite/<str:token>/", views.invitation_accept, name="invitation_accept"),
 ]

@@ -4,16 +4,19 @@ settings; members get a one-time link to choose their log-in (``ledger.invitatio
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from ledger import services_setup
+from ledger import invitations, services_setup
 from ledger.forms_setup import (
     ClubCreateForm,
     ClubSettingsForm,
+    InvitationAcceptForm,
     MemberAddForm,
     MemberEditForm,
     MembersPasteForm,
@@ -233,5 +236,109 @@ def club_settings(request):
         request,
         "ledger/setup/settings.html",
         _setup_context(request, "settings", form=form),
+        status=status,
+    )
+
+
+# --- invitations ---------------------------------------------------------------------------
+
+
+@club_role(ADMIN)
+@require_POST
+def invitation_new(request, pk):
+    """Make a member a one-time link: his first log-in, or a new password for his log-in."""
+    member = get_object_or_404(Member, pk=pk, club=request.club)
+    if not member.active:
+        messages.error(request, gettext("{name} is not active.").format(name=member.name))
+        return redirect("setup_members", club=request.club.slug)
+    services_setup.invitation_create(member=member, by=request.user)
+    messages.success(
+        request,
+        gettext("A link for {name} is ready; print it or show its QR code.").format(
+            name=member.name
+        ),
+    )
+    return redirect("setup_invitations", club=request.club.slug)
+
+
+def _invitation_cards(request) -> list[dict]:
+    cards = []
+    for invitation in invitations.pending(request.club):
+        link = request.build_absolute_uri(invitations.link_path(invitation))
+        cards.append(
+            {
+                "invitation": invitation,
+                "member": invitation.member,
+                "link": link,
+                "qr": invitations.qr_svg(link, title=invitation.member.name),
+            }
+        )
+    return cards
+
+
+@club_role(ADMIN)
+def invitations_sheet(request):
+    """Every pending invitation's link and QR code, to print on A4 (or as a PDF)."""
+    return render(
+        request,
+        "ledger/setup/invitations.html",
+        _setup_context(request, "members", cards=_invitation_cards(request)),
+    )
+
+
+@club_role(ADMIN)
+def invitations_pdf(request):
+    """The pending invitations as an A4 PDF (WeasyPrint)."""
+    from ledger import reports
+
+    title = gettext("Invitations")
+    content = reports._render(
+        "ledger/setup/pdf/invitations.html",
+        {"cards": _invitation_cards(request)},
+        club=request.club,
+        title=title,
+    )
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{request.club.slug}-invitations.pdf"'
+    return response
+
+
+def invitation_accept(request, token):
+    """The invited member chooses his user name and password and is logged in."""
+    try:
+        invitation = invitations.find(token)
+    except invitations.InvitationRefused as refused:
+        return render(
+            request, "ledger/setup/invitation_refused.html", {"reason": refused.message}, status=410
+        )
+    member = invitation.member
+    form = InvitationAcceptForm(request.POST or None, member=member)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                user, _ = services_setup.invitation_accept(
+                    token=token,
+                    password=form.cleaned_data["password1"],
+                    username=form.cleaned_data.get("username"),
+                )
+            except invitations.InvitationRefused as refused:
+                return render(
+                    request,
+                    "ledger/setup/invitation_refused.html",
+                    {"reason": refused.message},
+                    status=410,
+                )
+            except ValidationError as error:
+                _errors_to_form(form, error)
+            else:
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                messages.success(request, gettext("Welcome, {name}.").format(name=member.name))
+                return redirect(invitations.landing_url(member.club))
+        status = 422
+    return render(
+        request,
+        "ledger/setup/invitation_accept.html",
+        {"form": form, "member": member, "invited_club": member.club},
         status=status,
     )

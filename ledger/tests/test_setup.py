@@ -12,13 +12,15 @@ from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from ledger import services, services_setup
+from ledger import invitations, services, services_setup
 from ledger.games import GAMES
-from ledger.models import Club, Member, Season
+from ledger.models import Club, Invitation, Member, Season
 from ledger.tests.factories import make_club, make_member, make_season
 
 pytestmark = pytest.mark.django_db
+PW = "rød-grød-med-fløde-7"
 
 
 @pytest.fixture
@@ -323,3 +325,99 @@ def test_club_settings(club_admin):
         800,
     )
     assert client.post(url("setup_settings"), {"name": ""}).status_code == 422
+
+
+# --- 3. invitations
+
+
+def _invite(client, member):
+    response = client.post(url("setup_invitation_new", pk=member.pk))
+    assert response.status_code == 302 and response["Location"] == url("setup_invitations")
+    invitation = Invitation.objects.filter(member=member).first()
+    return invitation, invitations.token_of(invitation.nonce)
+
+
+def test_an_invited_member_chooses_his_log_in_once(club_admin):
+    club, _, client = club_admin
+    bo = make_member(club, "Bo Ærø")
+    invitation, token = _invite(client, bo)
+    assert invitation.expires - invitation.created == datetime.timedelta(days=7)
+    assert invitation.token_hash == invitations.hash_of(token) and token not in str(
+        Invitation.objects.values().get()
+    )
+    link = reverse("invitation_accept", kwargs={"token": token})
+    guest = Client()
+    page = guest.get(link)
+    assert page.status_code == 200
+    assert page.context["form"]["username"].value() == "bo-aeroe"
+    mismatch = guest.post(link, {"username": "bo", "password1": PW, "password2": PW + "x"})
+    assert mismatch.status_code == 422 and "password2" in mismatch.context["form"].errors
+    weak = guest.post(link, {"username": "bo", "password1": "bo", "password2": "bo"})
+    assert weak.status_code == 422 and "password1" in weak.context["form"].errors
+    response = guest.post(link, {"username": "bo", "password1": PW, "password2": PW})
+    assert response.status_code == 302 and response["Location"] == url("club")
+    bo.refresh_from_db()
+    assert bo.user.username == "bo" and bo.user.check_password(PW)
+    assert guest.get(url("club")).status_code == 200  # logged in
+    # The link is used: refused, with a clear message, and nothing changes.
+    again = Client().post(link, {"username": "bo2", "password1": PW, "password2": PW})
+    assert again.status_code == 410
+    assert (
+        "allerede brugt" in again.content.decode() or "already been used" in again.content.decode()
+    )
+    assert get_user_model().objects.filter(username="bo2").count() == 0
+
+
+def test_an_expired_link_is_refused(club_admin):
+    club, _, client = club_admin
+    bo = make_member(club, "Bo")
+    invitation, token = _invite(client, bo)
+    past = timezone.now() - datetime.timedelta(days=8)
+    Invitation.objects.filter(pk=invitation.pk).update(
+        created=past, expires=past + datetime.timedelta(days=7)
+    )
+    link = reverse("invitation_accept", kwargs={"token": token})
+    response = Client().get(link, HTTP_ACCEPT_LANGUAGE="da")
+    assert response.status_code == 410
+    assert "udløbet" in response.content.decode()
+    with pytest.raises(invitations.InvitationRefused):
+        services_setup.invitation_accept(token=token, password=PW, username="bo")
+    assert Client().get("/invite/" + "0" * 64 + "/").status_code == 410
+
+
+def test_a_new_link_cuts_the_old_one_and_resets_the_password(club_admin):
+    club, _, client = club_admin
+    bo = make_member(club, "Bo", login=True)
+    _, old_token = _invite(client, bo)
+    _, token = _invite(client, bo)
+    assert Client().get(f"/invite/{old_token}/").status_code == 410
+    link = f"/invite/{token}/"
+    page = Client().get(link)
+    assert "username" not in page.context["form"].fields  # he keeps his user name
+    assert Client().post(link, {"password1": PW, "password2": PW}).status_code == 302
+    bo.user.refresh_from_db()
+    assert bo.user.check_password(PW)
+
+
+def test_the_sheet_lists_pending_links_with_qr_codes(club_admin):
+    club, _, client = club_admin
+    members = [make_member(club, name) for name in ("Anna", "Bo")]
+    tokens = [_invite(client, m)[1] for m in members]
+    html = client.get(url("setup_invitations")).content.decode()
+    for token in tokens:
+        assert f"/invite/{token}/" in html
+    assert html.count('<svg role="img"') == 2 and "<script" not in html.split("</header>")[1]
+    pdf = client.get(url("setup_invitations_pdf"))
+    assert pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
+    # A used link leaves the sheet.
+    Client().post(f"/invite/{tokens[0]}/", {"username": "anna", "password1": PW, "password2": PW})
+    html = client.get(url("setup_invitations")).content.decode()
+    assert tokens[0] not in html and tokens[1] in html
+
+
+def test_an_inactive_member_cannot_use_his_link(club_admin):
+    club, _, client = club_admin
+    bo = make_member(club, "Bo")
+    _, token = _invite(client, bo)
+    services_setup.member_update(member=bo, active=False)
+    assert Client().get(f"/invite/{token}/").status_code == 410
