@@ -421,3 +421,17 @@ def test_an_inactive_member_cannot_use_his_link(club_admin):
     _, token = _invite(client, bo)
     services_setup.member_update(member=bo, active=False)
     assert Client().get(f"/invite/{token}/").status_code == 410
+
+
+# --- 4. the table's QR code
+
+
+def test_the_table_screen_shows_a_qr_code_of_its_live_view(club_admin):
+    club, _, client = club_admin
+    members = [make_member(club, name) for name in ("Anna", "Bo", "Carl")]
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
+    table = services.table_open(evening=evening, members=members)
+    html = client.get(table.get_absolute_url()).content.decode()
+    qr = html.split('id="table-qr"')[1].split("</aside>")[0]
+    assert '<svg role="img"' in qr and "<path" in qr
+    assert "Følg bordet på din telefon" in qr or "Follow this table" in qr
