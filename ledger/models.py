@@ -459,3 +459,30 @@ class EveningResult(models.Model):
 
     def __str__(self):
         return f"{self.member} {self.points:+d}"
+
+
+class Invitation(models.Model):
+    """A one-time, expiring link with which a member chooses his log-in or a new password.
+
+    Only the token's SHA-256 is looked up; the token itself is an HMAC of ``nonce`` under the
+    site's secret key (``ledger.invitations``), so the sheet of pending links can be printed
+    again, and the database alone gives no link away. ``used_at`` makes it single use.
+    """
+
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="invitations")
+    nonce = models.CharField(max_length=64)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField()
+    expires = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["-created", "-id"]
+
+    def __str__(self):
+        return f"{self.member} {self.created:%Y-%m-%d}"

@@ -7,7 +7,7 @@ scorekeeper's tablet) and ``urls_treasury`` (closing, jetons, standings, reports
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import views
+from . import urls_setup, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -16,4 +16,6 @@ urlpatterns = [
     path("c/<slug:club>/", views.club_home, name="club"),
     path("c/<slug:club>/", include("ledger.urls_scoring")),
     path("c/<slug:club>/", include("ledger.urls_treasury")),
+    path("c/<slug:club>/", include("ledger.urls_setup")),
+    path("", include(urls_setup.public_urlpatterns)),
 ]

@@ -12,6 +12,8 @@ def home(request):
     if request.user.is_authenticated:
         if request.user.is_superuser:
             clubs = list(Club.objects.all())
+            if not clubs:  # a fresh installation: set up the first club
+                return redirect("club_new")
         else:
             clubs = list(
                 Club.objects.filter(members__user=request.user, members__active=True).distinct()

@@ -39,7 +39,18 @@ MATRIX = {
     "treasury_adjust": (None, "treasurer"),
     "treasury_close": (None, "treasurer"),
     "treasury_reopen": (None, "treasurer"),
+    "setup_members": ("admin", "admin"),
+    "setup_member_edit": (None, "admin"),
+    "setup_rates": ("admin", "admin"),
+    "setup_seasons": ("admin", "admin"),
+    "setup_season_edit": ("admin", "admin"),
+    "setup_settings": ("admin", "admin"),
+    "setup_invitation_new": (None, "admin"),
+    "setup_invitations": ("admin", None),
+    "setup_invitations_pdf": ("admin", None),
 }
+# The set-up URLs that name one of the club's objects (the rest name only the club).
+SETUP_OBJECT_URLS = {"setup_member_edit", "setup_season_edit", "setup_invitation_new"}
 
 
 def club_url_names():
@@ -67,7 +78,7 @@ def test_matrix_covers_every_club_url():
 def world():
     """Two clubs; club A has an open evening with Evening E at one table and a closed one."""
     a, b = make_club(slug="alpha", name="Alpha"), make_club(slug="beta", name="Beta")
-    make_season(a)
+    season = make_season(a)
     players = [Member.objects.create(club=a, name=n) for n in ("Anna", "Bo", "Carl")]
     closed, _, _ = evening_e(a, members=players)
     services.evening_close(evening=closed)
@@ -77,6 +88,7 @@ def world():
         users[role] = make_member(a, f"{role}-a", role=role, login=True).user
     users["other_club"] = make_member(b, "admin-b", role="admin", login=True).user
     _, b_table, b_hands = evening_e(b)
+    b_season = make_season(b)
     return {
         "club": a,
         "evening": evening,
@@ -89,6 +101,8 @@ def world():
         "b_hand": b_hands[0],
         "b_evening": b_table.evening,
         "b_member": b_table.seats.first().member,
+        "season": season,
+        "b_season": b_season,
     }
 
 
@@ -97,6 +111,7 @@ def kwargs_for(name, w, *, foreign=False):
     table = w["b_table"] if foreign else w["table"]
     hand = w["b_hand"] if foreign else w["hand"]
     member = w["b_member"] if foreign else w["member"]
+    season = w["b_season"] if foreign else w["season"]
     pk = {
         "evening": evening.pk,
         "table_new": evening.pk,
@@ -118,6 +133,9 @@ def kwargs_for(name, w, *, foreign=False):
         "treasury_adjust": evening.pk,
         "treasury_close": evening.pk,
         "treasury_reopen": evening.pk,
+        "setup_member_edit": member.pk,
+        "setup_invitation_new": member.pk,
+        "setup_season_edit": season.pk,
     }.get(name)
     kwargs = {"club": "alpha"}
     if pk is not None:
@@ -171,7 +189,12 @@ def test_every_role_on_every_url(name, world):
 
 @pytest.mark.parametrize(
     "name",
-    sorted(n for n in MATRIX if n not in ("club", "standings", "standings_pdf", "evening_start")),
+    sorted(
+        n
+        for n in MATRIX
+        if n not in ("club", "standings", "standings_pdf", "evening_start")
+        and not (n.startswith("setup_") and n not in SETUP_OBJECT_URLS)
+    ),
 )
 def test_no_url_reaches_another_clubs_objects(name, world):
     """A club admin asking for another club's evening, table, hand or member by id gets 404."""

@@ -1,0 +1,155 @@
+"""Club set-up in real Chromium: from a fresh superuser to the first hand's entry screen of a
+new Danish club, and an invited member's first log-in on a phone (390x844)."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from playwright.sync_api import expect
+
+from ledger import invitations, services_setup
+from ledger.models import Club, Member, Table
+from ledger.tests.e2e.conftest import screenshot
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+SIX = ["Anna", "Bo", "Carl", "Dorte", "Ejnar", "Frida"]
+
+
+@pytest.fixture
+def open_page(browser, live_server):
+    """Return ``open(user, width, height) -> page``; a CSP violation fails the test."""
+    contexts, violations = [], []
+
+    def _open(user, width, height):
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            has_touch=True,
+            locale="da-DK",
+            base_url=live_server.url,
+        )
+        if user is not None:
+            client = Client()
+            client.force_login(user)
+            context.add_cookies(
+                [
+                    {
+                        "name": "sessionid",
+                        "value": client.cookies["sessionid"].value,
+                        "url": live_server.url,
+                    }
+                ]
+            )
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.viewport_name = f"{width}x{height}"
+        page.on(
+            "console",
+            lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
+        )
+        return page
+
+    yield _open
+    for context in contexts:
+        context.close()
+    assert violations == [], violations
+
+
+class Inputs:
+    """Count every form input the user types into or selects."""
+
+    def __init__(self, page):
+        self.page, self.count, self.urls = page, 0, []
+
+    def _note(self):
+        self.count += 1
+        self.urls.append(self.page.url)
+
+    def fill(self, selector, value):
+        self._note()
+        self.page.locator(selector).fill(value)
+
+    def select(self, selector, label):
+        self._note()
+        self.page.locator(selector).select_option(label=label)
+
+
+def test_from_a_fresh_superuser_to_the_first_hand(open_page):
+    user = get_user_model().objects.create_superuser("chef", password="x-very-secret-9")
+    page = open_page(user, 1280, 800)
+    inputs = Inputs(page)
+
+    page.goto("/")
+    expect(page.locator("#club-new-form")).to_be_visible()
+    expect(page.locator("h1")).to_have_text("Opret en klub")
+    inputs.fill("#id_name", "Hjørring Tarokklub")
+    inputs.fill("#id_slug", "hjoerring")
+    expect(page.locator('input[name=game][value="danish_tarok"]')).to_be_checked()
+    expect(page.locator("#id_season_starts_on")).to_have_value(re.compile(r"-08-01$"))
+    expect(page.locator("#id_season_ends_on")).to_have_value(re.compile(r"-07-31$"))
+    screenshot(page, "setup-club-new", full_page=True)
+    page.locator("#create-club").click()
+
+    expect(page.locator("#member-paste-form")).to_be_visible()
+    inputs.fill("#id_paste-names", "\n".join(SIX))
+    page.locator("#paste-add").click()
+    for name in SIX:
+        expect(page.locator(f'#members-table tr[data-member="{name}"]')).to_be_visible()
+    screenshot(page, "setup-members", full_page=True)
+
+    page.locator(".topbar .brand").click()
+    expect(page.locator("#club-admin-links")).to_be_visible()
+    page.locator("#start-evening button[type=submit]").click()
+    page.locator("#open-table").click()
+    for seat, name in enumerate(SIX[:3], start=1):
+        inputs.select(f"#id_seat_{seat}", name)
+    page.locator("#table-new-form button[type=submit]").click()
+    expect(page.locator("#table-qr svg")).to_be_visible()
+    screenshot(page, "setup-table-qr", full_page=True)
+    page.locator("#new-hand").click()
+    expect(page.locator("#hand-form")).to_be_visible()
+    expect(page.locator("#hand-form input[name=record]")).not_to_have_value("")
+    screenshot(page, "setup-first-hand")
+
+    club = Club.objects.get(slug="hjoerring")
+    assert club.game == "danish_tarok"
+    assert set(club.members.values_list("name", flat=True)) >= set(SIX)
+    assert Table.objects.filter(evening__club=club).count() == 1
+    assert inputs.count <= 12, inputs.count
+    assert not any("/admin/" in u for u in inputs.urls)
+    print(f"inputs typed or selected: {inputs.count}")
+
+
+def test_an_invited_members_first_log_in_on_a_phone(open_page):
+    club, _, _ = services_setup.club_create(
+        name="Hjørring Tarokklub",
+        slug="hjoerring",
+        game="danish_tarok",
+        season_name="2026/2027",
+        season_starts_on=datetime.date(2026, 8, 1),
+        season_ends_on=datetime.date(2027, 7, 31),
+    )
+    (dorte,) = services_setup.members_add(club=club, names=["Dorte Ærø"])
+    invitation, token = services_setup.invitation_create(member=dorte)
+    page = open_page(None, 390, 844)
+    page.goto(invitations.link_path(invitation))
+    expect(page.locator("#invitation-form")).to_be_visible()
+    expect(page.locator("#id_username")).to_have_value("dorte-aeroe")
+    page.locator("#id_password1").fill("rød-grød-med-fløde-7")
+    page.locator("#id_password2").fill("rød-grød-med-fløde-7")
+    screenshot(page, "setup-invitation-phone", full_page=True)
+    page.locator("#invitation-submit").click()
+    page.wait_for_url("**/c/hjoerring/")
+    expect(page.locator("h1")).to_have_text("Hjørring Tarokklub")
+    expect(page.locator(".topbar")).to_contain_text("dorte-aeroe")
+    screenshot(page, "setup-invitation-landed", full_page=True)
+    dorte.refresh_from_db()
+    assert dorte.user.username == "dorte-aeroe" and dorte.role == Member.Role.MEMBER
+    # The link is spent: opening it again is refused in Danish.
+    page.goto(invitations.link_path(invitation))
+    expect(page.locator("#invitation-refused")).to_contain_text("allerede brugt")
