@@ -27,6 +27,7 @@ from ledger.models import (
     EveningResult,
     Hand,
     HandRevision,
+    Invitation,
     JetonCount,
     Member,
     Posting,
@@ -132,6 +133,27 @@ class MemberAdmin(admin.ModelAdmin):
     search_fields = ["name", "user__username"]
     autocomplete_fields = ["user"]
     fields = ["club", "name", "user", "role", "active"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    """Invitations are made and used in the app; the operator may look and revoke (delete)."""
+
+    list_display = ["member", "created", "expires", "used_at"]
+    list_filter = ["member__club"]
+    list_select_related = ["member__club"]
+    readonly_fields = [
+        "member",
+        "nonce",
+        "token_hash",
+        "created",
+        "expires",
+        "used_at",
+        "created_by",
+    ]
+
+    def has_add_permission(self, request):
+        return False
 
 
 @admin.register(Season)

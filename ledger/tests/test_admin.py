@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from ledger import services
+from ledger import services, services_setup
 from ledger.forms_admin import ClubForm
 from ledger.games.danish.engine import RateCard
 from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
@@ -143,10 +143,12 @@ def superuser(client):
 
 @pytest.fixture
 def ledger_data():
-    """A club with a season, a closed Evening E (with a corrected hand) and an open evening."""
+    """A club with a season, an invitation, a closed Evening E (with a corrected hand) and
+    an open evening."""
     club = make_club(slug="hjoerring", name="Hjørring Tarokklub")
     make_season(club)
-    make_member(club, "Dorte", login=True)
+    dorte = make_member(club, "Dorte", login=True)
+    services_setup.invitation_create(member=dorte)
     evening, table, hands = evening_e(club)
     record = dict(hands[2].record)
     record["count"] = {"Carl": 20, "Bo": 24}
