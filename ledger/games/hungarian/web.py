@@ -372,39 +372,39 @@ class HungarianWeb(GameWeb):
 
     def hand_annotations(self):
         annotations = {
-            "hu_declarer": _text(KT("outcome__declarer")),
-            "hu_partner": _text(KT("outcome__partner")),
-            "hu_won_by": _text(KT("outcome__game_won_by")),
-            "hu_bid": _text(KT("outcome__bid")),
+            "hux_declarer": _text(KT("outcome__declarer")),
+            "hux_partner": _text(KT("outcome__partner")),
+            "hux_won_by": _text(KT("outcome__game_won_by")),
+            "hux_bid": _text(KT("outcome__bid")),
         }
         for i in range(MAX_ITEMS):
-            annotations[f"hu_item{i}"] = _text(KT(f"outcome__items__{i}__item"))
-            annotations[f"hu_side{i}"] = _text(KT(f"outcome__items__{i}__side"))
-            annotations[f"hu_result{i}"] = _text(KT(f"outcome__items__{i}__result"))
+            annotations[f"hux_item{i}"] = _text(KT(f"outcome__items__{i}__item"))
+            annotations[f"hux_side{i}"] = _text(KT(f"outcome__items__{i}__side"))
+            annotations[f"hux_result{i}"] = _text(KT(f"outcome__items__{i}__result"))
         for i in range(MAX_CLAIMS):
-            annotations[f"hu_claim{i}"] = _text(KT(f"outcome__tarokk_claims__{i}__player"))
+            annotations[f"hux_claim{i}"] = _text(KT(f"outcome__tarokk_claims__{i}__player"))
         return annotations
 
     def hand_counts(self, name):
-        declares = Q(hu_declarer=name)
-        partners = Q(hu_partner=name)
-        alone = declares & Q(hu_partner__isnull=True)
+        declares = Q(hux_declarer=name)
+        partners = Q(hux_partner=name)
+        alone = declares & Q(hux_partner__isnull=True)
         declarer_side = declares | partners
-        won = Q(hu_won_by="declarer")
+        won = Q(hux_won_by="declarer")
         from ledger.selectors_season import _played_by
 
-        opponent = _played_by(name) & ~declarer_side & Q(hu_bid__isnull=False)
+        opponent = _played_by(name) & ~declarer_side & Q(hux_bid__isnull=False)
 
         def figures(result: str):
             terms = []
             for i in range(MAX_ITEMS):
-                mine = (Q(**{f"hu_side{i}": "declarer"}) & declarer_side) | (
-                    Q(**{f"hu_side{i}": "opponents"}) & opponent
+                mine = (Q(**{f"hux_side{i}": "declarer"}) & declarer_side) | (
+                    Q(**{f"hux_side{i}": "opponents"}) & opponent
                 )
                 condition = (
-                    Q(**{f"hu_item{i}__isnull": False})
-                    & ~Q(**{f"hu_item{i}": "game"})
-                    & Q(**{f"hu_result{i}": result})
+                    Q(**{f"hux_item{i}__isnull": False})
+                    & ~Q(**{f"hux_item{i}": "game"})
+                    & Q(**{f"hux_result{i}": result})
                     & mine
                 )
                 terms.append(Case(When(condition, then=Value(1)), default=Value(0)))
@@ -412,12 +412,12 @@ class HungarianWeb(GameWeb):
             for term in terms[1:]:
                 total = total + term
             return Sum(
-                total, output_field=IntegerField(), filter=Q(hu_bid__isnull=False), default=0
+                total, output_field=IntegerField(), filter=Q(hux_bid__isnull=False), default=0
             )
 
         claims = Q(pk__in=[])
         for i in range(MAX_CLAIMS):
-            claims |= Q(**{f"hu_claim{i}": name})
+            claims |= Q(**{f"hux_claim{i}": name})
         return {
             "hu_declarer": Count("pk", filter=declares),
             "hu_declarer_won": Count("pk", filter=declares & won),
