@@ -5,7 +5,9 @@
 Migrates a temporary SQLite database, seeds a club (a scorekeeper, a table of three), starts
 ``manage.py runserver`` on a free port of 127.0.0.1, logs in through the log-in form in
 Chromium (Playwright) and enters ``--hands`` plain hands through the hand screen, as a
-scorekeeper would: the winner of the last trick, two counts, save. It prints a small table:
+scorekeeper would: the winner of the last trick, two counts, save; then as many plain
+Hungarian games at a table of four (bid, declarer, partner, the card points, save). It prints
+a small table:
 the taps per plain hand, and the medians of the server's time to answer the save and the
 preview (time to first byte of the POST, from the browser's timing) and of the whole round
 from the save tap to the table screen. Everything runs on this machine and is removed after.
@@ -71,8 +73,16 @@ def seed(env: dict) -> tuple[str, int]:
     ]
     evening = services.evening_open(club=club, date=datetime.date.today())
     table = services.table_open(evening=evening, members=members)
+    # Beside it a Hungarian club (the same scorekeeper) with a table of four.
+    hu = Club.objects.create(name="Bench Tarokk Kör", slug="bench-hu", game="hungarian_tarokk")
+    hu_members = [
+        Member.objects.create(club=hu, name="Anna", role=Member.Role.SCOREKEEPER, user=user)
+    ]
+    hu_members += [Member.objects.create(club=hu, name=n) for n in ("Bo", "Carl", "Dorte")]
+    hu_evening = services.evening_open(club=hu, date=datetime.date.today())
+    hu_table = services.table_open(evening=hu_evening, members=hu_members)
     connections.close_all()
-    return club.slug, table.pk
+    return club.slug, table.pk, hu.slug, hu_table.pk
 
 
 def wait_for(url: str, seconds: float = 30) -> None:
@@ -138,6 +148,38 @@ def play(page, base: str, slug: str, table_id: int, hands: int, rng: random.Rand
     }
 
 
+def play_hungarian(page, base: str, slug: str, table_id: int, hands: int, rng) -> list[int]:
+    """Enter plain Hungarian games: the bid, the declarer, the partner, the card points
+    (typed into the field that has the focus), save. Return the taps of each."""
+    from playwright.sync_api import expect
+
+    taps = []
+    new_hand = f"{base}/c/{slug}/table/{table_id}/hand/new/"
+    table_url = f"{base}/c/{slug}/table/{table_id}/"
+    for _ in range(hands):
+        page.goto(new_hand)
+        expect(page.locator("#hand-form input[name=record]")).not_to_have_value("")
+        count = 0
+        bids = page.locator("label[data-bid]")
+        bids.nth(rng.randrange(bids.count())).click()
+        count += 1
+        declarers = page.locator("label[data-declarer]:visible")
+        declarers.nth(rng.randrange(declarers.count())).click()
+        count += 1
+        partners = page.locator("label[data-partner]:visible")
+        partners.nth(rng.randrange(partners.count())).click()
+        count += 1
+        expect(page.locator("input[data-points]")).to_be_focused()
+        with page.expect_response(lambda r: r.url.endswith("/hand/preview/")):
+            page.keyboard.type(str(rng.randint(0, 94)))  # the one number, no tap
+        with page.expect_response(lambda r: r.url == table_url):
+            page.locator("#save-hand").click()
+            count += 1
+        page.wait_for_url(table_url)
+        taps.append(count)
+    return taps
+
+
 def report(results: dict, hands: int, recorded: int) -> None:
     def row(label, values, unit="ms"):
         ordered = sorted(values)
@@ -153,6 +195,8 @@ def report(results: dict, hands: int, recorded: int) -> None:
     row("server: preview (POST, to 1st byte)", results["preview"])
     row("server: table screen (GET, to 1st byte)", results["table"])
     row("save tap -> table screen shown", results["round"])
+    if results.get("hu_taps"):
+        row("HU taps per plain game (plus one number)", results["hu_taps"], "taps")
 
 
 def main() -> None:
@@ -173,7 +217,7 @@ def main() -> None:
     }
     server = None
     try:
-        slug, table_id = seed(env)
+        slug, table_id, hu_slug, hu_table_id = seed(env)
         port = free_port()
         base = f"http://127.0.0.1:{port}"
         server = subprocess.Popen(
@@ -194,8 +238,11 @@ def main() -> None:
             page.fill("#id_username", "anna")
             page.fill("#id_password", PASSWORD)
             page.locator("form button[type=submit]").click()
-            page.wait_for_url(f"{base}/c/{slug}/")
+            page.wait_for_url(lambda u: "/login/" not in u)  # two clubs: the club list
             results = play(page, base, slug, table_id, args.hands, random.Random(args.seed))
+            results["hu_taps"] = play_hungarian(
+                page, base, hu_slug, hu_table_id, args.hands, random.Random(args.seed)
+            )
             browser.close()
         from ledger.models import Hand
 

@@ -281,7 +281,16 @@ def _plays_in_slot(i: int) -> Q:
     default = Q(out0__isnull=True) & (
         Q(n_seats=3) | Q(n_seats=4, dealer_slot__in=four) | Q(n_seats=5, dealer_slot__in=five)
     )
-    return named | default
+    # A game whose web side has its own rule (``plays_in_slot(i)``) is read by that rule.
+    own, ruled = Q(pk__in=[]), []
+    for code in GAMES:
+        rule = getattr(get_web(code), "plays_in_slot", None)
+        if rule is not None:
+            own |= Q(table__game=code) & rule(i)
+            ruled.append(code)
+    if not ruled:
+        return named | default
+    return ((named | default) & ~Q(table__game__in=ruled)) | own
 
 
 def _played_by(name) -> Q:

@@ -587,6 +587,7 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
         "entry_template": web.entry_template,
         "entry_script": web.entry_script,
         "entry_styles": web.entry_styles,
+        "hint": getattr(web, "preview_hint", None),  # the preview's first words, if not Danish
         "hand_config": {
             "table": table.pk,
             "hand": hand.pk if hand else None,

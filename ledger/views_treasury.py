@@ -25,6 +25,7 @@ from ledger import charts, reports, selectors_season, services
 from ledger.errors import JetonDifferenceError, LedgerError
 from ledger.exports import SafeTableExport
 from ledger.forms_treasury import AdjustmentForm, CloseForm, JetonCountForm, ReopenForm
+from ledger.games import get_game
 from ledger.games.web import stats_notes
 from ledger.models import Member, Table
 from ledger.permissions import can, club_role
@@ -278,6 +279,8 @@ def _treasury(request, evening, *, status: int = 200, **forms):
         tables.append(
             {
                 "jetons": table_jetons,
+                # A game without jetons (Hungarian) has no count to enter on this screen.
+                "uses_jetons": get_game(table_jetons.table.game).features.uses_jetons,
                 "table": JetonTable(table_jetons, form=count_form if evening.is_open else None),
                 "count_form": count_form,
                 "adjust_form": adjust_form,
@@ -292,6 +295,7 @@ def _treasury(request, evening, *, status: int = 200, **forms):
     context = _sheet_context(request, evening)
     context.update(
         tables=tables,
+        any_pools=any(get_game(t["jetons"].table.game).features.pools for t in tables),
         differences=differences,
         close_form=forms.get("close") or CloseForm(),
         reopen_form=forms.get("reopen") or ReopenForm(),

@@ -1,21 +1,450 @@
-"""The web side of Hungarian Tarokk: the words of its settlement reasons.
+"""The web side of Hungarian Tarokk: its words, its entry form, its preview and its statistics.
 
-No entry form yet (``entry_template`` is None) and no pools; a reason is a figure of the
-hand (``game``, ``trull``, ``ulti``, ...) or ``tarokk_claim``, shown in plain words.
+Django is allowed here; the engine (``engine/``) stays pure. The bids and most figures keep
+their Hungarian names (Három, Kettő, Egy, Solo; dupla, volát, trull, pagát ultimó, ...):
+they are the words of the game at the table, in Danish as in English.
+
+- The entry form is ``ledger/games/hungarian/_entry.html`` with ``entry.js``: the bid, the
+  declarer, his partner (or alone), the card points as one number (either side's), kontra
+  on the game, figure chips and tarokk claims. The dealer comes from the rotation.
+- ``preview_story`` tells each item of T with its value, the kontra factor, T and the x3 of
+  a lone declarer, from the settlement; the generic preview then lists who pays whom.
+- The statistics read ``Posting.outcome`` in SQL: games as declarer, as partner and alone
+  (played and won), figures of the member's side made and failed, tarokk claims.
 """
 
 from __future__ import annotations
 
+from django.db.models import (
+    Case,
+    Count,
+    ExpressionWrapper,
+    IntegerField,
+    Q,
+    Sum,
+    TextField,
+    Value,
+    When,
+)
+from django.db.models.fields.json import KT
+from django.db.models.functions import NullIf
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.web import GameWeb
 
-from .engine.ratecard import GAME_CODE
+from .engine import rotation
+from .engine.hand import CARD_POINTS_TOTAL, MAX_KONTRA
+from .engine.ratecard import BIDS, FIGURES, GAME_CODE, SILENT_FIGURES
+
+# The bids: the game's own words, with their game value G shown beside them.
+BID_LABELS = {"harom": "Három", "ketto": "Kettő", "egy": "Egy", "solo": "Solo"}
+# The figures; the Hungarian names are the game's, only "four kings" is said in the language.
+FIGURE_LABELS = {
+    "dupla": "Dupla",
+    "volat": "Volát",
+    "trull": "Trull",
+    "four_kings": _("Four kings"),
+    "pagat_ultimo": "Pagát ultimó",
+    "xxi_catch": "XXI-fogás",
+    "centrum": "Centrum",
+    "kismadar": "Kismadár",
+    "nagymadar": "Nagymadár",
+    "king_ultimo": "Király ultimó",
+    "pagat_uhu": "Pagát uhu",
+    "king_uhu": "Király uhu",
+}
+KONTRA_WORDS = {1: "kontra", 2: "rekontra", 3: "szubkontra", 4: "mordkontra"}
+MAX_ITEMS = 10  # items of a hand's outcome the statistics read (a hand has rarely 6)
+MAX_CLAIMS = 4  # one per active player
+
+
+def _kontra_word(level: int) -> str:
+    return KONTRA_WORDS.get(level, "") if level else gettext("no kontra")
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
+
+
+def _figure(ftype: str) -> str:
+    return str(FIGURE_LABELS.get(ftype, ftype))
+
+
+def _side_word(side: str) -> str:
+    return gettext("declarer's side") if side == "declarer" else gettext("opponents")
+
+
+def _text(transform) -> NullIf:
+    """Return a JSON key's text as plain text, NULL when missing or null (as the Danish web
+    side and ``selectors_season._text`` do)."""
+    return NullIf(
+        ExpressionWrapper(transform, output_field=TextField()),
+        Value("null", output_field=TextField()),
+        output_field=TextField(),
+    )
+
+
+REASON_LABELS = {
+    "game": _("game"),
+    "tarokk_claim": _("tarokk claim"),
+}
+PAYMENT_LABELS = {
+    "game": _("The game"),
+    "tarokk_claim": _("Tarokk claim"),
+}
 
 
 class HungarianWeb(GameWeb):
     code = GAME_CODE
-    reason_labels = {"tarokk_claim": _("tarokk claim")}
+    entry_template = "ledger/games/hungarian/_entry.html"
+    entry_script = "ledger/games/hungarian/entry.js"
+    entry_styles = ("ledger/games/hungarian/entry.css",)
+    preview_hint = _("Tap the bid, the declarer and the partner, then enter the card points.")
+    reason_labels = REASON_LABELS
+    payment_labels = PAYMENT_LABELS
+    section_of_field = {
+        "annulled": "seating",
+        "bid": "last_trick",
+        "declarer": "last_trick",
+        "partner": "last_trick",
+        "kontra": "last_trick",
+        "card_points": "count",
+        "figures": "extras",
+        "tarokk_claims": "extras",
+    }
+    stats_columns = (
+        ("hu_declarer", _("Declarer")),
+        ("hu_declarer_won", _("Declarer, won")),
+        ("hu_partner", _("Partner")),
+        ("hu_partner_won", _("Partner, won")),
+        ("hu_alone", _("Alone")),
+        ("hu_alone_won", _("Alone, won")),
+        ("hu_figures_made", _("Figures made")),
+        ("hu_figures_failed", _("Figures failed")),
+        ("hu_claims", _("Tarokk claims")),
+    )
+    stats_note = _(
+        "Hungarian Tarokk: declarer counts every game a member bid, alone those he played "
+        "against the other three; figures are those of the member's side (the silent dupla "
+        "from the card points included), made or failed; claims are his tarokk claims. Only "
+        "hands as they stand after corrections count."
+    )
+
+    @property
+    def demo(self):
+        """The Hungarian demo club, "Budapesti Tarokk Kör"."""
+        from ledger.games.hungarian.demo import DEMO
+
+        return DEMO
+
+    def plays_in_slot(self, i: int) -> Q:
+        """Return the condition that seat slot ``i`` plays a hand (``selectors_season``): at
+        4 seats every seat, at 5 every seat but the dealer's."""
+        return Q(n_seats=4) | (Q(n_seats=5) & ~Q(dealer_slot=i))
+
+    # --- words ---
+
+    def reason_label(self, reason: str) -> str:
+        if reason in FIGURE_LABELS:
+            return _figure(reason)
+        return super().reason_label(reason)
+
+    def payment_label(self, reason: str) -> str:
+        if reason in FIGURE_LABELS:
+            return _figure(reason)
+        return super().payment_label(reason)
+
+    def outcome_words(self, outcome, *, brief=False):
+        """Return a hand in words: the bid and who played it, won or lost, the figures."""
+        if not outcome:
+            return []
+        if outcome.get("annulled"):
+            return [gettext("thrown in")]
+        bid = BID_LABELS.get(outcome.get("bid"), outcome.get("bid") or "")
+        if outcome.get("alone"):
+            who = gettext("{bid}: {declarer} alone").format(bid=bid, declarer=outcome["declarer"])
+        else:
+            who = gettext("{bid}: {declarer} with {partner}").format(
+                bid=bid, declarer=outcome.get("declarer"), partner=outcome.get("partner")
+            )
+        won = outcome.get("game_won_by") == "declarer"
+        words = [
+            who,
+            (gettext("won ({points})") if won else gettext("lost ({points})")).format(
+                points=outcome.get("card_points")
+            ),
+        ]
+        if outcome.get("kontra"):
+            words.append(_kontra_word(outcome["kontra"]))
+        for item in outcome.get("items") or ():
+            if item["item"] == "game" or not item.get("paid", True):
+                continue
+            if brief and item.get("result") != "made":
+                continue
+            text = _figure(item["item"])
+            if item.get("result") == "failed":
+                text = gettext("{figure} failed").format(figure=text)
+            if item["side"] == "opponents":
+                text = gettext("{figure} (opponents)").format(figure=text)
+            words.append(text)
+        for claim in outcome.get("tarokk_claims") or ():
+            words.append(
+                gettext("{name}: {count} tarokks").format(
+                    name=claim["player"], count=claim["count"]
+                )
+            )
+        if not brief:
+            words.append(f"T {_signed(outcome.get('T') or 0)}")
+        return words
+
+    def record_lines(self, record):
+        seats = record.get("seats") or []
+        dealer = record.get("dealer", "")
+        lines = [(gettext("Dealer"), dealer)]
+        if dealer in seats and rotation.sitting_out(seats, dealer):
+            lines.append((gettext("Sitting out"), ", ".join(rotation.sitting_out(seats, dealer))))
+        if record.get("annulled"):
+            lines.append((gettext("Annulled"), gettext("thrown in: nothing is paid")))
+            return lines
+        bid = record.get("bid")
+        lines.append((gettext("Bid"), BID_LABELS.get(bid, bid or "")))
+        lines.append((gettext("Declarer"), record.get("declarer") or ""))
+        lines.append(
+            (gettext("Partner"), record.get("partner") or gettext("none: the declarer is alone"))
+        )
+        points = record.get("card_points")
+        if isinstance(points, int):
+            lines.append(
+                (
+                    gettext("Card points"),
+                    gettext("declarer's side {points}, opponents {other}").format(
+                        points=points, other=CARD_POINTS_TOTAL - points
+                    ),
+                )
+            )
+        if record.get("kontra"):
+            lines.append((gettext("Kontra on the game"), _kontra_word(record["kontra"])))
+        for f in record.get("figures") or ():
+            lines.append((_figure(f["type"]), self._figure_text(f)))
+        for c in record.get("tarokk_claims") or ():
+            lines.append(
+                (
+                    gettext("Tarokk claim: {name}").format(name=c["player"]),
+                    self._claim_text(c),
+                )
+            )
+        return lines
+
+    @staticmethod
+    def _figure_text(f: dict) -> str:
+        parts = [
+            _side_word(f.get("side")),
+            gettext("announced") if f.get("announced") else gettext("silent"),
+            gettext("made") if f.get("result") == "made" else gettext("failed"),
+        ]
+        if f.get("announced") and f.get("kontra"):
+            parts.append(_kontra_word(f["kontra"]))
+        return ", ".join(parts)
+
+    @staticmethod
+    def _claim_text(c: dict) -> str:
+        when = gettext("announced") if c.get("when") == "announced" else gettext("at the end")
+        return gettext("{count} tarokks, {when}").format(count=c.get("count"), when=when)
+
+    # --- the preview ---
+
+    def preview_story(self, record, settlement, state):
+        """Return each item of T with its value, the kontra factor, T and the x3 alone."""
+        if record.annulled:
+            return [gettext("Thrown in: nothing is paid.")]
+        g = settlement.g
+        lines = []
+        bid = BID_LABELS.get(record.bid, record.bid)
+        if record.alone:
+            lines.append(
+                gettext("{bid} (G = {g}): {declarer} alone against the other three.").format(
+                    bid=bid, g=g, declarer=record.declarer
+                )
+            )
+        else:
+            lines.append(
+                gettext("{bid} (G = {g}): {declarer} with {partner}.").format(
+                    bid=bid, g=g, declarer=record.declarer, partner=record.partner
+                )
+            )
+        won = settlement.game_won_by == "declarer"
+        lines.append(
+            (
+                gettext("Card points {points} to {other}: the declarer's side wins the game.")
+                if won
+                else gettext("Card points {points} to {other}: the opponents win the game.")
+            ).format(points=record.card_points, other=CARD_POINTS_TOTAL - record.card_points)
+        )
+        if record.kontra:
+            lines.append(
+                gettext("Kontra on the game: {word}, ×{factor}.").format(
+                    word=_kontra_word(record.kontra), factor=2**record.kontra
+                )
+            )
+        for item in settlement.items:
+            lines.append(self._item_line(item, record))
+        total = settlement.total
+        lines.append(gettext("T = {total}").format(total=_signed(total)))
+        if record.alone:
+            lines.append(
+                gettext(
+                    "Alone: each opponent pays T to the declarer, {declarer} {total} × 3 = {net}."
+                ).format(declarer=record.declarer, total=_signed(total), net=_signed(3 * total))
+            )
+        for claim in record.tarokk_claims:
+            if claim.when == "announced":
+                text = gettext("{name}: {count} tarokks announced, paid by each other player.")
+            else:
+                text = gettext("{name}: {count} tarokks at the end, paid by his partner.")
+            lines.append(text.format(name=claim.player, count=claim.count))
+        return lines
+
+    def _item_line(self, item, record) -> str:
+        if item.item == "game":
+            name = gettext("The game")
+            detail = []
+            if record.kontra:
+                detail.append(f"×{2**record.kontra}")
+        else:
+            name = _figure(item.item)
+            detail = [
+                gettext("silent") if item.silent else gettext("announced"),
+                gettext("made") if item.result == "made" else gettext("failed"),
+            ]
+            if item.item == "dupla" and item.silent and item.result == "made":
+                detail[0] = gettext("silent, from the card points")
+            if item.kontra:
+                detail.append(f"{_kontra_word(item.kontra)} ×{2**item.kontra}")
+        side = _side_word(item.side)
+        if not item.paid:
+            return gettext("{name} ({side}, silent): not paid beside the volát").format(
+                name=name, side=side
+            )
+        extra = f", {', '.join(detail)}" if detail else ""
+        return f"{name} ({side}{extra}): {_signed(item.value)}"
+
+    # --- the entry form ---
+
+    def entry_labels(self) -> dict:
+        return {
+            "figures": {f: _figure(f) for f in FIGURES},
+            "declarer_side": gettext("declarer's side"),
+            "opponents": gettext("opponents"),
+            "announced": gettext("announced"),
+            "silent": gettext("silent"),
+            "made": gettext("made"),
+            "failed": gettext("failed"),
+            "kontra": {str(k): _kontra_word(k) for k in range(MAX_KONTRA + 1)},
+            "remove": gettext("Remove"),
+            "deals": gettext("deals"),
+            "sits_out": gettext("sits out"),
+            "declarer": gettext("declarer"),
+            "partner": gettext("partner"),
+            "points_other": gettext("the other side: {points}"),
+            "tarokks": gettext("{count} tarokks"),
+            "at_end": gettext("at the end"),
+        }
+
+    def entry_context(self, *, rates, seats):
+        sitting = {d: list(rotation.sitting_out(seats, d)) for d in seats}
+        return {
+            "config": {
+                "game": GAME_CODE,
+                "sitting_out": sitting,
+                "total_points": CARD_POINTS_TOTAL,
+                "max_kontra": MAX_KONTRA,
+                "silent_figures": list(SILENT_FIGURES),
+                "labels": self.entry_labels(),
+            },
+            "bids": [(b, BID_LABELS[b], rates.game_value(b)) for b in BIDS],
+            "figure_types": [(f, _figure(f), f in SILENT_FIGURES) for f in FIGURES],
+            "total_points": CARD_POINTS_TOTAL,
+            "kontra_levels": [(k, _kontra_word(k)) for k in range(MAX_KONTRA + 1)],
+        }
+
+    # --- statistics ---
+
+    def hand_annotations(self):
+        annotations = {
+            "hux_declarer": _text(KT("outcome__declarer")),
+            "hux_partner": _text(KT("outcome__partner")),
+            "hux_won_by": _text(KT("outcome__game_won_by")),
+            "hux_bid": _text(KT("outcome__bid")),
+        }
+        for i in range(MAX_ITEMS):
+            annotations[f"hux_item{i}"] = _text(KT(f"outcome__items__{i}__item"))
+            annotations[f"hux_side{i}"] = _text(KT(f"outcome__items__{i}__side"))
+            annotations[f"hux_result{i}"] = _text(KT(f"outcome__items__{i}__result"))
+        for i in range(MAX_CLAIMS):
+            annotations[f"hux_claim{i}"] = _text(KT(f"outcome__tarokk_claims__{i}__player"))
+        return annotations
+
+    def hand_counts(self, name):
+        declares = Q(hux_declarer=name)
+        partners = Q(hux_partner=name)
+        alone = declares & Q(hux_partner__isnull=True)
+        declarer_side = declares | partners
+        won = Q(hux_won_by="declarer")
+        from ledger.selectors_season import _played_by
+
+        opponent = _played_by(name) & ~declarer_side & Q(hux_bid__isnull=False)
+
+        def figures(result: str):
+            terms = []
+            for i in range(MAX_ITEMS):
+                mine = (Q(**{f"hux_side{i}": "declarer"}) & declarer_side) | (
+                    Q(**{f"hux_side{i}": "opponents"}) & opponent
+                )
+                condition = (
+                    Q(**{f"hux_item{i}__isnull": False})
+                    & ~Q(**{f"hux_item{i}": "game"})
+                    & Q(**{f"hux_result{i}": result})
+                    & mine
+                )
+                terms.append(Case(When(condition, then=Value(1)), default=Value(0)))
+            total = terms[0]
+            for term in terms[1:]:
+                total = total + term
+            return Sum(
+                total, output_field=IntegerField(), filter=Q(hux_bid__isnull=False), default=0
+            )
+
+        claims = Q(pk__in=[])
+        for i in range(MAX_CLAIMS):
+            claims |= Q(**{f"hux_claim{i}": name})
+        return {
+            "hu_declarer": Count("pk", filter=declares),
+            "hu_declarer_won": Count("pk", filter=declares & won),
+            "hu_partner": Count("pk", filter=partners),
+            "hu_partner_won": Count("pk", filter=partners & won),
+            "hu_alone": Count("pk", filter=alone),
+            "hu_alone_won": Count("pk", filter=alone & won),
+            "hu_figures_made": figures("made"),
+            "hu_figures_failed": figures("failed"),
+            "hu_claims": Count("pk", filter=claims),
+        }
+
+    def stats_tiles(self, stats):
+        def pair(a, b):
+            return f"{stats.get(a, 0)} / {stats.get(b, 0)}"
+
+        return [
+            ("hu_declarer", _("Declarer: played / won"), pair("hu_declarer", "hu_declarer_won")),
+            ("hu_partner", _("Partner: played / won"), pair("hu_partner", "hu_partner_won")),
+            ("hu_alone", _("Alone: played / won"), pair("hu_alone", "hu_alone_won")),
+            (
+                "hu_figures",
+                _("Figures: made / failed"),
+                pair("hu_figures_made", "hu_figures_failed"),
+            ),
+            ("hu_claims", _("Tarokk claims"), str(stats.get("hu_claims", 0))),
+        ]
 
 
 WEB = HungarianWeb()

@@ -1,0 +1,128 @@
+"""The Hungarian demo club "Budapesti Tarokk Kör": loaded by seed_demo beside the others, a
+sound ledger, every bid and many figures, its log-ins printed."""
+
+import io
+from collections import Counter
+
+import pytest
+from django.core.management import call_command
+
+from ledger import selectors
+from ledger.games.hungarian.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USERS, EVENINGS, MEMBERS
+from ledger.games.hungarian.engine.ratecard import GAME_CODE
+from ledger.games.web import get_web
+from ledger.models import Club, Evening, HandRevision, Member, Posting, Table
+from ledger.verify import verify_ledger
+
+pytestmark = pytest.mark.django_db
+
+
+def seed(**options):
+    out = io.StringIO()
+    call_command("seed_demo", stdout=out, stderr=io.StringIO(), **options)
+    return out.getvalue()
+
+
+def test_the_hungarian_demo_loads_sound_and_prints_its_logins(client):
+    out = seed(force=True, url="http://tarok.example:8000/")
+    assert get_web(GAME_CODE).demo.slug == DEMO_SLUG
+    assert "Loaded the demo club Budapesti Tarokk Kör" in out
+    assert "http://tarok.example:8000/c/demo-hu/" in out
+    for user in DEMO_USERS:
+        assert user.username in out
+        assert client.login(username=user.username, password=DEMO_PASSWORD), user.username
+        client.logout()
+    club = Club.objects.get(slug=DEMO_SLUG)
+    assert club.game == GAME_CODE
+    tables = Table.objects.filter(evening__club=club)
+    report = verify_ledger(tables)
+    assert report.ok, report.problems
+    assert verify_ledger().ok
+    assert {t.seats.count() for t in tables} == {4, 5}
+    for table in tables:
+        assert sum(selectors.table_balances(table.pk).values()) == 0
+    assert Member.objects.filter(club=club).count() == len(MEMBERS)
+    evenings = Evening.objects.filter(club=club).order_by("date")
+    assert evenings.count() == len(EVENINGS)
+    assert evenings.last().status == "open"
+    assert evenings.filter(status="closed").count() == len(EVENINGS) - 1
+    assert (
+        HandRevision.objects.filter(action="correct", hand__table__evening__club=club).count() == 1
+    )
+
+    seen = Counter()
+    for posting in Posting.objects.filter(
+        kind="hand", reversed_by__isnull=True, table__evening__club=club
+    ):
+        o = posting.outcome
+        if o.get("annulled"):
+            seen["annulled"] += 1
+            continue
+        seen["bid_" + o["bid"]] += 1
+        seen["alone"] += o["alone"]
+        seen["kontra"] += o["kontra"] > 0
+        seen["claims"] += len(o["tarokk_claims"])
+        for item in o["items"]:
+            seen[item["item"]] += 1
+    for key in (
+        "bid_harom",
+        "bid_ketto",
+        "bid_egy",
+        "bid_solo",
+        "alone",
+        "kontra",
+        "claims",
+        "annulled",
+        "dupla",
+        "volat",
+        "trull",
+        "four_kings",
+        "pagat_ultimo",
+        "xxi_catch",
+        "centrum",
+        "pagat_uhu",
+    ):
+        assert seen[key] >= 1, key
+
+
+def test_demo_pages_show_hungarian_statistics(client):
+    seed(force=True)
+    member = Member.objects.get(club__slug=DEMO_SLUG, name="László")
+    client.force_login(member.user)
+    standings = client.get(f"/c/{DEMO_SLUG}/standings/")
+    assert standings.status_code == 200
+    page = client.get(f"/c/{DEMO_SLUG}/members/{member.pk}/season/")
+    assert page.status_code == 200
+
+
+def test_statistics_count_the_hungarian_roles(client):
+    """A member's Hungarian statistics: as declarer, partner, alone, figures, claims."""
+    from ledger import selectors_season
+
+    seed(force=True)
+    club = Club.objects.get(slug=DEMO_SLUG)
+    postings = selectors_season.live_hand_postings().filter(table__evening__club=club)
+    stats = selectors_season._hand_stats(postings, games=[GAME_CODE])
+    total = Counter()
+    for row in stats.values():
+        total.update(row)
+    outcomes = [
+        p.outcome
+        for p in Posting.objects.filter(
+            kind="hand", reversed_by__isnull=True, table__evening__club=club
+        )
+        if not p.outcome.get("annulled")
+    ]
+    assert total["hu_declarer"] == len(outcomes)
+    assert total["hu_alone"] == sum(o["alone"] for o in outcomes)
+    assert total["hu_partner"] == sum(not o["alone"] for o in outcomes)
+    assert total["hu_claims"] == sum(len(o["tarokk_claims"]) for o in outcomes)
+    assert total["hu_figures_made"] > 0 and total["hu_figures_failed"] > 0
+    # four play every hand: each hand counts four members as played
+    assert (
+        total["played"]
+        == 4
+        * Posting.objects.filter(
+            kind="hand", reversed_by__isnull=True, table__evening__club=club
+        ).count()
+    )
