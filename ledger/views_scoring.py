@@ -406,8 +406,10 @@ def settle_preview(
         for key, sign in (("from", -1), ("to", 1)):
             if t[key] in game.features.pool_codes:
                 after[t[key]] = after.get(t[key], 0) + sign * t["points"]
+    web = get_web(table.game)
     return {
-        "story": get_web(table.game).preview_story(parsed, settlement, state),
+        "story": web.preview_story(parsed, settlement, state),
+        "pools_label": getattr(web, "pools_after_label", None),
         "net": [
             dict(signed(settlement.net[name]), name=name, out=name in parsed.sitting_out)
             for name in seats
@@ -634,6 +636,7 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
         "token": token,
         "suggested": nxt,
         "entry_template": web.entry_template,
+        "wait_hint": getattr(web, "wait_hint", None),
         "entry_script": web.entry_script,
         "entry_styles": web.entry_styles,
         "hand_config": {

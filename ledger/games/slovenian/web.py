@@ -134,6 +134,9 @@ class SlovenianWeb(GameWeb):
         "mond_captured": "extras",
         "radli_before": "general",
     }
+    # The generic preview's words where the Danish ones speak of cups and the last trick.
+    pools_after_label = _("The pool after")
+    wait_hint = _("Tap the contract, the declarer and the partner, then enter the card points.")
     stats_columns = (
         ("sl_declared", _("Declarer")),
         ("sl_declared_won", _("Won as declarer")),
