@@ -353,37 +353,37 @@ class SlovenianWeb(GameWeb):
 
     def hand_annotations(self):
         annotations = {
-            "sl_contract": _text(KT("outcome__contract")),
-            "sl_declarer": _text(KT("outcome__declarer")),
-            "sl_partner": _text(KT("outcome__partner")),
-            "sl_won": _text(KT("outcome__won")),
-            "sl_crossed": _text(KT("outcome__radelc_crossed")),
-            "sl_given": _text(KT("outcome__radli_given")),
+            "slo_contract": _text(KT("outcome__contract")),
+            "slo_declarer": _text(KT("outcome__declarer")),
+            "slo_partner": _text(KT("outcome__partner")),
+            "slo_won": _text(KT("outcome__won")),
+            "slo_crossed": _text(KT("outcome__radelc_crossed")),
+            "slo_given": _text(KT("outcome__radli_given")),
         }
         for i in range(1, MAX_BONUS_LINES + 1):
-            annotations[f"sl_b{i}_side"] = _text(KT(f"outcome__items__{i}__side"))
-            annotations[f"sl_b{i}_result"] = _text(KT(f"outcome__items__{i}__result"))
+            annotations[f"slo_b{i}_side"] = _text(KT(f"outcome__items__{i}__side"))
+            annotations[f"slo_b{i}_result"] = _text(KT(f"outcome__items__{i}__result"))
         return annotations
 
     def hand_counts(self, name):
         from ledger.selectors_season import _played_by
 
-        won = Q(sl_won__in=("true", "1"))
-        on_side = Q(sl_declarer=name) | Q(sl_partner=name)
+        won = Q(slo_won__in=("true", "1"))
+        on_side = Q(slo_declarer=name) | Q(slo_partner=name)
         counts = {
-            "sl_declared": Count("pk", filter=Q(sl_declarer=name)),
-            "sl_declared_won": Count("pk", filter=Q(sl_declarer=name) & won),
-            "sl_partner": Count("pk", filter=Q(sl_partner=name)),
-            "sl_partner_won": Count("pk", filter=Q(sl_partner=name) & won),
-            "sl_radli": Count("pk", filter=Q(sl_given__in=("true", "1")) & _played_by(name)),
+            "sl_declared": Count("pk", filter=Q(slo_declarer=name)),
+            "sl_declared_won": Count("pk", filter=Q(slo_declarer=name) & won),
+            "sl_partner": Count("pk", filter=Q(slo_partner=name)),
+            "sl_partner_won": Count("pk", filter=Q(slo_partner=name) & won),
+            "sl_radli": Count("pk", filter=Q(slo_given__in=("true", "1")) & _played_by(name)),
             "sl_radli_used": Count(
-                "pk", filter=Q(sl_declarer=name) & Q(sl_crossed__in=("true", "1"))
+                "pk", filter=Q(slo_declarer=name) & Q(slo_crossed__in=("true", "1"))
             ),
-            "sl_klop": Count("pk", filter=Q(sl_contract="klop") & _played_by(name)),
+            "sl_klop": Count("pk", filter=Q(slo_contract="klop") & _played_by(name)),
         }
         made = Q(pk__in=[])
         for i in range(1, MAX_BONUS_LINES + 1):
-            made |= Q(**{f"sl_b{i}_side": "declarer", f"sl_b{i}_result": "made"})
+            made |= Q(**{f"slo_b{i}_side": "declarer", f"slo_b{i}_result": "made"})
         counts["sl_bonuses"] = Count("pk", filter=on_side & made)
         return counts
 
