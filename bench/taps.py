@@ -5,12 +5,13 @@
 Migrates a temporary SQLite database, seeds a club (a scorekeeper, a table of three), starts
 ``manage.py runserver`` on a free port of 127.0.0.1, logs in through the log-in form in
 Chromium (Playwright) and enters ``--hands`` plain hands through the hand screen, as a
-scorekeeper would: the winner of the last trick, two counts, save; then as many plain
-Hungarian games at a table of four (bid, declarer, partner, the card points, save). It prints
-a small table:
+scorekeeper would: the winner of the last trick, two counts, save. It prints a small table:
 the taps per plain hand, and the medians of the server's time to answer the save and the
 preview (time to first byte of the POST, from the browser's timing) and of the whole round
-from the save tap to the table screen. Everything runs on this machine and is removed after.
+from the save tap to the table screen. Then ``--sl-hands`` plain Slovenian partner games at a
+table of four (contract, declarer, partner, the card points typed, save) and as many plain
+Hungarian games (bid, declarer, partner, the card points, save): their taps too.
+Everything runs on this machine and is removed after.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def seed(env: dict) -> tuple[str, int]:
+def seed(env: dict):
     """Migrate the temporary database and create the club, its scorekeeper and a table."""
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
@@ -73,7 +74,15 @@ def seed(env: dict) -> tuple[str, int]:
     ]
     evening = services.evening_open(club=club, date=datetime.date.today())
     table = services.table_open(evening=evening, members=members)
-    # Beside it a Hungarian club (the same scorekeeper) with a table of four.
+    # A Slovenian club beside it: the same scorekeeper at a table of four.
+    sl_club = Club.objects.create(name="Bench Tarok Klub", slug="bench-sl", game="slovenian_tarok")
+    sl_members = [
+        Member.objects.create(club=sl_club, name="Anna", role=Member.Role.SCOREKEEPER, user=user),
+        *(Member.objects.create(club=sl_club, name=n) for n in ("Bo", "Carl", "Dorte")),
+    ]
+    sl_evening = services.evening_open(club=sl_club, date=datetime.date.today())
+    sl_table = services.table_open(evening=sl_evening, members=sl_members)
+    # And a Hungarian club (the same scorekeeper) with a table of four.
     hu = Club.objects.create(name="Bench Tarokk Kör", slug="bench-hu", game="hungarian_tarokk")
     hu_members = [
         Member.objects.create(club=hu, name="Anna", role=Member.Role.SCOREKEEPER, user=user)
@@ -82,7 +91,7 @@ def seed(env: dict) -> tuple[str, int]:
     hu_evening = services.evening_open(club=hu, date=datetime.date.today())
     hu_table = services.table_open(evening=hu_evening, members=hu_members)
     connections.close_all()
-    return club.slug, table.pk, hu.slug, hu_table.pk
+    return club.slug, table.pk, (sl_club.slug, sl_table.pk), (hu.slug, hu_table.pk)
 
 
 def wait_for(url: str, seconds: float = 30) -> None:
@@ -148,6 +157,40 @@ def play(page, base: str, slug: str, table_id: int, hands: int, rng: random.Rand
     }
 
 
+def play_slovenian(page, base: str, slug: str, table_id: int, hands: int, rng) -> dict:
+    """Plain Slovenian partner games: contract, declarer, partner, the card points, save."""
+    from playwright.sync_api import expect
+
+    taps, save_ms = [], []
+    new_hand = f"{base}/c/{slug}/table/{table_id}/hand/new/"
+    table_url = f"{base}/c/{slug}/table/{table_id}/"
+    for _ in range(hands):
+        page.goto(new_hand)
+        expect(page.locator("#hand-form input[name=record]")).not_to_have_value("")
+        count = 0
+        page.locator(f'label[data-contract="{rng.choice(("two", "one"))}"]').click()
+        count += 1
+        declarers = page.locator("label[data-declarer]:visible")
+        declarers.nth(rng.randrange(declarers.count())).click()
+        count += 1
+        partners = page.locator("label[data-partner]:visible")
+        partners.nth(rng.randrange(partners.count() - 1)).click()  # not "alone"
+        count += 1
+        expect(page.locator("input[data-points]")).to_be_focused()
+        with page.expect_response(lambda r: r.url.endswith("/hand/preview/")):
+            page.keyboard.type(str(rng.randint(20, 60)))  # the one number, no tap
+        with page.expect_response(
+            lambda r: r.url == new_hand and r.request.method == "POST"
+        ) as saved:
+            page.locator("#save-hand").click()
+            count += 1
+        assert saved.value.status == 200, saved.value.status
+        page.wait_for_url(table_url)
+        save_ms.append(server_ms(saved.value))
+        taps.append(count)
+    return {"taps": taps, "save": save_ms}
+
+
 def play_hungarian(page, base: str, slug: str, table_id: int, hands: int, rng) -> list[int]:
     """Enter plain Hungarian games: the bid, the declarer, the partner, the card points
     (typed into the field that has the focus), save. Return the taps of each."""
@@ -180,7 +223,9 @@ def play_hungarian(page, base: str, slug: str, table_id: int, hands: int, rng) -
     return taps
 
 
-def report(results: dict, hands: int, recorded: int) -> None:
+def report(
+    results: dict, hands: int, recorded: int, sl: dict | None = None, hu: list | None = None
+) -> None:
     def row(label, values, unit="ms"):
         ordered = sorted(values)
         median = statistics.median(ordered)
@@ -195,14 +240,20 @@ def report(results: dict, hands: int, recorded: int) -> None:
     row("server: preview (POST, to 1st byte)", results["preview"])
     row("server: table screen (GET, to 1st byte)", results["table"])
     row("save tap -> table screen shown", results["round"])
-    if results.get("hu_taps"):
-        row("HU taps per plain game (plus one number)", results["hu_taps"], "taps")
+    if sl:
+        row("SL: taps per partner game (+ a number)", sl["taps"], "taps")
+        row("SL: save a hand (POST, to 1st byte)", sl["save"])
+    if hu:
+        row("HU: taps per plain game (+ a number)", hu, "taps")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=30)
     parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument(
+        "--sl-hands", type=int, default=10, help="Slovenian and Hungarian plain games each"
+    )
     args = parser.parse_args()
 
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -217,7 +268,7 @@ def main() -> None:
     }
     server = None
     try:
-        slug, table_id, hu_slug, hu_table_id = seed(env)
+        slug, table_id, (sl_slug, sl_table_id), (hu_slug, hu_table_id) = seed(env)
         port = free_port()
         base = f"http://127.0.0.1:{port}"
         server = subprocess.Popen(
@@ -238,15 +289,18 @@ def main() -> None:
             page.fill("#id_username", "anna")
             page.fill("#id_password", PASSWORD)
             page.locator("form button[type=submit]").click()
-            page.wait_for_url(lambda u: "/login/" not in u)  # two clubs: the club list
+            page.wait_for_url(lambda u: "/login/" not in u)  # a club, or the list of two
             results = play(page, base, slug, table_id, args.hands, random.Random(args.seed))
-            results["hu_taps"] = play_hungarian(
-                page, base, hu_slug, hu_table_id, args.hands, random.Random(args.seed)
+            sl = play_slovenian(
+                page, base, sl_slug, sl_table_id, args.sl_hands, random.Random(args.seed)
+            )
+            hu = play_hungarian(
+                page, base, hu_slug, hu_table_id, args.sl_hands, random.Random(args.seed)
             )
             browser.close()
         from ledger.models import Hand
 
-        report(results, args.hands, Hand.objects.filter(table_id=table_id).count())
+        report(results, args.hands, Hand.objects.filter(table_id=table_id).count(), sl, hu)
     finally:
         if server is not None:
             server.terminate()

@@ -118,6 +118,32 @@ def pools_after(posting: Posting, effect: dict, codes) -> dict[str, int]:
     return {c: (posting.state_before or {}).get(c, 0) + effect["pools"][c] for c in codes}
 
 
+def state_is_pools(game) -> bool:
+    """Whether a game's state is its pools (the Danish cups) or something else (radli)."""
+    return set(game.features.pool_codes) <= set(game.next_state(None, {}, ()))
+
+
+def pools_before_hand(table_id: int, hand: Hand, codes) -> dict[str, int]:
+    """Return the pools before ``hand``: the live postings of its table's earlier hands and
+    every posting that is no hand (for a game whose state does not hold the pools)."""
+    totals = dict.fromkeys(codes, 0)
+    earlier = Q(posting__hand__number__lt=hand.number, posting__kind=Posting.Kind.HAND) | ~Q(
+        posting__kind=Posting.Kind.HAND
+    )
+    rows = (
+        Transfer.objects.filter(table_id=table_id, posting__reversed_by__isnull=True)
+        .filter(earlier)
+        .exclude(posting__reverses__isnull=False)
+        .values_list("source__code", "target__code", "points")
+    )
+    for source, target, points in rows:
+        if source in totals:
+            totals[source] -= points
+        if target in totals:
+            totals[target] += points
+    return totals
+
+
 def live_hand_postings(table_id: int) -> dict[int, Posting]:
     """Return the live hand posting of every recorded hand of a table, by hand id."""
     return {
@@ -138,8 +164,10 @@ def hand_rows(table: Table) -> list[dict]:
     )
     live = live_hand_postings(table.pk)
     effects = posting_effects([p.pk for p in live.values()])
-    codes = get_game(table.game).features.pool_codes
+    game = get_game(table.game)
+    codes = game.features.pool_codes
     rows = []
+    running = dict.fromkeys(codes, 0)  # a state without the pools: the hands' running sum
     for hand in hands:
         posting = live.get(hand.pk)
         row = {
@@ -154,7 +182,11 @@ def hand_rows(table: Table) -> list[dict]:
         if posting is not None:
             effect = effects[posting.pk]
             row["net"] = dict(effect["net"])
-            row["pools_after"] = pools_after(posting, effect, codes)
+            if state_is_pools(game):
+                row["pools_after"] = pools_after(posting, effect, codes)
+            else:
+                running = {c: running[c] + effect["pools"][c] for c in codes}
+                row["pools_after"] = dict(running)
         rows.append(row)
     return rows
 
@@ -346,8 +378,12 @@ def form_errors(form) -> dict[str, list[str]]:
 # --- the preview ---------------------------------------------------------------------------
 
 
-def settle_preview(*, table: Table, record: dict, seats: list[str], state: dict) -> dict:
+def settle_preview(
+    *, table: Table, record: dict, seats: list[str], state: dict, pools: dict | None = None
+) -> dict:
     """Parse and settle ``record`` at ``table`` from ``state``; write nothing.
+
+    ``pools`` are the pools before the hand when the game's state is not its pools.
 
     Raise HandError or LedgerError when the hand is refused.
     """
@@ -364,13 +400,21 @@ def settle_preview(*, table: Table, record: dict, seats: list[str], state: dict)
     parsed = game.parse_hand(data, rates, state=state)
     settlement = game.settle(parsed, rates, state)
     transfers = [t.as_dict() for t in settlement.transfers]
+    before = state if pools is None else pools
+    after = dict(before)
+    for t in transfers:
+        for key, sign in (("from", -1), ("to", 1)):
+            if t[key] in game.features.pool_codes:
+                after[t[key]] = after.get(t[key], 0) + sign * t["points"]
+    web = get_web(table.game)
     return {
-        "story": get_web(table.game).preview_story(parsed, settlement, state),
+        "story": web.preview_story(parsed, settlement, state),
+        "pools_label": getattr(web, "pools_after_label", None),
         "net": [
             dict(signed(settlement.net[name]), name=name, out=name in parsed.sitting_out)
             for name in seats
         ],
-        "pools": pool_items(table.game, settlement.state_after, before=state),
+        "pools": pool_items(table.game, after, before=before),
         "summary": transfer_summary(transfers, seats, table.game),
     }
 
@@ -548,7 +592,9 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
     """Return what the hand form needs: players, rotation, labels and the current record."""
     rates = services.rate_card(table.evening)
     web = get_web(table.game)
-    state = selectors.pool_balances(table.pk)
+    game = get_game(table.game)
+    pools = selectors.pool_balances(table.pk)
+    state = pools if state_is_pools(game) else services.table_state(table)
     if hand is None:
         number = services.next_hand_number(table.pk)
         nxt = suggestion(table, seats, rates, number)
@@ -559,6 +605,10 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
         posting = live_hand_postings(table.pk).get(hand.pk)
         if posting is not None and posting.state_before:
             state = posting.state_before
+        if state_is_pools(game):
+            pools = state
+        else:
+            pools = pools_before_hand(table.pk, hand, game.features.pool_codes)
         preview_url = reverse(
             "hand_correct_preview", kwargs={"club": request.club.slug, "pk": hand.pk}
         )
@@ -580,14 +630,15 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
         "version": services.table_version(table.pk),
         "seats": seats,
         "state": state,
-        "pools": pool_items(table.game, state),
+        "pool_state": pools,
+        "pools": pool_items(table.game, pools),
         "record": record,
         "token": token,
         "suggested": nxt,
         "entry_template": web.entry_template,
+        "wait_hint": web.wait_hint,
         "entry_script": web.entry_script,
         "entry_styles": web.entry_styles,
-        "hint": getattr(web, "preview_hint", None),  # the preview's first words, if not Danish
         "hand_config": {
             "table": table.pk,
             "hand": hand.pk if hand else None,
@@ -685,10 +736,10 @@ def hand_preview(request, pk):
     if errors:
         return _feedback(request, errors=errors, status=400)  # an unreadable record
     seats = [s.name for s in selectors.current_seats(table.pk)]
+    pools = selectors.pool_balances(table.pk)
+    state = pools if state_is_pools(get_game(table.game)) else services.table_state(table)
     try:
-        preview = settle_preview(
-            table=table, record=record, seats=seats, state=selectors.pool_balances(table.pk)
-        )
+        preview = settle_preview(table=table, record=record, seats=seats, state=state, pools=pools)
     except (HandError, LedgerError) as error:
         return _feedback(request, errors=errors_by_section(error, table.game))
     return _feedback(request, preview=preview)
@@ -823,7 +874,11 @@ def hand_correct(request, pk):
         if not errors:
             try:
                 context["preview"] = settle_preview(
-                    table=table, record=record, seats=seats, state=context["state"]
+                    table=table,
+                    record=record,
+                    seats=seats,
+                    state=context["state"],
+                    pools=context["pool_state"],
                 )
             except (HandError, LedgerError) as error:
                 context["errors"] = errors_by_section(error, table.game)
@@ -867,9 +922,17 @@ def hand_correct_preview(request, pk):
         return _feedback(request, errors=errors, status=400)  # an unreadable record
     posting = live_hand_postings(hand.table_id).get(hand.pk)
     state = posting.state_before if posting and posting.state_before else {}
+    game = get_game(hand.table.game)
+    pools = state
+    if not state_is_pools(game):
+        pools = pools_before_hand(hand.table_id, hand, game.features.pool_codes)
     try:
         preview = settle_preview(
-            table=hand.table, record=record, seats=list(hand.record["seats"]), state=state
+            table=hand.table,
+            record=record,
+            seats=list(hand.record["seats"]),
+            state=state,
+            pools=pools,
         )
     except (HandError, LedgerError) as error:
         return _feedback(request, errors=errors_by_section(error, hand.table.game))

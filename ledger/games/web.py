@@ -61,6 +61,7 @@ class GameWeb:
     stats_columns: tuple[tuple[str, str], ...] = ()
     received_points: dict = {}
     stats_note = ""
+    wait_hint = None  # the preview's words before a hand is complete (None: the Danish ones)
     demo = None  # the game's demo club (``ledger.demos.Demo``), if it has one
 
     def seat_marks(self, state: dict, name: str) -> list[str]:

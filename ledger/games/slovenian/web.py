@@ -1,29 +1,403 @@
-"""The web side of Slovenian Tarok: the words of its settlement reasons and of its pool.
+"""The web side of Slovenian Tarok: its words, its entry form, its preview story, its seat
+marks (open radli) and its statistics. Django is allowed here; the engine stays pure.
 
-No entry form yet (``entry_template`` is None): hands come in through ``import_hands`` and
-``settle_hand``; sheets, standings and exports show them with these labels. No statistics
-columns beyond the hands played, which every game has.
+The entry form (``ledger/games/slovenian/_entry.html`` with ``entry.js``) asks for the
+contract, the declarer, the partner (the holder of the called king), the card points as one
+number, ``won`` for the contracts that are won or lost, kontra, the bonuses, a valat, the
+Mond and, for klop, every player's points. The dealer and forehand come from the rotation.
 """
 
 from __future__ import annotations
 
+from django.db.models import Count, ExpressionWrapper, Q, TextField, Value
+from django.db.models.fields.json import KT
+from django.db.models.functions import NullIf
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.web import GameWeb
 
-from .engine.hand import POOL
-from .engine.ratecard import GAME_CODE
+from .engine import rotation
+from .engine.hand import (
+    CALLED_CONTRACTS,
+    CARD_POINT_CONTRACTS,
+    CONTRACTS,
+    GAME_CONTRACTS,
+    MOND_CONTRACTS,
+    POOL,
+    WON_CONTRACTS,
+)
+from .engine.ratecard import BONUS_TYPES, CARD_POINTS_TOTAL, GAME_CODE, RateCard
+from .engine.settle import difference
+
+# The contracts on their buttons: Danish words, the domain's Slovenian words kept.
+CONTRACT_LABELS = {
+    "klop": _("Klop"),
+    "three": _("Three"),
+    "two": _("Two"),
+    "one": _("One"),
+    "solo_three": _("Solo three"),
+    "solo_two": _("Solo two"),
+    "solo_one": _("Solo one"),
+    "beggar": _("Beggar"),
+    "solo_without": _("Solo without"),
+    "open_beggar": _("Open beggar"),
+    "colour_valat": _("Colour valat"),
+    "valat": _("Valat"),
+}
+BONUS_LABELS = {
+    "trula": _("Trula"),
+    "kings": _("Kings"),
+    "pagat_ultimo": _("Pagat ultimo"),
+    "king_ultimo": _("King ultimo"),
+    "valat": _("Valat"),
+}
+KONTRA_LABELS = (_("no kontra"), _("kontra"), _("re"), _("sub"), _("mort"))
+SIDE_LABELS = {"declarer": _("declarer's side"), "opponents": _("opponents")}
+RESULT_LABELS = {"made": _("made"), "failed": _("failed")}
+
+REASON_LABELS = {
+    "hand": _("hand"),
+    "mond": _("mond captured"),
+    "klop": _("klop"),
+    "radelc": _("radelc"),
+    "split": _("split"),
+}
+PAYMENT_LABELS = {
+    "hand": _("Hand"),
+    "mond": _("Mond captured"),
+    "klop": _("Klop"),
+    "radelc": _("Radelc"),
+    "split": _("Split of the pool"),
+}
+RADELC_MARK = "⊕"
+MAX_BONUS_LINES = len(BONUS_TYPES)
+# The preview tells D by the default rule; the amounts themselves are the evening's.
+DEFAULT_RATES = RateCard()
+
+
+def _text(transform) -> NullIf:
+    """Return a JSON key's text as plain text, NULL when missing or null (as the Danish web
+    side and ``selectors_season._text`` do)."""
+    return NullIf(
+        ExpressionWrapper(transform, output_field=TextField()),
+        Value("null", output_field=TextField()),
+        output_field=TextField(),
+    )
+
+
+def contract_word(code) -> str:
+    return str(CONTRACT_LABELS.get(code, code or ""))
+
+
+def kontra_word(level: int) -> str:
+    return str(KONTRA_LABELS[level]) if 0 <= level < len(KONTRA_LABELS) else str(level)
+
+
+def _bonus_text(line: dict) -> str:
+    """Return one bonus (or valat) line of a record in words."""
+    words = [str(BONUS_LABELS.get(line.get("type", "valat"), line.get("type", "")))]
+    words.append(str(SIDE_LABELS.get(line.get("side"), line.get("side", ""))))
+    words.append(gettext("announced") if line.get("announced") else gettext("silent"))
+    words.append(str(RESULT_LABELS.get(line.get("result"), line.get("result", ""))))
+    if line.get("kontra"):
+        words.append(kontra_word(line["kontra"]))
+    return ", ".join(words)
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value).replace("-", "−")
 
 
 class SlovenianWeb(GameWeb):
     code = GAME_CODE
-    reason_labels = {
-        "hand": _("hand"),
-        "mond": _("mond captured"),
-        "klop": _("klop"),
-        "radelc": _("radelc"),
-    }
+    entry_template = "ledger/games/slovenian/_entry.html"
+    entry_script = "ledger/games/slovenian/entry.js"
+    entry_styles = ("ledger/games/slovenian/entry.css",)
+    reason_labels = REASON_LABELS
+    payment_labels = PAYMENT_LABELS
     pool_labels = {POOL: _("pool")}
+    pool_classes = {POOL: "pool"}
+    # The form's sections (the shell's names): the game in "last_trick", the points in
+    # "count", bonuses, valat and Mond in "extras".
+    section_of_field = {
+        "annulled": "seating",
+        "contract": "last_trick",
+        "declarer": "last_trick",
+        "partner": "last_trick",
+        "won": "last_trick",
+        "kontra": "last_trick",
+        "card_points": "count",
+        "klop": "count",
+        "bonuses": "extras",
+        "valat": "extras",
+        "mond_captured": "extras",
+        "radli_before": "general",
+    }
+    # The generic preview's words where the Danish ones speak of cups and the last trick.
+    pools_after_label = _("The pool after")
+    wait_hint = _("Tap the contract, the declarer and the partner, then enter the card points.")
+    stats_columns = (
+        ("sl_declared", _("Declarer")),
+        ("sl_declared_won", _("Won as declarer")),
+        ("sl_partner", _("Partner")),
+        ("sl_partner_won", _("Won as partner")),
+        ("sl_bonuses", _("Hands with a bonus made")),
+        ("sl_radli", _("Radli received")),
+        ("sl_radli_used", _("Radli used")),
+        ("sl_klop", _("Klop")),
+        ("sl_klop_points", _("Klop points received")),
+    )
+    received_points = {"sl_klop_points": Q(reason="klop")}
+    stats_note = _(
+        "Slovenian Tarok: declarer and partner count the contracts played and won; bonuses "
+        "made count the hands in which the member's side made a bonus as the declarer's side; "
+        "radli received are the radli handed out to him, radli used those crossed off after "
+        "a won hand; klop points are what klop paid him. Only hands as they stand after "
+        "corrections count."
+    )
+
+    @property
+    def demo(self):
+        """The Slovenian demo club, "Ljubljana Tarok Klub"."""
+        from ledger.games.slovenian.demo import DEMO
+
+        return DEMO
+
+    # --- the table screen and the preview ---
+
+    def seat_marks(self, state, name):
+        radli = int((state or {}).get(name, 0) or 0)
+        if radli <= 0:
+            return []
+        if radli <= 3:
+            return [RADELC_MARK * radli]
+        return [gettext("radli {n}").format(n=radli)]
+
+    def preview_story(self, record, settlement, state):
+        outcome = settlement.outcome_data
+        lines = []
+        if outcome.get("annulled"):
+            return [gettext("Annulled: nothing is paid and the radli stay.")]
+        contract = outcome.get("contract")
+        if contract == "klop":
+            lines.append(gettext("Klop: everyone plays for himself."))
+            for player, result in (outcome.get("klop") or {}).items():
+                text = gettext("{name}: {points} card points").format(
+                    name=player, points=result["card_points"]
+                )
+                if not result["took_trick"]:
+                    text += " (" + gettext("no trick") + ")"
+                lines.append(text + f" → {_signed(result['score'])}")
+        else:
+            who = outcome.get("declarer")
+            if outcome.get("partner"):
+                who = f"{who} + {outcome['partner']}"
+            lines.append(
+                gettext("{contract}: {who}").format(contract=contract_word(contract), who=who)
+            )
+            if contract in GAME_CONTRACTS and record.card_points is not None:
+                d = abs(record.card_points - DEFAULT_RATES.card_points_par)
+                lines.append(
+                    gettext("Card points {points}: difference {raw} → D = {d}").format(
+                        points=record.card_points,
+                        raw=d,
+                        d=difference(record.card_points, DEFAULT_RATES),
+                    )
+                )
+            for item in outcome.get("items") or ():
+                if item["item"] == "game":
+                    lines.append(gettext("Game {value}").format(value=_signed(item["value"])))
+                else:
+                    label = str(BONUS_LABELS.get(item["item"], item["item"]))
+                    how = gettext("announced") if item.get("announced") else gettext("silent")
+                    lines.append(
+                        gettext("{bonus} ({side}, {how}, {result}) {value}").format(
+                            bonus=label,
+                            side=SIDE_LABELS.get(item.get("side"), ""),
+                            how=how,
+                            result=RESULT_LABELS.get(item.get("result"), ""),
+                            value=_signed(item["value"]),
+                        )
+                    )
+            if outcome.get("kontra", 1) > 1:
+                lines.append(
+                    gettext("Kontra ×{factor} ({word})").format(
+                        factor=outcome["kontra"], word=kontra_word(record.kontra)
+                    )
+                )
+            lines.append(gettext("H = {h}").format(h=_signed(outcome.get("H", 0))))
+            if outcome.get("radelc_doubled"):
+                text = gettext("Radelc: doubled to {paid}").format(
+                    paid=_signed(outcome.get("paid", 0))
+                )
+                if outcome.get("radelc_crossed"):
+                    text += "; " + gettext("won, one radelc is crossed off")
+                lines.append(text)
+            if outcome.get("mond"):
+                lines.append(gettext("Mond captured: {name}").format(name=outcome["mond"]))
+        if outcome.get("radli_given"):
+            lines.append(gettext("Every player receives a radelc."))
+        return lines
+
+    # --- words ---
+
+    def outcome_words(self, outcome, *, brief=False):
+        if not outcome:
+            return []
+        if outcome.get("annulled"):
+            return [gettext("annulled")]
+        contract = outcome.get("contract")
+        words = []
+        if contract == "klop":
+            words.append(gettext("klop"))
+        elif contract:
+            text = contract_word(contract).lower() + ": " + (outcome.get("declarer") or "")
+            if outcome.get("partner"):
+                text += " + " + outcome["partner"]
+            if outcome.get("won") is not None:
+                text += " (" + (gettext("won") if outcome["won"] else gettext("lost")) + ")"
+            words.append(text)
+            if not brief and outcome.get("kontra", 1) > 1:
+                words.append(gettext("kontra ×{factor}").format(factor=outcome["kontra"]))
+            if outcome.get("radelc_crossed"):
+                words.append(
+                    gettext("radelc crossed off: {name}").format(name=outcome.get("declarer"))
+                )
+            elif outcome.get("radelc_doubled") and not brief:
+                words.append(gettext("radelc doubles"))
+            if outcome.get("mond"):
+                words.append(gettext("Mond: {name}").format(name=outcome["mond"]))
+        if outcome.get("radli_given"):
+            words.append(gettext("radelc to every player"))
+        return words
+
+    def record_lines(self, record):
+        lines = [(gettext("Dealer"), record.get("dealer", ""))]
+        if record.get("annulled"):
+            lines.append((gettext("Annulled"), gettext("yes")))
+            return lines
+        contract = record.get("contract")
+        lines.append((gettext("Contract"), contract_word(contract)))
+        if contract == "klop":
+            for name, result in (record.get("klop") or {}).items():
+                text = str(result.get("card_points"))
+                if not result.get("took_trick", True):
+                    text += " (" + gettext("no trick") + ")"
+                lines.append((name, text))
+            return lines
+        lines.append((gettext("Declarer"), record.get("declarer") or ""))
+        if contract in CALLED_CONTRACTS:
+            lines.append((gettext("Partner"), record.get("partner") or gettext("alone")))
+        if record.get("card_points") is not None:
+            lines.append((gettext("Card points"), str(record["card_points"])))
+        if record.get("won") is not None:
+            lines.append((gettext("Won"), gettext("yes") if record["won"] else gettext("no")))
+        if record.get("kontra"):
+            lines.append((gettext("Kontra"), kontra_word(record["kontra"])))
+        for line in record.get("bonuses") or ():
+            lines.append((gettext("Bonus"), _bonus_text(line)))
+        if record.get("valat"):
+            lines.append((gettext("Valat"), _bonus_text({**record["valat"], "type": "valat"})))
+        if record.get("mond_captured"):
+            lines.append((gettext("Mond captured"), record["mond_captured"]))
+        return lines
+
+    # --- the entry form ---
+
+    def entry_labels(self) -> dict:
+        return {
+            "kontra": [str(k) for k in KONTRA_LABELS],
+            "alone": gettext("alone"),
+            "deals": gettext("deals"),
+            "forehand": gettext("forehand"),
+            "sits_out": gettext("sits out"),
+        }
+
+    def entry_context(self, *, rates, seats):
+        seats = list(seats)
+        dealers = {}
+        for dealer in seats:
+            dealers[dealer] = {
+                "active": list(rotation.active_players(seats, dealer)),
+                "forehand": rotation.forehand(seats, dealer),
+                "sitting_out": list(rotation.sitting_out(seats, dealer)),
+            }
+        contracts = [
+            {
+                "code": code,
+                "label": str(CONTRACT_LABELS[code]),
+                "value": rates.contract_value(code) if code != "klop" else None,
+            }
+            for code in CONTRACTS
+        ]
+        return {
+            "config": {
+                "game": GAME_CODE,
+                "rotation": dealers,
+                "called": list(CALLED_CONTRACTS),
+                "card_points": list(CARD_POINT_CONTRACTS),
+                "won": list(WON_CONTRACTS),
+                "bonus_contracts": list(GAME_CONTRACTS),
+                "mond_contracts": list(MOND_CONTRACTS),
+                "bonus_types": list(BONUS_TYPES),
+                "total": CARD_POINTS_TOTAL,
+                "labels": self.entry_labels(),
+            },
+            "contracts": contracts,
+            "bonus_lines": [(b, BONUS_LABELS[b]) for b in (*BONUS_TYPES, "valat")],
+            "kontra_labels": [str(k) for k in KONTRA_LABELS],
+        }
+
+    # --- statistics ---
+
+    def hand_annotations(self):
+        annotations = {
+            "slo_contract": _text(KT("outcome__contract")),
+            "slo_declarer": _text(KT("outcome__declarer")),
+            "slo_partner": _text(KT("outcome__partner")),
+            "slo_won": _text(KT("outcome__won")),
+            "slo_crossed": _text(KT("outcome__radelc_crossed")),
+            "slo_given": _text(KT("outcome__radli_given")),
+        }
+        for i in range(1, MAX_BONUS_LINES + 1):
+            annotations[f"slo_b{i}_side"] = _text(KT(f"outcome__items__{i}__side"))
+            annotations[f"slo_b{i}_result"] = _text(KT(f"outcome__items__{i}__result"))
+        return annotations
+
+    def hand_counts(self, name):
+        from ledger.selectors_season import _played_by
+
+        won = Q(slo_won__in=("true", "1"))
+        on_side = Q(slo_declarer=name) | Q(slo_partner=name)
+        counts = {
+            "sl_declared": Count("pk", filter=Q(slo_declarer=name)),
+            "sl_declared_won": Count("pk", filter=Q(slo_declarer=name) & won),
+            "sl_partner": Count("pk", filter=Q(slo_partner=name)),
+            "sl_partner_won": Count("pk", filter=Q(slo_partner=name) & won),
+            "sl_radli": Count("pk", filter=Q(slo_given__in=("true", "1")) & _played_by(name)),
+            "sl_radli_used": Count(
+                "pk", filter=Q(slo_declarer=name) & Q(slo_crossed__in=("true", "1"))
+            ),
+            "sl_klop": Count("pk", filter=Q(slo_contract="klop") & _played_by(name)),
+        }
+        made = Q(pk__in=[])
+        for i in range(1, MAX_BONUS_LINES + 1):
+            made |= Q(**{f"slo_b{i}_side": "declarer", f"slo_b{i}_result": "made"})
+        counts["sl_bonuses"] = Count("pk", filter=on_side & made)
+        return counts
+
+    def stats_tiles(self, stats):
+        def pair(a, b):
+            return f"{stats.get(a, 0)} / {stats.get(b, 0)}"
+
+        return [
+            ("sl_declarer", _("Declarer (played / won)"), pair("sl_declared", "sl_declared_won")),
+            ("sl_partner", _("Partner (played / won)"), pair("sl_partner", "sl_partner_won")),
+            ("sl_bonuses", _("Bonuses made"), str(stats.get("sl_bonuses", 0))),
+            ("sl_radli", _("Radli (received / used)"), pair("sl_radli", "sl_radli_used")),
+            ("sl_klop", _("Klop (played / points received)"), pair("sl_klop", "sl_klop_points")),
+        ]
 
 
 WEB = SlovenianWeb()

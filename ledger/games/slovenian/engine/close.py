@@ -73,15 +73,17 @@ def close_table(
     """Return the moves that end a table: the radli penalties, then the pool split.
 
     ``balances`` has every account key: the members in seat order and ``pool``. The
-    members sharing the pool are every member key of ``balances``, then any seat of
-    ``seats`` not among them (with balance 0). The pool is ``balances["pool"]`` when
+    members sharing the pool are the seats of ``seats`` in that order (0 when missing from
+    ``balances``), then any other member key of ``balances``. The pool is ``balances["pool"]`` when
     given, else minus the members' sum.
     """
     rates = rates or RateCard()
     radli = radli or {}
-    members = {k: v for k, v in balances.items() if k != POOL}
-    for seat in seats:
-        members.setdefault(seat, 0)
+    # Seat order decides ties and the order of the moves, whatever order ``balances`` has.
+    members = {seat: balances.get(seat, 0) for seat in seats}
+    for key, value in balances.items():
+        if key != POOL:
+            members.setdefault(key, value)
     pool = balances.get(POOL, -sum(members.values()))
     moves = penalty_moves(radli, rates, list(members))
     before = dict(members)

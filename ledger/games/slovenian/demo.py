@@ -1,0 +1,233 @@
+"""The Slovenian demo club: a deterministic season start of "Ljubljana Tarok Klub" (``demo-sl``).
+
+``build_demo()`` plays four club evenings through ``ledger.services`` only, so the demo is
+valid by construction: twelve members (four with log-ins, one per role), the 2026/2027
+season, tables of 3, 4 and 5 seats following each table's rotation, random hands from
+``engine.generate.random_hand`` and hand-picked ones so that every contract, every bonus, a
+valat, a captured Mond, klop and radli occur; a corrected hand (the later hands' radli are
+re-settled), an annulled deal, and closings (radli penalties, then the pool split). The last
+evening is left open, so the tablet has something live. One seeded ``random.Random`` and the
+shared virtual clock make ``fixtures/demo-sl.json`` regenerate byte for byte.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
+
+from ledger import services
+from ledger.demos import Clock, Demo, DemoUser
+from ledger.models import Club, Member, Season
+
+from . import GAME
+from .engine.generate import random_hand
+from .engine.hand import CONTRACTS
+from .engine.ratecard import BONUS_TYPES, GAME_CODE, RateCard
+
+DEMO_SLUG = "demo-sl"
+DEMO_NAME = "Ljubljana Tarok Klub"
+DEMO_PASSWORD = "tarok-demo"
+DEMO_SEED = 1991
+
+MEMBERS = (
+    "Janez",
+    "Marija",
+    "Franc",
+    "Ana",
+    "Marko",
+    "Mojca",
+    "Luka",
+    "Nina",
+    "Matej",
+    "Petra",
+    "Tomaž",
+    "Špela",
+)
+DEMO_USERS = (
+    DemoUser("sl-predsednik", "Janez", Member.Role.ADMIN),
+    DemoUser("sl-blagajnik", "Marija", Member.Role.TREASURER),
+    DemoUser("sl-zapisnikar", "Franc", Member.Role.SCOREKEEPER),
+    DemoUser("sl-clan", "Ana", Member.Role.MEMBER),
+)
+SEASON = ("2026/2027", datetime.date(2026, 8, 1), datetime.date(2027, 7, 31))
+# Each evening: its date and its tables' sizes; the last one stays open.
+EVENINGS = (
+    (datetime.date(2026, 9, 10), (4, 4)),
+    (datetime.date(2026, 9, 24), (5, 3)),
+    (datetime.date(2026, 10, 8), (4, 5)),
+    (datetime.date(2026, 10, 22), (4,)),
+)
+HANDS = (9, 13)
+CORRECTION = (1, 0, 2, 4)  # evening, table: hand 2 is corrected after hand 4
+ANNULLED = (2, 1, 3)  # evening, table, hand: a deal thrown in
+
+
+def _wanted():
+    """Yield what the hand-picked hands must show, in turn: every contract, every bonus (made
+    and announced), a valat and a Mond."""
+    for contract in CONTRACTS:
+        yield ("contract", contract)
+    for bonus in BONUS_TYPES:
+        yield ("bonus", bonus)
+    yield ("valat", None)
+    yield ("mond", None)
+    yield ("kontra", None)
+
+
+def _fits(record: dict, want) -> bool:
+    kind, value = want
+    if kind == "contract":
+        return record.get("contract") == value
+    if kind == "bonus":
+        return any(b["type"] == value for b in record.get("bonuses") or ())
+    if kind == "valat":
+        return bool(record.get("valat"))
+    if kind == "mond":
+        return bool(record.get("mond_captured"))
+    return bool(record.get("kontra"))
+
+
+class _Builder:
+    def __init__(self, *, seed: int):
+        self.rng = random.Random(seed)
+        self.clock = Clock()
+        self.wanted = list(_wanted())
+        self.rates = RateCard()
+
+    def build(self) -> Club:
+        with self.clock.installed():
+            self.setup()
+            for index, (date, sizes) in enumerate(EVENINGS):
+                self.evening(index, date, sizes, close=index < len(EVENINGS) - 1)
+        return self.club
+
+    def setup(self) -> None:
+        self.clock.set(SEASON[1], -240)
+        self.club = Club.objects.create(
+            slug=DEMO_SLUG, name=DEMO_NAME, game=GAME_CODE, rate_card=self.rates.as_dict()
+        )
+        self.users = {}
+        logins = {}
+        for demo in DEMO_USERS:
+            user = get_user_model().objects.create(
+                username=demo.username,
+                password=make_password(
+                    DEMO_PASSWORD, salt=f"demo{demo.username}", hasher="pbkdf2_sha256"
+                ),
+                first_name=demo.member,
+                is_staff=demo.superuser,
+                is_superuser=demo.superuser,
+                date_joined=self.clock.now,
+            )
+            self.users[demo.role] = user
+            logins[demo.member] = (user, demo.role)
+        self.members = {}
+        for name in MEMBERS:
+            user, role = logins.get(name, (None, Member.Role.MEMBER))
+            self.members[name] = Member.objects.create(
+                club=self.club, name=name, user=user, role=role
+            )
+        Season.objects.create(
+            club=self.club, name=SEASON[0], starts_on=SEASON[1], ends_on=SEASON[2]
+        )
+
+    def hand(self, seats, dealer, radli) -> dict:
+        """A random hand, or the next hand-picked one (drawn until it shows what is wanted)."""
+        if self.wanted and self.rng.random() < 0.5:
+            want = self.wanted[0]
+            for _ in range(4000):
+                record = random_hand(self.rng, seats, dealer, radli)
+                if _fits(record, want):
+                    self.wanted.pop(0)
+                    break
+        else:
+            record = random_hand(self.rng, seats, dealer, radli)
+        record.pop("radli_before", None)
+        return record
+
+    def evening(self, index, date, sizes, *, close) -> None:
+        scorekeeper = self.users[Member.Role.SCOREKEEPER]
+        treasurer = self.users[Member.Role.TREASURER]
+        self.clock.set(date, 0)
+        evening = services.evening_open(club=self.club, date=date, by=treasurer)
+        names = list(MEMBERS)
+        self.rng.shuffle(names)
+        tables = []
+        for number, size in enumerate(sizes):
+            seats = [names.pop() for _ in range(size)]
+            first = self.rng.choice(seats)
+            self.clock.set(date, 2 + number)
+            table = services.table_open(
+                evening=evening,
+                members=[self.members[n] for n in seats],
+                first_dealer=self.members[first],
+                by=scorekeeper,
+            )
+            tables.append([table, seats, first, self.rng.randint(*HANDS), {}])
+        minute = 5
+        for t, (table, seats, first, count, recorded) in enumerate(tables):
+            for number in range(1, count + 1):
+                minute += 4
+                self.clock.set(date, minute)
+                dealer = GAME.schedule(seats, first, number, self.rates).dealer
+                radli = services.table_state(table)
+                if (index, t, number) == ANNULLED:
+                    record = {
+                        "format": "tarokclub.hand/1",
+                        "game": GAME_CODE,
+                        "dealer": dealer,
+                        "annulled": True,
+                    }
+                else:
+                    record = self.hand(seats, dealer, radli)
+                hand = services.hand_record(table=table, record=record, by=scorekeeper)
+                recorded[number] = (hand, record)
+                if (index, t) == CORRECTION[:2] and number == CORRECTION[3]:
+                    wrong, right = recorded[CORRECTION[2]]
+                    fixed = self._corrected(right)
+                    self.clock.set(date, minute + 1)
+                    services.hand_correct(
+                        hand=wrong, record=fixed, reason="Napačno vpisano", by=treasurer
+                    )
+        if close:
+            self.clock.set(date, minute + 20)
+            services.evening_close(evening=evening, by=treasurer)
+
+    def _corrected(self, record: dict) -> dict:
+        """The hand as it really went: a klop recorded as a plain game, or the card points
+        a few off (a klop hands out radli, so the later hands re-settle)."""
+        fixed = {k: v for k, v in record.items()}
+        if fixed.get("card_points") is not None:
+            fixed["card_points"] = min(70, fixed["card_points"] + 6)
+        else:
+            fixed.pop("won", None)
+            fixed.pop("klop", None)
+            fixed.update(contract="klop")
+            seats = fixed["seats"]
+            active = GAME.schedule(seats, fixed["dealer"], 1, self.rates).active
+            points = [70 - 15 * (len(active) - 1)] + [15] * (len(active) - 1)
+            fixed["klop"] = {
+                name: {"card_points": p, "took_trick": True}
+                for name, p in zip(active, points, strict=True)
+            }
+            for key in ("declarer", "partner", "kontra", "bonuses", "valat", "mond_captured"):
+                fixed.pop(key, None)
+        return fixed
+
+
+def build_demo(*, seed: int = DEMO_SEED) -> Club:
+    """Build the Slovenian demo club, its members and log-ins through the services."""
+    return _Builder(seed=seed).build()
+
+
+DEMO = Demo(
+    slug=DEMO_SLUG,
+    name=DEMO_NAME,
+    password=DEMO_PASSWORD,
+    users=DEMO_USERS,
+    fixture="demo-sl.json",
+    build=build_demo,
+)

@@ -1,0 +1,83 @@
+"""The Slovenian demo club (``fixtures/demo-sl.json``): it loads with the others into a sound
+ledger, seed_demo prints its log-ins, and it shows every contract, bonus, radli and closings."""
+
+from collections import Counter
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from ledger.games.slovenian.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USERS
+from ledger.games.slovenian.engine.hand import CONTRACTS
+from ledger.games.slovenian.engine.ratecard import BONUS_TYPES
+from ledger.models import Club, Evening, Hand, HandRevision, Posting, Table
+from ledger.tests.test_demo import demo, seed  # noqa: F401  (the class-scoped fixture)
+from ledger.verify import verify_ledger
+
+pytestmark = pytest.mark.django_db
+
+
+class TestSlovenianDemo:
+    def test_loads_into_a_sound_ledger(self, demo):  # noqa: F811
+        club = Club.objects.get(slug=DEMO_SLUG)
+        assert club.game == "slovenian_tarok"
+        assert verify_ledger(Table.objects.filter(evening__club=club)).ok
+        assert verify_ledger().ok
+
+    def test_seed_demo_prints_its_logins(self, demo):  # noqa: F811
+        assert "Ljubljana Tarok Klub" in demo
+        for user in DEMO_USERS:
+            assert user.username in demo
+            assert (
+                get_user_model().objects.get(username=user.username).check_password(DEMO_PASSWORD)
+            )
+        assert not {"formand", "kasserer"} & {u.username for u in DEMO_USERS}
+
+    def test_every_contract_bonus_radli_and_closings(self, demo):  # noqa: F811
+        club = Club.objects.get(slug=DEMO_SLUG)
+        hands = Hand.objects.filter(table__evening__club=club)
+        contracts = Counter(h.record.get("contract") for h in hands)
+        assert set(CONTRACTS) <= set(contracts)
+        bonuses = {b["type"] for h in hands for b in h.record.get("bonuses", ())}
+        assert set(BONUS_TYPES) <= bonuses
+        assert any(h.record.get("valat") for h in hands)
+        assert any(h.record.get("mond_captured") for h in hands)
+        assert any(h.record.get("annulled") for h in hands)
+        assert HandRevision.objects.filter(hand__table__evening__club=club, number=2).exists()
+        reasons = set(
+            Posting.objects.filter(table__evening__club=club, kind=Posting.Kind.SPLIT).values_list(
+                "transfers__reason", flat=True
+            )
+        )
+        assert {"radelc", "split"} <= reasons
+        statuses = list(
+            Evening.objects.filter(club=club).order_by("date").values_list("status", flat=True)
+        )
+        assert statuses[-1] == Evening.Status.OPEN and Evening.Status.CLOSED in statuses
+
+    def test_the_screens_of_the_demo(self, demo, client):  # noqa: F811
+        assert client.login(username="sl-predsednik", password=DEMO_PASSWORD)
+        club = Club.objects.get(slug=DEMO_SLUG)
+        closed = Evening.objects.filter(club=club, status=Evening.Status.CLOSED).first()
+        table = Table.objects.filter(evening__club=club, evening__status="open").first()
+        hand = Hand.objects.filter(table=table).first()
+        member = club.members.get(name="Ana")
+        urls = [
+            reverse("club", kwargs={"club": DEMO_SLUG}),
+            reverse("standings", kwargs={"club": DEMO_SLUG}),
+            reverse("member_season", kwargs={"club": DEMO_SLUG, "pk": member.pk}),
+            reverse("evening", kwargs={"club": DEMO_SLUG, "pk": closed.pk}),
+            reverse("evening_sheet", kwargs={"club": DEMO_SLUG, "pk": closed.pk}),
+            reverse("evening_treasury", kwargs={"club": DEMO_SLUG, "pk": closed.pk}),
+            reverse("table", kwargs={"club": DEMO_SLUG, "pk": table.pk}),
+            reverse("hand", kwargs={"club": DEMO_SLUG, "pk": hand.pk}),
+            reverse("hand_new", kwargs={"club": DEMO_SLUG, "pk": table.pk}),
+            reverse("hand_correct", kwargs={"club": DEMO_SLUG, "pk": hand.pk}),
+        ]
+        for url in urls:
+            response = client.get(url)
+            assert response.status_code == 200, url
+        sheet_pdf = reverse("evening_sheet_pdf", kwargs={"club": DEMO_SLUG, "pk": closed.pk})
+        response = client.get(sheet_pdf)
+        assert response.status_code == 200
+        assert response["Content-Type"] == "application/pdf"
