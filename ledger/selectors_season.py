@@ -284,7 +284,7 @@ def _plays_in_slot(i: int) -> Q:
     # A game whose web side has its own rule (``plays_in_slot(i)``) is read by that rule.
     own, ruled = Q(pk__in=[]), []
     for code in GAMES:
-        rule = getattr(get_web(code), "plays_in_slot", None)
+        rule = get_web(code).plays_in_slot
         if rule is not None:
             own |= Q(table__game=code) & rule(i)
             ruled.append(code)

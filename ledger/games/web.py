@@ -64,6 +64,15 @@ class GameWeb:
     wait_hint = None  # the preview's words before a hand is complete (None: the Danish ones)
     demo = None  # the game's demo club (``ledger.demos.Demo``), if it has one
 
+    def plays_in_slot(self, i: int):
+        """Return the SQL condition (on ``selectors_season``'s ``n_seats`` and ``dealer_slot``
+        annotations) that seat slot ``i`` plays a hand: by default everyone plays at 3 and 4
+        seats and the dealer sits out at 5. None: the record's ``sitting_out`` and the
+        selectors' seat-count rule decide."""
+        from django.db.models import Q
+
+        return Q(n_seats__in=(3, 4)) | (Q(n_seats=5) & ~Q(dealer_slot=i))
+
     def seat_marks(self, state: dict, name: str) -> list[str]:
         """Return short marks shown on a member's seat tile from the table's state (e.g. his
         open radli); none by default."""

@@ -203,3 +203,32 @@ def test_sl_evening_through_the_form_and_the_close(client):
     final = nets(table)
     assert final == {"Anna": 10, "Bo": 80, "Carl": 60, "Dorte": -150}, (final, expected)
     assert selectors.pool_balances(table.pk) == {"pool": 0}
+
+
+def test_hands_played_follow_the_slovenian_rotation():
+    """At five seats the dealer sits out, so each Slovenian hand counts four members as
+    played; at four seats every member plays every hand."""
+    import random
+
+    from ledger.games.slovenian.engine.generate import random_hand
+    from ledger.selectors_season import standings_for_season
+
+    club = factories.make_club(slug="slp", game="slovenian_tarok")
+    season = factories.make_season(club)
+    names = ["Anna", "Bo", "Carl", "Dorte", "Erik"]
+    members = [factories.make_member(club, n) for n in names]
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
+    five = services.table_open(evening=evening, members=members)
+    rng = random.Random(3)
+    for number in range(1, 4):
+        dealer = names[(number - 1) % 5]
+        state = services.table_state(five)
+        hand = random_hand(rng, names, dealer, state)
+        services.hand_record(
+            table=five, record={k: v for k, v in hand.items() if k != "radli_before"}
+        )
+    services.evening_close(evening=evening)
+    rows = standings_for_season(season=season)
+    played = {row.name: row.played for row in rows}
+    assert sum(played.values()) == 3 * 4
+    assert played["Anna"] == 2  # Anna dealt hand 1 and sat it out

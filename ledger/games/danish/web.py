@@ -213,6 +213,9 @@ class DanishWeb(GameWeb):
 
         return DEMO
 
+    # Who plays is read from the record's sitting_out, else the default rotation's rule in
+    # selectors_season (two sitters at 5, the seat opposite the dealer at 4).
+    plays_in_slot = None
     reason_labels = REASON_LABELS
     payment_labels = PAYMENT_LABELS
     pool_labels = {"kongekop": _("kongekop"), "pagatkop": _("pagatkop")}

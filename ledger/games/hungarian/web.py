@@ -138,11 +138,6 @@ class HungarianWeb(GameWeb):
 
         return DEMO
 
-    def plays_in_slot(self, i: int) -> Q:
-        """Return the condition that seat slot ``i`` plays a hand (``selectors_season``): at
-        4 seats every seat, at 5 every seat but the dealer's."""
-        return Q(n_seats=4) | (Q(n_seats=5) & ~Q(dealer_slot=i))
-
     # --- words ---
 
     def reason_label(self, reason: str) -> str:
