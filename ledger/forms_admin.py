@@ -78,6 +78,13 @@ class _ClubFormBase(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        game = cleaned.get("game")
+        if game and game != FORM_GAME:
+            # These fields are the default game's; another game's house rules are edited on
+            # the club's own screen (setup). A club that changes game starts from its defaults.
+            if self.instance.game != game:
+                self.instance.rate_card = {}
+            return cleaned
         names = amount_fields() + fine_fields() + option_fields()
         if any(name not in cleaned for name in names):
             return cleaned  # a field is already refused; its own error says why

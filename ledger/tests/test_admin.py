@@ -305,3 +305,35 @@ def test_club_page_shows_errors_for_a_negative_amount(client, superuser):
     assert "nolo_each" in response.context["adminform"].form.errors
     club.refresh_from_db()
     assert club.rate_card == {}
+
+
+def test_a_club_of_another_game_keeps_its_own_house_rules(client, superuser):
+    """The admin's rate-card fields are the default game's: saving a Slovenian club there
+    never stores a Danish card on it, and switching a club's game starts from its defaults."""
+    from ledger.forms_admin import ClubForm
+    from ledger.games import get_game
+
+    club = make_club(slug="sl", name="Ljubljana", game="slovenian_tarok")
+    club.rate_card = {"mond_penalty": 21}
+    club.save()
+    data = {"name": "Ljubljana", "slug": "sl", "game": "slovenian_tarok"}
+    data |= {"price_per_point": "0.25", "currency": "EUR", "starting_jetons": 500}
+    form = ClubForm(data | _defaults_of_the_form(), instance=club)
+    assert form.is_valid(), form.errors
+    assert form.save().rate_card == {"mond_penalty": 21}
+    get_game("slovenian_tarok").rate_card(club.rate_card)  # still valid for its game
+    danish = make_club(slug="dk", name="Hjørring")
+    form = ClubForm(data | {"slug": "dk"} | _defaults_of_the_form(), instance=danish)
+    assert form.is_valid(), form.errors
+    assert form.save().rate_card == {}
+
+
+def _defaults_of_the_form() -> dict:
+    from ledger.forms_admin import ClubForm
+
+    form = ClubForm()
+    return {
+        name: form.initial.get(name, field.initial)
+        for name, field in form.fields.items()
+        if name not in ("name", "slug", "game", "price_per_point", "currency", "starting_jetons")
+    }
