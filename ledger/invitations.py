@@ -68,7 +68,7 @@ def find(token: str, *, for_update: bool = False) -> Invitation:
     """Return the invitation of ``token`` while it may be used; else raise InvitationRefused."""
     rows = Invitation.objects.select_related("member", "member__user", "member__club")
     if for_update:
-        rows = rows.select_for_update()
+        rows = rows.select_for_update(of=("self",))  # only the invitation row
     invitation = rows.filter(token_hash=hash_of(token)).first()
     if invitation is None:
         raise InvitationRefused("unknown")
