@@ -4,6 +4,7 @@ the evening's ranking and the wall."""
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.urls import reverse
@@ -91,3 +92,36 @@ def test_top_bar_leads_to_sheet_and_treasury_while_the_evening_is_open(client, p
     page = client.get(url("table", pk=table.pk)).content.decode()
     assert "nav-sheet" not in page
     assert "nav-treasury" not in page
+
+
+# --- 2. a refused close in place -----------------------------------------------------------
+
+
+def test_a_refused_close_answers_in_place_at_the_close_section(client, people, table):
+    """Unconfirmed differences: the refusal heads the close section, the page lands on #close
+    and the confirmation box has the focus; nothing of it is at the top of the page."""
+    from ledger.tests.test_treasury import EXPECTED, count_data
+
+    evening = table.evening
+    as_(client, people["Carl"])
+    counts = count_data(table, {**EXPECTED, "Bo": 420})
+    client.post(url("treasury_count", pk=evening.pk, table=table.pk), counts)
+    page = client.get(url("evening_treasury", pk=evening.pk)).content.decode()
+    assert f'action="{url("treasury_close", pk=evening.pk)}#close"' in page
+    assert "data-focus-on-load" not in page
+    assert "focus.js" not in page
+
+    response = client.post(url("treasury_close", pk=evening.pk), {})
+    assert response.status_code == 422
+    page = response.content.decode()
+    close = page.index('<section id="close"')
+    refusal = page.index('id="close-refusal"')
+    form = page.index('id="close-form"')
+    assert close < refusal < form
+    assert page.index('id="close-error"') > close
+    assert 'id="treasury-errors"' not in page
+    box = re.search(r'<input[^>]*name="confirm_differences"[^>]*>', page[form:]).group(0)
+    assert "data-focus-on-load" in box
+    assert 'src="/static/ledger/focus.js"' in page
+    assert 'type="checkbox"' in box
+    assert evening.is_open
