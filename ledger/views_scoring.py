@@ -44,12 +44,14 @@ from ledger.models import (
     HandRevision,
     Member,
     Posting,
+    Season,
     Seat,
     Table,
     Transfer,
 )
 from ledger.permissions import club_role
 from ledger.tables import HandTable, RevisionTable, signed_points
+from ledger.views import club_page
 
 SCOREKEEPER = Member.Role.SCOREKEEPER
 DRAFT_HEADER = "X-Hand-Submit"
@@ -447,13 +449,17 @@ def evening_start(request):
     form = EveningStartForm(request.POST)
     if not form.is_valid():
         messages.error(request, gettext("Choose a date for the evening."))
-        return redirect("club", club=request.club.slug)
+        return club_page(request, start_form=form, status=422)
     date = form.cleaned_data["date"]
     existing = Evening.objects.filter(
         club=request.club, date=date, status=Evening.Status.OPEN
     ).first()
     if existing is not None:
         return redirect("evening", club=request.club.slug, pk=existing.pk)
+    in_season = Season.objects.filter(club=request.club, starts_on__lte=date, ends_on__gte=date)
+    if not form.cleaned_data["no_season"] and not in_season.exists():
+        # A second step: the date is outside every season; the scorekeeper must confirm.
+        return club_page(request, start_form=form, no_season=True)
     evening = services.evening_open(club=request.club, date=date, by=request.user)
     return redirect("evening", club=request.club.slug, pk=evening.pk)
 

@@ -125,3 +125,70 @@ def test_a_refused_close_answers_in_place_at_the_close_section(client, people, t
     assert 'src="/static/ledger/focus.js"' in page
     assert 'type="checkbox"' in box
     assert evening.is_open
+
+
+# --- 3. the club page leads with the live evening ------------------------------------------
+
+
+def test_club_page_leads_with_the_live_evening(client, people, table):
+    """With an evening open, the club page's first big button goes to it, before the start."""
+    page = as_(client, people["Anna"]).get(url("club")).content.decode()
+    live = page.index(f'id="live-evening" href="{url("evening", pk=table.evening_id)}"')
+    assert live < page.index('id="start-evening"')
+    assert "Til aftenen 5. november 2026" in page
+    assert "Start en ny aften" in page and ">Start en aften<" not in page
+    assert 'class="nav-sheet"' in page  # the top bar leads to the open evening too
+    services.evening_close(evening=table.evening)
+    page = client.get(url("club")).content.decode()
+    assert 'id="live-evening"' not in page
+    assert "Start en aften" in page
+
+
+def test_starting_outside_every_season_asks_first(client, club, people):
+    """A date in no season is a second step: the box "Start alligevel uden sæson" opens it."""
+    as_(client, people["Anna"])
+    response = client.post(url("evening_start"), {"date": "01.06.2026"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'id="no-season"' in page
+    assert "Start alligevel uden sæson" in page
+    assert 'type="checkbox" name="no_season"' in page
+    assert 'value="01.06.2026"' in page  # the date typed is kept
+    assert not club.evenings.exists()
+    response = client.post(url("evening_start"), {"date": "01.06.2026", "no_season": "on"})
+    evening = club.evenings.get()
+    assert response["Location"] == url("evening", pk=evening.pk)
+    assert evening.season is None and evening.date == datetime.date(2026, 6, 1)
+
+
+def test_starting_inside_a_season_needs_no_confirmation(client, club, people):
+    season = factories.make_season(club)
+    as_(client, people["Anna"])
+    response = client.post(url("evening_start"), {"date": "05.11.2026"})
+    assert response.status_code == 302
+    assert club.evenings.get().season == season
+
+
+@pytest.mark.parametrize("typed", ["24.11.2026", "24-11-2026", "2026-11-24"])
+def test_the_date_is_typed_the_danish_way(client, club, people, typed):
+    """The start takes 24.11.2026 and 24-11-2026 (and the ISO date) in Danish."""
+    factories.make_season(club)
+    as_(client, people["Anna"])
+    assert client.post(url("evening_start"), {"date": typed}).status_code == 302
+    assert club.evenings.get().date == datetime.date(2026, 11, 24)
+
+
+def test_the_date_field_shows_a_danish_date(client, club, people):
+    """The field shows today as dd.mm.åååå, says so, and a wrong date is refused in place."""
+    from django.utils import timezone
+
+    as_(client, people["Anna"])
+    page = client.get(url("club")).content.decode()
+    today = timezone.localdate().strftime("%d.%m.%Y")
+    assert f'value="{today}"' in page
+    assert 'placeholder="dd.mm.åååå"' in page
+    assert 'type="date"' not in page
+    response = client.post(url("evening_start"), {"date": "31.02.2026"})
+    assert response.status_code == 422
+    assert 'id="start-error"' in response.content.decode()
+    assert not club.evenings.exists()
