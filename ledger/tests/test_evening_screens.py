@@ -192,3 +192,115 @@ def test_the_date_field_shows_a_danish_date(client, club, people):
     assert response.status_code == 422
     assert 'id="start-error"' in response.content.decode()
     assert not club.evenings.exists()
+
+
+# --- 4. the evening's ranking and the wall -------------------------------------------------
+
+
+def second_table(club, evening):
+    """Dorte, Erik and Finn at a second table of ``evening``, with Evening E's first hand."""
+    members = [factories.make_member(club, name) for name in ("Dorte", "Erik", "Finn")]
+    other = services.table_open(evening=evening, members=members)
+    hand = {**E_HANDS[0]}
+    names = dict(zip(("Anna", "Bo", "Carl"), ("Dorte", "Erik", "Finn"), strict=True))
+    record = json_rename(hand, names)
+    services.hand_record(table=other, record=record)
+    return other
+
+
+def json_rename(record, names):
+    import json
+
+    text = json.dumps(record)
+    for old, new in names.items():
+        text = text.replace(f'"{old}"', f'"{new}"')
+    return json.loads(text)
+
+
+def ranking_of(page: str) -> list[tuple[str, int, int]]:
+    ranking = page[page.index('class="ranking"') :].split("</ol>")[0]
+    return [
+        (name, int(points), int(rank))
+        for name, points, rank in re.findall(
+            r'data-member="([^"]+)" data-points="(-?\d+)" data-rank="(\d+)"', ranking
+        )
+    ]
+
+
+def test_the_evening_page_ranks_members_over_all_tables(client, club, people, table):
+    """The evening page ranks every seated member by his points so far, across the tables."""
+    second_table(club, table.evening)
+    as_(client, people["Bo"])
+    page = client.get(url("evening", pk=table.evening_id)).content.decode()
+    ranking = ranking_of(page)
+    assert ranking == sorted(ranking, key=lambda r: -r[1])
+    assert {name for name, _p, _r in ranking} == {"Anna", "Bo", "Carl", "Dorte", "Erik", "Finn"}
+    tables = {}
+    for name, points, _rank in ranking:
+        tables[name] = points
+    # Each member's points on the ranking are his balance at his table.
+    for name in ("Anna", "Dorte"):
+        assert f'data-member="{name}" data-points="{tables[name]}"' in page
+    assert 'id="evening-ranking"' in page
+    assert url("evening_wall", pk=table.evening_id) in page
+    assert "Aftenens stilling" in page
+    # The 5 s refresh brings the ranking along.
+    live = client.get(url("evening", pk=table.evening_id), headers={"HX-Request": "true"})
+    assert ranking_of(live.content.decode()) == ranking
+
+
+def test_equal_points_share_a_rank():
+    from ledger.views_scoring import evening_ranking
+
+    def member(pk, name, points):
+        return {"member_id": pk, "name": name, "balance": {"points": points}}
+
+    class T:
+        number = 1
+
+    states = [{"table": T, "members": [member(1, "A", 5), member(2, "B", 5), member(3, "C", -10)]}]
+    assert [(r["name"], r["rank"]) for r in evening_ranking(states)] == [
+        ("A", 1),
+        ("B", 1),
+        ("C", 3),
+    ]
+
+
+def test_the_wall_shows_tables_and_ranking_without_navigation(client, people, table):
+    """Any member reads the wall: each table's pools and balances, the ranking, no top bar,
+    refreshing itself every 5 s with htmx."""
+    as_(client, people["Bo"])
+    response = client.get(url("evening_wall", pk=table.evening_id))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'class="topbar"' not in page and "mainnav" not in page
+    assert f'hx-get="{url("evening_wall", pk=table.evening_id)}" hx-trigger="every 5s"' in page
+    assert 'data-table="1"' in page and 'data-cup="kongekop"' in page
+    assert ranking_of(page)
+    assert "<script>" not in page and "style=" not in page
+    live = client.get(url("evening_wall", pk=table.evening_id), headers={"HX-Request": "true"})
+    assert live.content.decode().lstrip().startswith('<main id="wall-live"')
+
+
+# Pinned: the request's own five, then the evening, its tables, seats, accounts, the
+# transfer sums and the hand counts; none of them per table.
+WALL_QUERIES = 12
+
+
+def test_the_wall_costs_the_same_queries_whatever_the_number_of_tables(
+    client, club, people, table, django_assert_num_queries
+):
+    """One table or three: the wall (and its refresh) costs a pinned number of queries."""
+    as_(client, people["Bo"])
+    wall = url("evening_wall", pk=table.evening_id)
+    client.get(wall)  # the session is warm
+    with django_assert_num_queries(WALL_QUERIES):
+        client.get(wall)
+    second_table(club, table.evening)
+    more = [factories.make_member(club, n) for n in ("Gry", "Hans", "Ida")]
+    services.table_open(evening=table.evening, members=more)
+    with django_assert_num_queries(WALL_QUERIES):
+        page = client.get(wall).content.decode()
+    assert 'data-table="3"' in page
+    with django_assert_num_queries(WALL_QUERIES):
+        client.get(wall, headers={"HX-Request": "true"})
