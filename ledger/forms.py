@@ -91,7 +91,9 @@ class TableOpenForm(forms.Form):
 class SeatForm(forms.Form):
     """Seat a late arrival before one of the seated members, or last."""
 
-    member = forms.ModelChoiceField(queryset=Member.objects.none(), label=_("Member"))
+    member = forms.ModelChoiceField(
+        queryset=Member.objects.none(), label=_("Member"), empty_label=_("Choose a member …")
+    )
     position = forms.TypedChoiceField(label=_("Seat"), coerce=int)
 
     def __init__(self, *args, table, seats, **kwargs):
@@ -110,7 +112,9 @@ class SeatForm(forms.Form):
 
 
 class LeaveForm(forms.Form):
-    member = forms.ModelChoiceField(queryset=Member.objects.none(), label=_("Member"))
+    member = forms.ModelChoiceField(
+        queryset=Member.objects.none(), label=_("Member"), empty_label=_("Choose a member …")
+    )
 
     def __init__(self, *args, seats, **kwargs):
         super().__init__(*args, **kwargs)

@@ -304,3 +304,14 @@ def test_the_wall_costs_the_same_queries_whatever_the_number_of_tables(
     assert 'data-table="3"' in page
     with django_assert_num_queries(WALL_QUERIES):
         client.get(wall, headers={"HX-Request": "true"})
+
+
+# --- 5. admin words: the seating drop-down -------------------------------------------------
+
+
+def test_the_seating_drop_down_asks_in_words(client, club, people, table):
+    """Seating a late arrival offers "Vælg et medlem …", not Django's "---------"."""
+    factories.make_member(club, "Dorte")
+    page = as_(client, people["Anna"]).get(url("table", pk=table.pk)).content.decode()
+    assert '<option value="" selected>Vælg et medlem …</option>' in page
+    assert "---------" not in page
