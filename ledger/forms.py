@@ -22,11 +22,21 @@ MIN_SEATS = 3
 
 
 class EveningStartForm(forms.Form):
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    """The evening's date, typed the reader's way (Danish: 24.11.2026 or 24-11-2026; the
+    formats are ``tarokclub/formats/``); a date outside every season must be confirmed."""
+
+    date = forms.DateField(
+        label=_("Date"),
+        widget=forms.DateInput(attrs={"autocomplete": "off", "size": 10, "class": "date"}),
+    )
+    no_season = forms.BooleanField(label=_("Start anyway without a season"), required=False)
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("initial", {"date": timezone.localdate()})
+        kwargs.setdefault("auto_id", "id_evening_%s")
         super().__init__(*args, **kwargs)
+        # The format the field shows, in the reader's words (Danish: dd.mm.åååå).
+        self.fields["date"].widget.attrs["placeholder"] = _("yyyy-mm-dd")
 
 
 class TableOpenForm(forms.Form):
@@ -81,7 +91,9 @@ class TableOpenForm(forms.Form):
 class SeatForm(forms.Form):
     """Seat a late arrival before one of the seated members, or last."""
 
-    member = forms.ModelChoiceField(queryset=Member.objects.none(), label=_("Member"))
+    member = forms.ModelChoiceField(
+        queryset=Member.objects.none(), label=_("Member"), empty_label=_("Choose a member …")
+    )
     position = forms.TypedChoiceField(label=_("Seat"), coerce=int)
 
     def __init__(self, *args, table, seats, **kwargs):
@@ -100,7 +112,9 @@ class SeatForm(forms.Form):
 
 
 class LeaveForm(forms.Form):
-    member = forms.ModelChoiceField(queryset=Member.objects.none(), label=_("Member"))
+    member = forms.ModelChoiceField(
+        queryset=Member.objects.none(), label=_("Member"), empty_label=_("Choose a member …")
+    )
 
     def __init__(self, *args, seats, **kwargs):
         super().__init__(*args, **kwargs)

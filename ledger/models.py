@@ -107,10 +107,13 @@ class Member(models.Model):
         TREASURER = "treasurer", _("treasurer")
         ADMIN = "admin", _("club admin")
 
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="members")
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="members"
+    )
     name = models.CharField(_("name"), max_length=60, validators=[validate_member_name])
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
@@ -133,7 +136,9 @@ class Member(models.Model):
 
 
 class Season(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="seasons")
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="seasons"
+    )
     name = models.CharField(_("name"), max_length=60)
     starts_on = models.DateField(_("starts on"))
     ends_on = models.DateField(_("ends on"))
@@ -157,18 +162,27 @@ class Evening(models.Model):
         OPEN = "open", _("open")
         CLOSED = "closed", _("closed")
 
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="evenings")
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="evenings"
+    )
     season = models.ForeignKey(
-        Season, on_delete=models.PROTECT, null=True, blank=True, related_name="evenings"
+        Season,
+        verbose_name=_("season"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="evenings",
     )
     date = models.DateField(_("date"))
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
     game = models.CharField(_("game"), max_length=30, choices=GAME_CHOICES, default=DEFAULT_GAME)
     rate_card = models.JSONField(_("rate card in force"))
-    price_per_point = models.DecimalField(max_digits=8, decimal_places=4)
-    starting_jetons = models.PositiveIntegerField(default=500)
-    opened_at = models.DateTimeField(auto_now_add=True)
-    closed_at = models.DateTimeField(null=True, blank=True)
+    price_per_point = models.DecimalField(_("price per point"), max_digits=8, decimal_places=4)
+    starting_jetons = models.PositiveIntegerField(_("jetons per member at the start"), default=500)
+    opened_at = models.DateTimeField(_("opened at"), auto_now_add=True)
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("evening")
@@ -194,18 +208,26 @@ class Evening(models.Model):
 class EveningLog(models.Model):
     """An action on an evening that a treasurer must answer for: close, reopen."""
 
-    evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="log")
-    action = models.CharField(max_length=20)
-    reason = models.TextField(blank=True)
+    evening = models.ForeignKey(
+        Evening, verbose_name=_("evening"), on_delete=models.PROTECT, related_name="log"
+    )
+    action = models.CharField(_("action"), max_length=20)
+    reason = models.TextField(_("reason"), blank=True)
     # What the action found, as data (a close: the confirmed jeton differences, each
     # {"table": n, "account": code, "difference": points}); shown in the reader's language.
-    details = models.JSONField(default=list, blank=True)
+    details = models.JSONField(_("details"), default=list, blank=True)
     by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
     )
-    at = models.DateTimeField(auto_now_add=True)
+    at = models.DateTimeField(_("at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("evening log entry")
+        verbose_name_plural = _("evening log")
         ordering = ["at", "id"]
 
     def __str__(self):
@@ -217,11 +239,21 @@ class Table(models.Model):
         OPEN = "open", _("open")
         CLOSED = "closed", _("closed")
 
-    evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="tables")
+    evening = models.ForeignKey(
+        Evening, verbose_name=_("evening"), on_delete=models.PROTECT, related_name="tables"
+    )
     number = models.PositiveSmallIntegerField(_("table"))
-    game = models.CharField(max_length=30, choices=GAME_CHOICES, default=DEFAULT_GAME)
-    first_dealer = models.ForeignKey(Member, on_delete=models.PROTECT, null=True, related_name="+")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    game = models.CharField(_("game"), max_length=30, choices=GAME_CHOICES, default=DEFAULT_GAME)
+    first_dealer = models.ForeignKey(
+        Member,
+        verbose_name=_("first dealer"),
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
 
     class Meta:
         verbose_name = _("table")
@@ -239,16 +271,22 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seats")
-    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="seats")
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="seats"
+    )
+    member = models.ForeignKey(
+        Member, verbose_name=_("member"), on_delete=models.PROTECT, related_name="seats"
+    )
     # The member's name when seated: the table's hand records name him so, whatever he is
     # called later, so a rename never changes what a stored hand settles to.
-    name = models.CharField(max_length=60)
-    position = models.PositiveSmallIntegerField()
-    joined_at_hand = models.PositiveIntegerField(default=1)
-    left = models.BooleanField(default=False)
+    name = models.CharField(_("name when seated"), max_length=60)
+    position = models.PositiveSmallIntegerField(_("position"))
+    joined_at_hand = models.PositiveIntegerField(_("joined at hand"), default=1)
+    left = models.BooleanField(_("has left"), default=False)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["table", "position"]
         constraints = [
             models.UniqueConstraint(fields=["table", "member"], name="seat_member_unique"),
@@ -270,11 +308,18 @@ class Account(models.Model):
         MEMBER = "member", _("member")
         POOL = "pool", _("pool")
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="accounts")
-    kind = models.CharField(max_length=10, choices=Kind.choices)
-    code = models.CharField(max_length=60)
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="accounts"
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    code = models.CharField(_("code"), max_length=60)
     member = models.ForeignKey(
-        Member, on_delete=models.PROTECT, null=True, blank=True, related_name="accounts"
+        Member,
+        verbose_name=_("member"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="accounts",
     )
 
     class Meta:
@@ -308,19 +353,31 @@ class Hand(models.Model):
         RECORDED = "recorded", _("recorded")
         VOIDED = "voided", _("voided")
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
-    number = models.PositiveIntegerField()
-    game = models.CharField(max_length=30, choices=GAME_CHOICES, default=DEFAULT_GAME)
-    record = models.JSONField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RECORDED)
-    token = models.CharField(max_length=64, null=True, blank=True, unique=True)
-    dealer = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="hands"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    number = models.PositiveIntegerField(_("number"))
+    game = models.CharField(_("game"), max_length=30, choices=GAME_CHOICES, default=DEFAULT_GAME)
+    record = models.JSONField(_("hand record"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.RECORDED
+    )
+    token = models.CharField(_("form token"), max_length=64, null=True, blank=True, unique=True)
+    dealer = models.ForeignKey(
+        Member, verbose_name=_("dealer"), on_delete=models.PROTECT, related_name="+"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
         ordering = ["table", "number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique")
@@ -336,17 +393,25 @@ class HandRevision(models.Model):
         CORRECT = "correct", _("corrected")
         VOID = "void", _("voided")
 
-    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="revisions")
-    number = models.PositiveIntegerField()
-    action = models.CharField(max_length=10, choices=Action.choices)
-    record = models.JSONField()
-    reason = models.TextField(blank=True)
-    by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    hand = models.ForeignKey(
+        Hand, verbose_name=_("hand"), on_delete=models.PROTECT, related_name="revisions"
     )
-    at = models.DateTimeField(auto_now_add=True)
+    number = models.PositiveIntegerField(_("number"))
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    record = models.JSONField(_("hand record"))
+    reason = models.TextField(_("reason"), blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("hand revision")
+        verbose_name_plural = _("hand revisions")
         ordering = ["hand", "number"]
         constraints = [
             models.UniqueConstraint(fields=["hand", "number"], name="revision_number_unique")
@@ -364,30 +429,53 @@ class Posting(models.Model):
         SPLIT = "split", _("split")
         ADJUSTMENT = "adjustment", _("adjustment")
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="postings")
-    kind = models.CharField(max_length=12, choices=Kind.choices)
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="postings"
+    )
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
     hand = models.ForeignKey(
-        Hand, on_delete=models.PROTECT, null=True, blank=True, related_name="postings"
+        Hand,
+        verbose_name=_("hand"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="postings",
     )
     revision = models.ForeignKey(
-        HandRevision, on_delete=models.PROTECT, null=True, blank=True, related_name="postings"
+        HandRevision,
+        verbose_name=_("revision"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="postings",
     )
     reverses = models.OneToOneField(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
+        "self",
+        verbose_name=_("reverses"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reversed_by",
     )
     # The game's state the hand started from and left (Danish cups, Slovenian radli).
-    state_before = models.JSONField(null=True, blank=True)
-    state_after = models.JSONField(null=True, blank=True)
-    outcome = models.JSONField(null=True, blank=True)
+    state_before = models.JSONField(_("state before"), null=True, blank=True)
+    state_after = models.JSONField(_("state after"), null=True, blank=True)
+    outcome = models.JSONField(_("outcome"), null=True, blank=True)
     # What a treasurer asked of an adjustment (account ids and points), to re-check it.
-    intent = models.JSONField(null=True, blank=True)
-    note = models.TextField(blank=True)
+    intent = models.JSONField(_("intent"), null=True, blank=True)
+    note = models.TextField(_("note"), blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("posting")
+        verbose_name_plural = _("postings")
         ordering = ["table", "id"]
 
     def __str__(self):
@@ -395,14 +483,24 @@ class Posting(models.Model):
 
 
 class Transfer(models.Model):
-    posting = models.ForeignKey(Posting, on_delete=models.PROTECT, related_name="transfers")
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
-    source = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="outgoing")
-    target = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="incoming")
-    points = models.IntegerField()
-    reason = models.CharField(max_length=40)
+    posting = models.ForeignKey(
+        Posting, verbose_name=_("posting"), on_delete=models.PROTECT, related_name="transfers"
+    )
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="+"
+    )
+    source = models.ForeignKey(
+        Account, verbose_name=_("from account"), on_delete=models.PROTECT, related_name="outgoing"
+    )
+    target = models.ForeignKey(
+        Account, verbose_name=_("to account"), on_delete=models.PROTECT, related_name="incoming"
+    )
+    points = models.IntegerField(_("points"))
+    reason = models.CharField(_("reason"), max_length=40)
 
     class Meta:
+        verbose_name = _("transfer")
+        verbose_name_plural = _("transfers")
         ordering = ["posting", "id"]
         constraints = [
             models.CheckConstraint(
@@ -420,15 +518,25 @@ class Transfer(models.Model):
 class JetonCount(models.Model):
     """What the treasurer counted in front of one account; the ledger is never changed by it."""
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="jeton_counts")
-    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="jeton_counts")
-    points = models.IntegerField(validators=[MaxValueValidator(MAX_POINTS)])
-    counted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="jeton_counts"
     )
-    counted_at = models.DateTimeField(auto_now_add=True)
+    account = models.ForeignKey(
+        Account, verbose_name=_("account"), on_delete=models.PROTECT, related_name="jeton_counts"
+    )
+    points = models.IntegerField(_("points"), validators=[MaxValueValidator(MAX_POINTS)])
+    counted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("counted by"),
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
+    )
+    counted_at = models.DateTimeField(_("counted at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("jeton count")
+        verbose_name_plural = _("jeton counts")
         ordering = ["table", "counted_at", "id"]
         constraints = [
             models.CheckConstraint(
@@ -444,13 +552,19 @@ class JetonCount(models.Model):
 class EveningResult(models.Model):
     """A member's result of a closed evening, in points and in money (written at closing)."""
 
-    evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="results")
-    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="results")
-    points = models.IntegerField()
-    money = models.DecimalField(max_digits=18, decimal_places=2)
-    closing = models.PositiveIntegerField(default=1)
+    evening = models.ForeignKey(
+        Evening, verbose_name=_("evening"), on_delete=models.PROTECT, related_name="results"
+    )
+    member = models.ForeignKey(
+        Member, verbose_name=_("member"), on_delete=models.PROTECT, related_name="results"
+    )
+    points = models.IntegerField(_("points"))
+    money = models.DecimalField(_("money"), max_digits=18, decimal_places=2)
+    closing = models.PositiveIntegerField(_("closing"), default=1)
 
     class Meta:
+        verbose_name = _("evening result")
+        verbose_name_plural = _("evening results")
         constraints = [
             models.UniqueConstraint(
                 fields=["evening", "member", "closing"], name="result_unique_per_closing"
@@ -469,14 +583,20 @@ class Invitation(models.Model):
     again, and the database alone gives no link away. ``used_at`` makes it single use.
     """
 
-    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="invitations")
-    nonce = models.CharField(max_length=64)
-    token_hash = models.CharField(max_length=64, unique=True)
-    created = models.DateTimeField()
-    expires = models.DateTimeField()
-    used_at = models.DateTimeField(null=True, blank=True)
+    member = models.ForeignKey(
+        Member, verbose_name=_("member"), on_delete=models.CASCADE, related_name="invitations"
+    )
+    nonce = models.CharField(_("nonce"), max_length=64)
+    token_hash = models.CharField(_("token hash"), max_length=64, unique=True)
+    created = models.DateTimeField(_("created"))
+    expires = models.DateTimeField(_("expires"))
+    used_at = models.DateTimeField(_("used at"), null=True, blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
     )
 
     class Meta:

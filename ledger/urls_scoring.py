@@ -7,6 +7,7 @@ from . import views_scoring as views
 urlpatterns = [
     path("evening/start/", views.evening_start, name="evening_start"),
     path("evening/<int:pk>/", views.evening_detail, name="evening"),
+    path("evening/<int:pk>/wall/", views.evening_wall, name="evening_wall"),
     path("evening/<int:pk>/table/new/", views.table_new, name="table_new"),
     path("table/<int:pk>/", views.table_detail, name="table"),
     path("table/<int:pk>/seat/", views.table_seat, name="table_seat"),

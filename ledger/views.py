@@ -2,6 +2,7 @@
 
 from django.shortcuts import redirect, render
 
+from ledger.forms import EveningStartForm
 from ledger.models import Club, Evening
 from ledger.permissions import club_role
 
@@ -23,8 +24,25 @@ def home(request):
     return render(request, "ledger/home.html", {"clubs": clubs})
 
 
+def club_page(request, *, start_form=None, no_season=False, status=200):
+    """Render the club's front page; ``start_form`` is a bound start of an evening to confirm."""
+    evenings = Evening.objects.filter(club=request.club).select_related("season")[:20]
+    live = (
+        Evening.objects.filter(club=request.club, status=Evening.Status.OPEN)
+        .order_by("-date", "-id")
+        .first()
+    )
+    context = {
+        "evenings": evenings,
+        "live_evening": live,
+        "nav_evening": live,
+        "start_form": start_form or EveningStartForm(),
+        "no_season": no_season,
+    }
+    return render(request, "ledger/club.html", context, status=status)
+
+
 @club_role()
 def club_home(request):
-    """The club's front page: open evenings first, then the latest closed ones."""
-    evenings = Evening.objects.filter(club=request.club).select_related("season")[:20]
-    return render(request, "ledger/club.html", {"evenings": evenings})
+    """The club's front page: the live evening first, then the latest evenings."""
+    return club_page(request)

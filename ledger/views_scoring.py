@@ -44,12 +44,14 @@ from ledger.models import (
     HandRevision,
     Member,
     Posting,
+    Season,
     Seat,
     Table,
     Transfer,
 )
 from ledger.permissions import club_role
 from ledger.tables import HandTable, RevisionTable, signed_points
+from ledger.views import club_page
 
 SCOREKEEPER = Member.Role.SCOREKEEPER
 DRAFT_HEADER = "X-Hand-Submit"
@@ -308,6 +310,29 @@ def evening_tables(evening: Evening) -> list[dict]:
     return states
 
 
+def evening_ranking(tables: list[dict]) -> list[dict]:
+    """Rank the members of an evening by their points so far over all its tables.
+
+    ``tables`` are ``evening_tables``'s states (no query here). Equal points share a rank.
+    """
+    totals: dict[int, dict] = {}
+    for state in tables:
+        for m in state["members"]:
+            row = totals.setdefault(
+                m["member_id"], {"member_id": m["member_id"], "name": m["name"], "points": 0}
+            )
+            row["points"] += m["balance"]["points"] or 0
+            row.setdefault("tables", []).append(state["table"].number)
+    rows = sorted(totals.values(), key=lambda r: (-r["points"], r["name"].casefold()))
+    rank = 0
+    for i, row in enumerate(rows):
+        if i == 0 or row["points"] != rows[i - 1]["points"]:
+            rank = i + 1
+        row["rank"] = rank
+        row["balance"] = signed(row["points"])
+    return rows
+
+
 def transfer_summary(transfers, seats, game_code: str) -> dict:
     """Group a settlement's transfers into who pays whom, per pair of accounts, for display."""
     pools = get_game(game_code).features.pool_codes
@@ -447,13 +472,17 @@ def evening_start(request):
     form = EveningStartForm(request.POST)
     if not form.is_valid():
         messages.error(request, gettext("Choose a date for the evening."))
-        return redirect("club", club=request.club.slug)
+        return club_page(request, start_form=form, status=422)
     date = form.cleaned_data["date"]
     existing = Evening.objects.filter(
         club=request.club, date=date, status=Evening.Status.OPEN
     ).first()
     if existing is not None:
         return redirect("evening", club=request.club.slug, pk=existing.pk)
+    in_season = Season.objects.filter(club=request.club, starts_on__lte=date, ends_on__gte=date)
+    if not form.cleaned_data["no_season"] and not in_season.exists():
+        # A second step: the date is outside every season; the scorekeeper must confirm.
+        return club_page(request, start_form=form, no_season=True)
     evening = services.evening_open(club=request.club, date=date, by=request.user)
     return redirect("evening", club=request.club.slug, pk=evening.pk)
 
@@ -462,10 +491,28 @@ def evening_start(request):
 def evening_detail(request, pk):
     """Show every table of an evening, its pools and balances; htmx polls the live part."""
     evening = get_object_or_404(Evening.objects.select_related("club"), pk=pk, club=request.club)
-    context = {"evening": evening, "nav_evening": evening, "tables": evening_tables(evening)}
+    tables = evening_tables(evening)
+    context = {
+        "evening": evening,
+        "nav_evening": evening,
+        "tables": tables,
+        "ranking": evening_ranking(tables),
+    }
     if request.htmx:
         return render(request, "ledger/_scoring_evening_live.html", context)
     return render(request, "ledger/evening.html", context)
+
+
+@club_role()
+def evening_wall(request, pk):
+    """The evening on the club room's wall: every table's pools and balances and the evening's
+    ranking in large type, no navigation, refreshed by htmx (a fixed number of queries)."""
+    evening = get_object_or_404(Evening.objects.select_related("club"), pk=pk, club=request.club)
+    tables = evening_tables(evening)
+    context = {"evening": evening, "tables": tables, "ranking": evening_ranking(tables)}
+    if request.htmx:
+        return render(request, "ledger/_wall_live.html", context)
+    return render(request, "ledger/wall.html", context)
 
 
 @club_role(SCOREKEEPER)

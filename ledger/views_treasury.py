@@ -391,6 +391,9 @@ def treasury_close(request, pk):
         else:
             messages.success(request, gettext("The evening is closed."))
             return _back(request, evening, "results")
+    # Refused: the page answers at the close section (the form posts to ``…#close``) with the
+    # refusal on top of it and the confirmation box focused (static/ledger/focus.js).
+    form.fields["confirm_differences"].widget.attrs["data-focus-on-load"] = ""
     return _treasury(request, evening, status=422, close=form)
 
 

@@ -151,6 +151,10 @@ LANGUAGES = [("da", _("Danish")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Copenhagen"
 USE_I18N = True
+# Dates are typed the Danish way (24.11.2026 or 24-11-2026); tarokclub/formats/ holds the
+# localised formats (they take precedence over these when a language is active).
+FORMAT_MODULE_PATH = ["tarokclub.formats"]
+DATE_INPUT_FORMATS = ["%d.%m.%Y", "%d-%m-%Y", "%Y-%m-%d"]
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -18,6 +18,7 @@ MATRIX = {
     "club": ("member", None),
     "evening_start": (None, "scorekeeper"),
     "evening": ("member", None),
+    "evening_wall": ("member", None),
     "table_new": ("scorekeeper", "scorekeeper"),
     "table": ("member", None),
     "table_seat": (None, "scorekeeper"),
@@ -114,6 +115,7 @@ def kwargs_for(name, w, *, foreign=False):
     season = w["b_season"] if foreign else w["season"]
     pk = {
         "evening": evening.pk,
+        "evening_wall": evening.pk,
         "table_new": evening.pk,
         "table": table.pk,
         "table_seat": table.pk,

@@ -13,9 +13,15 @@ import uuid
 from pathlib import Path
 
 import pytest
+from django.apps import apps
 from django.conf import settings
+from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.text import capfirst
 
 from ledger import services
 from ledger.models import Member
@@ -219,3 +225,85 @@ def test_tablet_labels_and_plurals_are_danish(client, table, compiled):
     assert "1 spil" in evening
     assert "Bord 1" in evening
     assert "Nyt spil" in evening
+
+
+@pytest.fixture
+def admin_world(db):
+    """A club with a season and Evening E, closed (results, splits and a log entry)."""
+    club = factories.make_club(slug=SLUG)
+    factories.make_season(club)
+    evening, _table, _hands = factories.evening_e(club)
+    services.evening_close(evening=evening)
+    user = get_user_model().objects.create_superuser("root", "root@example.org", "x")
+    return user
+
+
+def english_words(model) -> set[str]:
+    """Return how the admin would name ``model`` and its fields in English (capitalised)."""
+    with translation.override("en"):
+        meta = model._meta
+        words = {capfirst(str(meta.verbose_name)), capfirst(str(meta.verbose_name_plural))}
+        for field in meta.get_fields():
+            if hasattr(field, "verbose_name") and not field.auto_created:
+                words.add(capfirst(str(field.verbose_name)))
+    with translation.override("da"):
+        danish = {capfirst(str(model._meta.verbose_name)), capfirst(str(meta.verbose_name_plural))}
+        danish |= {
+            capfirst(str(f.verbose_name))
+            for f in meta.get_fields()
+            if hasattr(f, "verbose_name") and not f.auto_created
+        }
+    return words - danish  # a word that is the same in Danish ("status") is no proof
+
+
+def test_every_model_and_field_has_a_translatable_name():
+    """Every model of the ledger and every field names itself through gettext (verbose_name)."""
+    untranslatable = []
+    for model in apps.get_app_config("ledger").get_models():
+        meta = model._meta
+        if "verbose_name" not in meta.original_attrs:
+            untranslatable.append(model.__name__)
+        for name in ("verbose_name", "verbose_name_plural"):
+            if not isinstance(getattr(meta, name), Promise):
+                untranslatable.append(f"{model.__name__}.{name}")
+        for field in meta.get_fields():
+            if hasattr(field, "verbose_name") and not field.auto_created:
+                if not isinstance(field.verbose_name, Promise):
+                    untranslatable.append(f"{model.__name__}.{field.name}")
+    assert untranslatable == []
+
+
+def test_the_admin_speaks_danish(client, admin_world, compiled):
+    """Each admin page of the ledger (index, changelists, change and add pages) in Danish names
+    no model and no field in English: not "Accounts", "Evening logs", "Club:" or "User:"."""
+    client.force_login(admin_world)
+    english = set()
+    for model in admin.site._registry:
+        if model._meta.app_label == "ledger":
+            english |= english_words(model)
+    english |= {"User", "Users"}  # the auth app's, as a field of the ledger names them
+    urls = [reverse("admin:index"), reverse("admin:app_list", args=["ledger"])]
+    for model in admin.site._registry:
+        meta = model._meta
+        if meta.app_label != "ledger":
+            continue
+        urls.append(reverse(f"admin:ledger_{meta.model_name}_changelist"))
+        urls.append(reverse(f"admin:ledger_{meta.model_name}_add"))
+        first = model.objects.order_by("pk").first()
+        if first is not None:
+            urls.append(reverse(f"admin:ledger_{meta.model_name}_change", args=[first.pk]))
+    left = []
+    pages = 0
+    for url in urls:
+        response = client.get(url)
+        if response.status_code == 403:  # the ledger's rows are written by the services only
+            continue
+        assert response.status_code == 200, url
+        pages += 1
+        page = response.content.decode()
+        assert 'lang="da"' in page, url
+        for word in english:
+            if re.search(rf">\s*{re.escape(word)}:?\s*<", page):
+                left.append((url, word))
+    assert pages > 20
+    assert left == []

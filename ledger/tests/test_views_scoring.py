@@ -222,12 +222,13 @@ def test_member_sees_no_entry_buttons(client, people, evening_e):
 
 def test_start_an_evening_once_per_date(scorekeeper, club):
     """Starting an evening opens one; starting it again on the same date goes to that one."""
-    response = scorekeeper.post(url("evening_start"), {"date": "2026-12-01"})
+    start = {"date": "2026-12-01", "no_season": "on"}  # the club has no season
+    response = scorekeeper.post(url("evening_start"), start)
     evening = Evening.objects.get()
     assert response.status_code == 302
     assert response["Location"] == url("evening", pk=evening.pk)
     assert evening.date == datetime.date(2026, 12, 1)
-    again = scorekeeper.post(url("evening_start"), {"date": "2026-12-01"})
+    again = scorekeeper.post(url("evening_start"), start)
     assert again["Location"] == url("evening", pk=evening.pk)
     assert Evening.objects.count() == 1
 

@@ -421,6 +421,10 @@ def test_open_a_table_and_enter_on_a_phone(browser, live_server):
         page.viewport_name = "390x844"
         page.goto(url("club"))
         page.locator("#start-evening button").click()
+        # The club has no season: a second step asks to start anyway.
+        page.locator('#start-evening input[name="no_season"]').check()
+        screenshot(page, "start-no-season", full_page=True)
+        page.locator("#start-evening button").click()
         page.locator("#open-table").click()
         for seat, name in enumerate(("Anna", "Bo", "Carl", "Dorte"), start=1):
             page.select_option(f"#id_seat_{seat}", label=name)

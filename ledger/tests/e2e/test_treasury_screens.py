@@ -160,6 +160,11 @@ def test_treasurer_counts_confirms_and_closes(open_page, season_club):
     page.wait_for_load_state()
     assert "confirm the differences to close" in page.locator("#close-error").inner_text()
     assert Evening.objects.get(pk=evening.pk).is_open
+    # The refusal answers in place: at #close, the refusal in view, the confirm box focused.
+    assert page.url.endswith("#close")
+    page.wait_for_function("document.activeElement.name === 'confirm_differences'")
+    top = page.evaluate("document.getElementById('close-refusal').getBoundingClientRect().top")
+    assert 0 <= top < page.viewport_size["height"]
     shot(page, "treasury-differences")
 
     page.locator('#close-form input[name="confirm_differences"]').check()
