@@ -14,11 +14,13 @@ import random
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from ledger import balances as summary
 from ledger.games import get_game
 from ledger.games.danish.engine.generate import random_hand
 from ledger.games.money import to_money
 from ledger.models import (
     Account,
+    AccountBalance,
     Club,
     Evening,
     EveningResult,
@@ -206,6 +208,12 @@ def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts)
                 )
             )
     Transfer.objects.bulk_create(transfer_rows, batch_size=5000)
+    # The balance summary, written with the transfers as the services write it.
+    change = summary.deltas((t.source_id, t.target_id, t.points) for t in transfer_rows)
+    AccountBalance.objects.bulk_create(
+        (AccountBalance(account_id=pk, balance=b, transfers=n) for pk, (b, n) in change.items()),
+        batch_size=2000,
+    )
     counts["transfers"] += len(transfer_rows)
     counts["tables"] += len(plans)
     EveningResult.objects.bulk_create(
