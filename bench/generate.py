@@ -14,11 +14,13 @@ import random
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from ledger import balances as summary
 from ledger.games import get_game
 from ledger.games.danish.engine.generate import random_hand
-from ledger.games.money import to_money
+from ledger.games.money import MAX_POINTS, to_money
 from ledger.models import (
     Account,
+    AccountBalance,
     Club,
     Evening,
     EveningResult,
@@ -148,10 +150,8 @@ def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts)
         for number in range(1, n_hands + 1):
             schedule = GAME.schedule(names, names[0], number, rates)
             dealer, out = schedule.dealer, schedule.sitting_out or None
-            data = random_hand(rng, names, dealer, rates, sitting_out=out, with_table=False)
             state = GAME.next_state(None, {cup: balance[cup] for cup in POOLS}, names)
-            record = GAME.parse_hand({**data, "seats": names}, rates, state=state)
-            settlement = GAME.settle(record, rates, state)
+            record, settlement = _playable_hand(rng, names, dealer, out, rates, state)
             stored = record.as_dict()
             stored.pop(GAME.features.state_in, None)
             hand = Hand(
@@ -206,6 +206,12 @@ def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts)
                 )
             )
     Transfer.objects.bulk_create(transfer_rows, batch_size=5000)
+    # The balance summary, written with the transfers as the services write it.
+    change = summary.deltas((t.source_id, t.target_id, t.points) for t in transfer_rows)
+    AccountBalance.objects.bulk_create(
+        (AccountBalance(account_id=pk, balance=b, transfers=n) for pk, (b, n) in change.items()),
+        batch_size=2000,
+    )
     counts["transfers"] += len(transfer_rows)
     counts["tables"] += len(plans)
     EveningResult.objects.bulk_create(
@@ -219,6 +225,24 @@ def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts)
     )
     Table.objects.filter(evening=evening).update(status="closed")
     Evening.objects.filter(pk=evening.pk).update(status="closed")
+
+
+def _playable_hand(rng, names, dealer, out, rates, state):
+    """Draw a random hand and settle it; draw again when it would carry a cup past the one
+    bound on amounts (``MAX_POINTS``), which the services would refuse at the next hand."""
+    for _attempt in range(50):
+        data = random_hand(rng, names, dealer, rates, sitting_out=out, with_table=False)
+        record = GAME.parse_hand({**data, "seats": names}, rates, state=state)
+        settlement = GAME.settle(record, rates, state)
+        after = dict(state)
+        for t in settlement.transfers:
+            if t.source in after:
+                after[t.source] -= t.points
+            if t.target in after:
+                after[t.target] += t.points
+        if all(value <= MAX_POINTS for value in after.values()):
+            return record, settlement
+    raise RuntimeError("no playable hand in 50 draws")  # pragma: no cover
 
 
 def _tuple(move):

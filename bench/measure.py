@@ -147,3 +147,23 @@ def print_table(results: dict) -> None:
     v = results["verify_ledger"]
     value = f"{v['seconds']} s, {v['per_hand_ms']} ms/hand, {'OK' if v['ok'] else 'FAIL'}"
     print(f"{'verify_ledger (whole history)':45} {value:>40}")
+    print_aims(results)
+
+
+# The aims: (label, figure from the results, the aim, unit).
+AIMS = (
+    ("standings page / raw SQL sum", ("page_standings", "x_raw_sql"), 1.0, "x"),
+    ("evening sheet PDF (160 hands)", ("pdf_evening_sheet", "median_ms"), 1500, "ms"),
+    ("season standings PDF", ("pdf_season_standings", "median_ms"), 1000, "ms"),
+)
+
+
+def print_aims(results: dict) -> None:
+    print()
+    print(f"{'aim':45} {'figure':>14} {'aim':>10} {'':>8}")
+    for label, (key, field), aim, unit in AIMS:
+        figure = (results.get(key) or {}).get(field)
+        if figure is None:
+            continue
+        verdict = "met" if figure <= aim else "NOT met"
+        print(f"{label:45} {figure:>12} {unit:<2} {'<= ' + str(aim):>8} {unit:<2} {verdict}")

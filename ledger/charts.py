@@ -36,13 +36,17 @@ def cumulative_points_svg(
     title: str,
     width: int = 720,
     height: int = 260,
+    font_size: int = 13,
 ) -> SafeString:
     """Return an SVG line chart of cumulative points, one point per evening.
 
     ``points`` are ``(date, cumulative points after that evening)`` in date order; the line
     starts at 0 before the first evening. The chart scales to its container (``viewBox``).
+    ``font_size`` is in viewBox units: a chart shown narrow needs it larger to stay legible
+    (720 units shown 358 px wide make 24 units 11.9 px); the margins grow with it.
     """
-    left, right, top, bottom = 64, 56, 18, 40
+    scale = font_size / 13
+    left, right, top, bottom = (round(m * scale) for m in (64, 56, 18, 40))
     plot_w, plot_h = width - left - right, height - top - bottom
     values = [0] + [v for _, v in points]
     low, high = min(values), max(values)
@@ -61,7 +65,7 @@ def cumulative_points_svg(
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" role="img" aria-label="{escape(title)}" '
-        f'font-family="{FONT}" font-size="13">',
+        f'font-family="{FONT}" font-size="{font_size}">',
         f"<title>{escape(title)}</title>",
     ]
     for tick in range(int(low), int(high) + 1, step):
@@ -73,14 +77,16 @@ def cumulative_points_svg(
             f'stroke="{stroke}" stroke-width="{stroke_width}"/>'
         )
         parts.append(
-            f'<text x="{left - 8}" y="{ty + 4:.1f}" text-anchor="end" fill="{MUTED}">'
+            f'<text x="{left - round(8 * scale)}" y="{ty + 4 * scale:.1f}" text-anchor="end" '
+            f'fill="{MUTED}">'
             f"{_signed(tick)}</text>"
         )
-    every = max(1, math.ceil(len(points) / 12))
+    labels = max(2, min(12, int(plot_w // (font_size * 3.8))))
+    every = max(1, math.ceil(len(points) / labels))
     for i, (date, _) in enumerate(points, start=1):
         if (i - 1) % every == 0 or i == len(points):
             parts.append(
-                f'<text x="{x(i):.1f}" y="{top + plot_h + 22}" text-anchor="middle" '
+                f'<text x="{x(i):.1f}" y="{top + plot_h + round(22 * scale)}" text-anchor="middle" '
                 f'fill="{MUTED}">{date.day}/{date.month}</text>'
             )
     line = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
@@ -99,8 +105,9 @@ def cumulative_points_svg(
         last = values[-1]
         colour = GOOD if last > 0 else BAD if last < 0 else MUTED
         parts.append(
-            f'<text x="{x(len(values) - 1) + 8:.1f}" y="{y(last) + 5:.1f}" fill="{colour}" '
-            f'font-weight="bold" font-size="15">{_signed(last)}</text>'
+            f'<text x="{x(len(values) - 1) + 8 * scale:.1f}" y="{y(last) + 5 * scale:.1f}" '
+            f'fill="{colour}" '
+            f'font-weight="bold" font-size="{round(15 * scale)}">{_signed(last)}</text>'
         )
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - every interpolated text is escaped

@@ -39,6 +39,11 @@ Invariants are held at three depths: the services (``services.py``, the only wri
 anything that would break them; the database refuses a non-positive transfer, a transfer to
 itself, a transfer between tables and any update or delete of a transfer or posting (CHECK
 constraints and triggers, see migration 0002); ``verify_ledger`` re-checks the whole ledger.
+An **AccountBalance** is a summary kept for speed: each account's running balance and number
+of transfers, written by ``services._Ledger.post_accounts`` in the same transaction as the
+transfers it sums (``ledger.balances``), rebuilt after a ``loaddata`` (``restore``,
+``seed_demo``) and by ``rebuild_balances``, never edited by hand; ``verify_ledger`` re-derives
+every balance from the transfers and reports a summary row that differs.
 A **JetonCount** records what the treasurer counted on the table, never changing the ledger.
 """
 
@@ -513,6 +518,27 @@ class Transfer(models.Model):
 
     def __str__(self):
         return f"{self.source} -> {self.target} {self.points}"
+
+
+class AccountBalance(models.Model):
+    """The running balance of one account (a summary of its transfers, kept for speed).
+
+    Written only in the transaction that writes the transfers (``ledger.balances``); an
+    account without transfers may have no row (its balance is 0).
+    """
+
+    account = models.OneToOneField(
+        Account, on_delete=models.CASCADE, primary_key=True, related_name="summary"
+    )
+    balance = models.BigIntegerField(default=0)
+    transfers = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("account balance")
+        verbose_name_plural = _("account balances")
+
+    def __str__(self):
+        return f"{self.account_id}: {self.balance}"
 
 
 class JetonCount(models.Model):

@@ -1,10 +1,10 @@
-"""Reads of the ledger: balances are aggregations over transfers."""
+"""Reads of the ledger: balances are aggregations over transfers, read from their summary."""
 
 from __future__ import annotations
 
 from django.db.models import Q, Sum
 
-from ledger.models import Account, Posting, Seat, Transfer
+from ledger.models import Account, AccountBalance, Posting, Seat, Transfer
 
 # Postings that change what a table's jetons should be: hands (a correction posts one too),
 # late arrivals' funding, and the reversal of a hand (a void). Adjustments reconcile the
@@ -15,7 +15,20 @@ CHANGES_THE_COUNT = Q(kind__in=[Posting.Kind.HAND, Posting.Kind.FUNDING]) | Q(
 
 
 def account_balances(table_id: int) -> dict[int, int]:
-    """Return every account's balance of a table, by account id (two queries)."""
+    """Return every account's balance of a table, by account id (one query).
+
+    Read from the summary (``AccountBalance``), written with the transfers it sums and
+    re-checked by ``verify_ledger``; an account without transfers is missing (its balance is 0).
+    """
+    return dict(
+        AccountBalance.objects.filter(account__table_id=table_id).values_list(
+            "account_id", "balance"
+        )
+    )
+
+
+def account_balances_from_transfers(table_id: int) -> dict[int, int]:
+    """Return every account's balance of a table summed from its transfers (two queries)."""
     balances: dict[int, int] = {}
     for row in (
         Transfer.objects.filter(table_id=table_id)

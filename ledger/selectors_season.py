@@ -56,6 +56,7 @@ from ledger.games.web import get_web
 from ledger.games.web import stats_columns as game_stats_columns
 from ledger.models import (
     Account,
+    AccountBalance,
     Club,
     Evening,
     EveningLog,
@@ -151,7 +152,11 @@ def _points_matrix(
     *, season: Season, member: Member | None = None
 ) -> tuple[dict[int, list[Cell]], list[str]]:
     """Return each member's cells (one per evening he sat at), in date order, and the games of
-    the season's evenings (four queries)."""
+    the season's evenings (four queries).
+
+    Net points are read from the account balance summary (current balances, exact: each is
+    the sum of the account's transfers); the points received of the games' reasons still
+    sum live transfers, of those reasons only."""
     evenings = {
         e.pk: e
         for e in Evening.objects.filter(season=season).only(
@@ -161,14 +166,20 @@ def _points_matrix(
     games = sorted({e.game for e in evenings.values()})
     received = _received_points()
     seats = Seat.objects.filter(table__evening__season=season)
-    transfers = Transfer.objects.filter(table__evening__season=season)
+    summary = AccountBalance.objects.filter(account__table__evening__season=season)
+    received_filter = Q(pk__in=[])
+    for condition in received.values():
+        received_filter |= condition
+    incoming = Transfer.objects.filter(
+        received_filter, LIVE_TRANSFER, table__evening__season=season
+    )
     if member is not None:
         seats = seats.filter(member=member)
-        incoming = transfers.filter(target__member=member)
-        outgoing = transfers.filter(source__member=member)
+        summary = summary.filter(account__member=member)
+        incoming = incoming.filter(target__member=member)
     else:
-        incoming = transfers.filter(target__kind=Account.Kind.MEMBER)
-        outgoing = transfers.filter(source__kind=Account.Kind.MEMBER)
+        summary = summary.filter(account__kind=Account.Kind.MEMBER)
+        incoming = incoming.filter(target__kind=Account.Kind.MEMBER)
     cells: dict[tuple[int, int], Cell] = {}
     for member_id, evening_id in (
         seats.values_list("member_id", "table__evening_id").distinct().order_by()
@@ -177,27 +188,28 @@ def _points_matrix(
         cells[(member_id, evening_id)] = Cell(
             evening_id=evening_id, date=evening.date, closed=not evening.is_open
         )
+    # Net points: the members' account balances (the summary of every transfer) per evening.
+    for member_id, evening_id, total in (
+        summary.values("account__member_id", "account__table__evening_id")
+        .annotate(total=Sum("balance"))
+        .order_by()
+        .values_list("account__member_id", "account__table__evening_id", "total")
+    ):
+        cells[(member_id, evening_id)].points += total
+    # Points received of given reasons (the games' statistics): live transfers of those only.
     for row in (
         incoming.values("target__member_id", "table__evening_id")
         .annotate(
-            total=Sum("points"),
             **{
-                f"received_{key}": Sum("points", filter=condition & LIVE_TRANSFER)
+                f"received_{key}": Sum("points", filter=condition)
                 for key, condition in received.items()
             },
         )
         .order_by()
     ):
         cell = cells[(row["target__member_id"], row["table__evening_id"])]
-        cell.points += row["total"]
         for key in received:
             cell.received[key] = cell.received.get(key, 0) + (row[f"received_{key}"] or 0)
-    for row in (
-        outgoing.values("source__member_id", "table__evening_id")
-        .annotate(total=Sum("points"))
-        .order_by()
-    ):
-        cells[(row["source__member_id"], row["table__evening_id"])].points -= row["total"]
     by_member: dict[int, list[Cell]] = defaultdict(list)
     for (member_id, evening_id), cell in cells.items():
         cell.money = to_money(cell.points, evenings[evening_id].price_per_point)

@@ -22,6 +22,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from ledger import balances as summary
 from ledger import selectors
 from ledger.errors import (
     CupNegativeError,
@@ -164,6 +165,8 @@ class _Ledger:
                 )
             )
         Transfer.objects.bulk_create(rows)
+        # The summary, in the same transaction as the transfers it sums.
+        summary.add(summary.deltas((t.source_id, t.target_id, t.points) for t in rows))
         return posting
 
     def reverse(self, posting: Posting, *, by=None, note: str = "") -> Posting:

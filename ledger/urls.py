@@ -17,5 +17,6 @@ urlpatterns = [
     path("c/<slug:club>/", include("ledger.urls_scoring")),
     path("c/<slug:club>/", include("ledger.urls_treasury")),
     path("c/<slug:club>/", include("ledger.urls_setup")),
+    path("c/<slug:club>/", include("ledger.urls_me")),
     path("", include(urls_setup.public_urlpatterns)),
 ]

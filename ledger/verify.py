@@ -7,7 +7,16 @@ from dataclasses import dataclass, field
 
 from ledger.games import get_game
 from ledger.games.errors import RulesError
-from ledger.models import Account, Hand, HandRevision, Posting, Seat, Table, Transfer
+from ledger.models import (
+    Account,
+    AccountBalance,
+    Hand,
+    HandRevision,
+    Posting,
+    Seat,
+    Table,
+    Transfer,
+)
 
 
 @dataclass
@@ -23,7 +32,8 @@ class Report:
 
 
 def verify_ledger(tables=None) -> Report:
-    """Re-settle every hand posting and check reversals, funding, closes, zero-sum and pools.
+    """Re-settle every hand posting and check reversals, funding, closes, zero-sum and pools,
+    and that the account balance summary equals the balances summed from the transfers.
 
     Postings are replayed in the order they were written; a hand posting must equal the
     settlement of the revision it points at from the state the ledger held at that moment.
@@ -61,6 +71,7 @@ def _verify_table(table: Table, report: Report) -> None:
         if code not in codes.values():
             problems.append(f"{label}: the table has no {code} account")
     moves = defaultdict(list)
+    derived = defaultdict(lambda: [0, 0])  # account id -> [balance, transfers], from transfers
     for row in (
         Transfer.objects.filter(table=table)
         .order_by("posting_id", "pk")
@@ -76,6 +87,11 @@ def _verify_table(table: Table, report: Report) -> None:
             continue
         moves[posting_id].append((codes[source_id], codes[target_id], points, reason))
         report.transfers += 1
+        derived[source_id][0] -= points
+        derived[target_id][0] += points
+        derived[source_id][1] += 1
+        derived[target_id][1] += 1
+    _verify_summary(label, codes, derived, problems)
     postings = list(
         Posting.objects.filter(table=table).select_related("hand", "revision").order_by("pk")
     )
@@ -167,6 +183,24 @@ def _verify_table(table: Table, report: Report) -> None:
     if sum(balance.values()) != 0:
         problems.append(f"{label}: members and pools total {sum(balance.values())}, not 0")
     _verify_hands(table, label, postings, reversed_ids, problems)
+
+
+def _verify_summary(label, codes, derived, problems) -> None:
+    """Compare the account balance summary with the balances derived from the transfers."""
+    stored = {
+        pk: [balance, n]
+        for pk, balance, n in AccountBalance.objects.filter(account_id__in=list(codes)).values_list(
+            "account_id", "balance", "transfers"
+        )
+    }
+    for pk in sorted(set(stored) | set(derived)):
+        want = derived.get(pk, [0, 0])
+        have = stored.get(pk, [0, 0])
+        if have != want:
+            problems.append(
+                f"{label}: the balance summary of {codes[pk]} says {have[0]} points in "
+                f"{have[1]} transfers, but its transfers sum to {want[0]} in {want[1]}"
+            )
 
 
 def _verify_hands(table, label, postings, reversed_ids, problems) -> None:

@@ -8,6 +8,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 DUMP_MODELS = ["auth.user", "auth.group", "ledger"]
+# Derived rows: restore rebuilds the balance summary from the transfers.
+DUMP_EXCLUDE = ["ledger.accountbalance"]
 
 
 class Command(BaseCommand):
@@ -36,6 +38,7 @@ class Command(BaseCommand):
             call_command(
                 "dumpdata",
                 *DUMP_MODELS,
+                exclude=DUMP_EXCLUDE,
                 output=str(output),
                 indent=None,
                 natural_foreign=False,

@@ -4,6 +4,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
+from ledger import balances
 from ledger.db import ledger_unlocked
 from ledger.models import Club, Transfer
 from ledger.verify import verify_ledger
@@ -31,6 +32,9 @@ class Command(BaseCommand):
                 with connection.cursor() as cursor:
                     cursor.execute("SET LOCAL ledger.restoring = 'on'")
             call_command("loaddata", options["file"], verbosity=0)
+            # The balance summary is derived: never taken from the file, rebuilt from the
+            # transfers just loaded (and then checked by verify_ledger with the rest).
+            balances.rebuild()
             report = verify_ledger()
             if not report.ok:
                 raise CommandError(

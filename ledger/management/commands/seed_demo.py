@@ -11,10 +11,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 from django.urls import reverse
 
+from ledger import balances
 from ledger.demos import Demo, all_demos, write_fixture
-from ledger.models import Club, Member
+from ledger.models import Club, Member, Table
 
 
 def default_fixture(demo: Demo | None = None) -> Path:
@@ -101,7 +103,10 @@ class Command(BaseCommand):
                 "built the demo club through the services instead."
             )
             return
-        call_command("loaddata", str(path), verbosity=0)
+        with transaction.atomic():
+            call_command("loaddata", str(path), verbosity=0)
+            # The fixture holds the transfers, not their summary: rebuild it for this club.
+            balances.rebuild(Table.objects.filter(evening__club__slug=demo.slug))
         self.stdout.write(f"Loaded the demo club {demo.name} from {path}.")
 
     def refuse_taken_usernames(self, demo: Demo) -> None:

@@ -1,0 +1,33 @@
+"""Rebuild the account balance summary from the transfers."""
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from ledger import balances
+from ledger.models import Club, Table
+
+
+class Command(BaseCommand):
+    help = (
+        "Recompute every account's balance summary (AccountBalance) from its transfers, in one "
+        "transaction; with --club, only that club's tables."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--club", help="the club's short name (slug); default: every club")
+
+    def handle(self, *args, **options):
+        tables = None
+        if options["club"]:
+            club = Club.objects.filter(slug=options["club"]).first()
+            if club is None:
+                raise CommandError(f"no club with the short name {options['club']!r}")
+            tables = Table.objects.filter(evening__club=club)
+        with transaction.atomic(durable=True):
+            if tables is not None:
+                # Lock the club's tables, so no hand is written while the summary is rebuilt.
+                list(tables.select_for_update(of=("self",)).values_list("pk", flat=True))
+            else:
+                list(Table.objects.select_for_update(of=("self",)).values_list("pk", flat=True))
+            rows = balances.rebuild(tables)
+        self.stdout.write(f"rebuilt the balance summary of {rows} accounts")

@@ -1,0 +1,92 @@
+"""A member's own page (Min side): tonight, the season with its rank, the chart, last hands."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from ledger import selectors_season
+from ledger.models import Member
+from ledger.tests import factories
+from ledger.tests.test_query_counts import large_history, small_history
+from ledger.tests.test_standings import build_season
+
+pytestmark = pytest.mark.django_db
+
+MY_PAGE_QUERIES = 15  # the request's 5, seasons, tonight, member_season, rank (2), last hands
+
+
+def log_in_as(client, club, name="Anna"):
+    member = Member.objects.get(club=club, name=name)
+    member.user = get_user_model().objects.create_user(
+        username=f"{club.slug}-{name}-me".lower(), password=factories.PASSWORD
+    )
+    member.save()
+    client.force_login(member.user)
+    return member
+
+
+@pytest.mark.parametrize("history", [small_history, large_history])
+def test_my_page_costs_a_fixed_number_of_queries(client, django_assert_num_queries, history):
+    club = factories.make_club()
+    history(club)
+    log_in_as(client, club)
+    url = reverse("my_page", kwargs={"club": club.slug})
+    with django_assert_num_queries(MY_PAGE_QUERIES):
+        response = client.get(url)
+    assert response.status_code == 200
+
+
+def test_my_page_shows_tonight_the_season_rank_and_last_hands(client):
+    club = factories.make_club()
+    season, evenings = build_season(club, hands=40)
+    anna = log_in_as(client, club)
+    response = client.get(reverse("my_page", kwargs={"club": club.slug}))
+    html = response.content.decode()
+    standings = selectors_season.standings_for_season(season=season)
+    mine = next(r for r in standings if r.member_id == anna.pk)
+    assert response.context["rank"] == mine.rank
+    assert response.context["ranked"] == len(standings)
+    assert response.context["standing"].points == mine.points
+    assert response.context["standing"].best == mine.best
+    # Tonight: Anna sits at the open evening's table; her balance there is the table's.
+    from ledger import selectors
+
+    open_table = evenings[3].tables.get()
+    tonight = [t for t in response.context["tonight"] if t.table_id == open_table.pk]
+    assert tonight[0].balance == selectors.table_balances(open_table.pk)["Anna"]
+    assert 'id="tonight"' in html and 'id="chart"' in html and 'id="me-hands"' in html
+    assert len(response.context["hands"]) == 10
+    hands = list(selectors_season.member_hands(season=season, member=anna))
+    assert [h.pk for h in response.context["hands"]] == [h.pk for h in reversed(hands)][:10]
+    assert 'id="my-page-link"' in html  # the top bar links to the page
+
+
+def test_the_chart_is_legible_at_phone_width(client):
+    """The chart's labels are at least 11 px when its 720 units are shown 358 px wide."""
+    club = factories.make_club()
+    large_history(club)
+    log_in_as(client, club)
+    html = client.get(reverse("my_page", kwargs={"club": club.slug})).content.decode()
+    svg = html[html.index("<svg") : html.index("</svg>")]
+    width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1))
+    sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', svg)]
+    assert min(sizes) * 358 / width >= 11
+
+
+def test_a_user_without_a_seat_in_the_club_is_told_so(client):
+    club = factories.make_club()
+    admin = get_user_model().objects.create_superuser("root", "root@example.org", "pw-root-1")
+    client.force_login(admin)
+    response = client.get(reverse("my_page", kwargs={"club": club.slug}))
+    assert response.status_code == 200
+    assert 'id="not-a-member"' in response.content.decode()
+
+
+def test_my_page_needs_a_log_in(client):
+    club = factories.make_club()
+    response = client.get(reverse("my_page", kwargs={"club": club.slug}))
+    assert response.status_code == 302
