@@ -21,6 +21,7 @@ from ledger import selectors
 from ledger.forms_admin import ClubForm, amount_fields, fine_fields, option_fields
 from ledger.models import (
     Account,
+    AccountBalance,
     Club,
     Evening,
     EveningLog,
@@ -133,6 +134,26 @@ class MemberAdmin(admin.ModelAdmin):
     search_fields = ["name", "user__username"]
     autocomplete_fields = ["user"]
     fields = ["club", "name", "user", "role", "active"]
+
+
+@admin.register(AccountBalance)
+class AccountBalanceAdmin(admin.ModelAdmin):
+    """The running balances are derived from the transfers: read them, never edit them
+    (``rebuild_balances`` rebuilds them; ``verify_ledger`` checks them)."""
+
+    list_display = ["account", "balance", "transfers"]
+    list_select_related = ["account__member", "account__table__evening__club"]
+    list_filter = ["account__table__evening__club"]
+    readonly_fields = ["account", "balance", "transfers"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Invitation)

@@ -528,10 +528,14 @@ class AccountBalance(models.Model):
     """
 
     account = models.OneToOneField(
-        Account, on_delete=models.CASCADE, primary_key=True, related_name="summary"
+        Account,
+        verbose_name=_("account"),
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="summary",
     )
-    balance = models.BigIntegerField(default=0)
-    transfers = models.PositiveIntegerField(default=0)
+    balance = models.BigIntegerField(_("balance"), default=0)
+    transfers = models.PositiveIntegerField(_("transfers"), default=0)
 
     class Meta:
         verbose_name = _("account balance")
