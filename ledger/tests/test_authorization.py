@@ -16,6 +16,7 @@ RANK = {role: i for i, role in enumerate(ROLES)}
 # url name -> (least role for GET, least role for POST); None: the method is not offered.
 MATRIX = {
     "club": ("member", None),
+    "my_page": ("member", None),
     "evening_start": (None, "scorekeeper"),
     "evening": ("member", None),
     "evening_wall": ("member", None),
@@ -194,7 +195,7 @@ def test_every_role_on_every_url(name, world):
     sorted(
         n
         for n in MATRIX
-        if n not in ("club", "standings", "standings_pdf", "evening_start")
+        if n not in ("club", "my_page", "standings", "standings_pdf", "evening_start")
         and not (n.startswith("setup_") and n not in SETUP_OBJECT_URLS)
     ),
 )

@@ -355,7 +355,7 @@ def test_an_invited_member_chooses_his_log_in_once(club_admin):
     weak = guest.post(link, {"username": "bo", "password1": "bo", "password2": "bo"})
     assert weak.status_code == 422 and "password1" in weak.context["form"].errors
     response = guest.post(link, {"username": "bo", "password1": PW, "password2": PW})
-    assert response.status_code == 302 and response["Location"] == url("club")
+    assert response.status_code == 302 and response["Location"] == url("my_page")  # Min side
     bo.refresh_from_db()
     assert bo.user.username == "bo" and bo.user.check_password(PW)
     assert guest.get(url("club")).status_code == 200  # logged in

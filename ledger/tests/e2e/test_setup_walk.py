@@ -144,8 +144,8 @@ def test_an_invited_members_first_log_in_on_a_phone(open_page):
     page.locator("#id_password2").fill("rød-grød-med-fløde-7")
     screenshot(page, "setup-invitation-phone", full_page=True)
     page.locator("#invitation-submit").click()
-    page.wait_for_url("**/c/hjoerring/")
-    expect(page.locator("h1")).to_have_text("Hjørring Tarokklub")
+    page.wait_for_url("**/c/hjoerring/me/")  # he lands on "Min side"
+    expect(page.locator("h1")).to_contain_text("Min side")
     expect(page.locator(".topbar")).to_contain_text("dorte-aeroe")
     screenshot(page, "setup-invitation-landed", full_page=True)
     dorte.refresh_from_db()
