@@ -342,7 +342,32 @@ def transfer_summary(transfers, seats, game_code: str) -> dict:
         }
         for t in transfers
     ]
-    return {"pairs": pairs, "details": details}
+    # The same payments by reason, in the order the rules moved them; a reason's moves
+    # between the same two accounts are added up (a refunding is one line per member).
+    groups: dict[str, dict] = {}
+    for t in transfers:
+        group = groups.setdefault(
+            t["reason"],
+            {"reason": t["reason"], "label": web.payment_label(t["reason"]), "moves": {}},
+        )
+        move = group["moves"].setdefault(
+            (t["from"], t["to"]),
+            {
+                "from": t["from"],
+                "to": t["to"],
+                "points": 0,
+                "from_is_cup": t["from"] in pools,
+                "to_is_cup": t["to"] in pools,
+            },
+        )
+        move["points"] += t["points"]
+    by_reason = [
+        dict(
+            g, moves=list(g["moves"].values()), total=sum(m["points"] for m in g["moves"].values())
+        )
+        for g in groups.values()
+    ]
+    return {"pairs": pairs, "details": details, "groups": by_reason}
 
 
 # --- errors --------------------------------------------------------------------------------

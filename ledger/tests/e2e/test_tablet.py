@@ -96,8 +96,11 @@ def test_plain_hand_takes_four_taps(tablet, viewport):
     expect_points(hand.net("Carl"), 50)
     expect_points(hand.cup_after("kongekop"), 65)
     expect_points(hand.cup_after("pagatkop"), 65)
-    pair = page.locator('#hand-feedback .pair[data-payer="Bo"][data-payee="Carl"]')
-    expect_points(pair, 30)
+    group = page.locator('#hand-feedback .pay-group[data-reason="last_trick"]')
+    expect_points(group.locator('.move[data-from="Bo"][data-to="Carl"]'), 20)
+    expect(page.locator("#hand-feedback [data-story] li").first).to_have_text(
+        "Sidste stik: Carl får 20 fra hver"
+    )
     expect(page.locator("#save-state")).to_have_attribute("data-state", "editing")
     screenshot(page, "hand-plain")
     hand.save()
