@@ -484,3 +484,103 @@ def test_a_refusal_stays_visible_after_a_late_preview(tablet, viewport):
     page.wait_for_timeout(1500)
     expect(page.locator("#err-general")).to_contain_text("aftenen er lukket")
     assert Hand.objects.count() == 0
+
+
+# --- nothing hidden under the save bar ----------------------------------------------------
+
+SIZES = {"1280x800": (1280, 800), "800x1280": (800, 1280), "390x844": (390, 844)}
+
+# Scroll every control (and every block of the preview) into view as the browser would for
+# a tap, then return the ones whose box still overlaps the save bar.
+COVERED_BY_THE_BAR = """() => {
+  const bar = document.querySelector('#hand-form .save-bar');
+  const selector = [
+    '#hand-form button', '#hand-form label.choice', '#hand-form a', '#hand-form summary',
+    '#hand-form input.count-input', '#hand-form textarea', '#hand-form .chip',
+    '#hand-feedback [data-story] li', '#hand-feedback .pay-group', '#hand-feedback .net',
+    '#hand-feedback .cups-after', '#hand-feedback .transfers tr'
+  ].join(', ');
+  const covered = [];
+  let seen = 0;
+  for (const el of document.querySelectorAll(selector)) {
+    if (el.closest('.save-bar') || !el.getClientRects().length) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.display === 'none') continue;
+    seen += 1;
+    el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+    const r = el.getBoundingClientRect();
+    const b = bar.getBoundingClientRect();
+    if (r.bottom > b.top + 0.5 && r.top < b.bottom - 0.5) {
+      covered.push((el.dataset.add || el.dataset.reason || el.className || el.tagName) + ': ' +
+                   el.textContent.trim().slice(0, 40));
+    }
+  }
+  return {seen, covered};
+}"""
+
+
+def open_at(browser, live_server, user, size):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        locale="da-DK",
+        base_url=live_server.url,
+    )
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.viewport_name = size
+    violations = []
+    page.on(
+        "console",
+        lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    return context, page, violations
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("players", [3, 4])
+def test_nothing_is_hidden_under_the_save_bar(browser, live_server, size, players):
+    """Every control and the whole preview scroll into view above the save bar, at the
+    landscape and portrait tablet and on a phone, with three and four players."""
+    names = ("Anna", "Bo", "Carl", "Dorte")[:players]
+    table, members = make_table(names)
+    context, page, violations = open_at(browser, live_server, members["Anna"].user, size)
+    try:
+        hand = open_new_hand(page, table)
+        player = names[1]
+        hand.meld(player, "tarok", count=11)
+        hand.event(player, "pagat_home")
+        hand.fine(player, "lead_out_of_turn")
+        hand.winner("Anna")
+        hand.card("Anna", "king")
+        counters = [n for n in names if page.locator(f'input[data-count="{n}"]').is_visible()]
+        hand.count(counters[0], 30)
+        hand.count(counters[1], 20)
+        expect(page.locator('#hand-feedback [data-preview="ok"]')).to_be_visible()
+        page.locator("[data-toggle-seating]").click()
+        page.wait_for_load_state("networkidle")
+        page.locator("#hand-feedback .transfers summary").click()
+        expect(page.locator("#hand-feedback .transfers")).to_have_attribute("open", "")
+        bar = page.locator("#hand-form .save-bar").bounding_box()
+        # The measured height is the bar's, whatever it wraps to.
+        measured = page.evaluate(
+            "getComputedStyle(document.documentElement).getPropertyValue('--save-bar-h')"
+        )
+        assert measured.strip() == f"{round(bar['height'])}px"
+        result = page.evaluate(COVERED_BY_THE_BAR)
+        assert result["seen"] > 20
+        assert result["covered"] == []
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        page.locator("#hand-feedback .cups-after").scroll_into_view_if_needed()
+        screenshot(page, f"hand-bar-{players}p")
+        assert violations == []
+    finally:
+        context.close()

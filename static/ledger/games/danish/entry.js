@@ -283,8 +283,11 @@
   function changed(options) {
     options = options || {};
     render();
+    var before = recordInput.value;
     recordInput.value = JSON.stringify(buildRecord());
-    if (!options.quiet) {
+    // The change event after typing a count repeats what the input event already sent: no
+    // second preview (it would close the list of every payment the scorekeeper just opened).
+    if (!options.quiet && recordInput.value !== before) {
       holdRefusal = false;
       touched = true;
       saveDraft();
@@ -592,6 +595,25 @@
   window.setInterval(function () {
     if (pending && !submitting && navigator.onLine) send();
   }, RETRY_MS);
+
+  // --- the bars that stay on screen ---------------------------------------------------------
+
+  // The save bar (taller when it wraps) and the sticky row of names: their heights go into
+  // CSS custom properties, so the page scrolls controls into view between them.
+  var root = document.documentElement;
+  var saveBar = form.querySelector(".save-bar");
+  var namesRow = form.querySelector(".player-names");
+  function measureBars() {
+    if (saveBar) root.style.setProperty("--save-bar-h", saveBar.offsetHeight + "px");
+    if (namesRow) root.style.setProperty("--names-h", namesRow.offsetHeight + "px");
+  }
+  measureBars();
+  if (window.ResizeObserver) {
+    var observer = new ResizeObserver(measureBars);
+    if (saveBar) observer.observe(saveBar);
+    if (namesRow) observer.observe(namesRow);
+  }
+  window.addEventListener("resize", measureBars);
 
   // --- start ------------------------------------------------------------------------------
 
