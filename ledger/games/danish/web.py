@@ -24,7 +24,7 @@ from ledger.games.web import GameWeb
 
 from .engine import RateCard, rotation
 from .engine.hand import COURT_CARDS, CUPS, GAME_CODE, MELD_SUITS
-from .engine.ratecard import FINE_TYPES, OPTIONS
+from .engine.ratecard import FINE_TYPES, FINES_BARRING_ULTIMO, OPTIONS
 
 FINE_PREFIX = "fine_"
 
@@ -475,6 +475,8 @@ class DanishWeb(GameWeb):
             "missing": gettext("without {card}"),
             "with_pagat": gettext("with pagat"),
             "waived": gettext("waived"),
+            "waive": gettext("Waived"),
+            "bars_ultimo": gettext("bars ultimo"),
             "nolo": gettext("Nolo"),
             "tout": gettext("Tout"),
             "remove": gettext("Remove"),
@@ -494,6 +496,17 @@ class DanishWeb(GameWeb):
                 "labels": self.entry_labels(),
             },
             "fine_types": [(f, FINE_LABELS[f]) for f in FINE_TYPES],
+            # The fine chooser: each fine's amount per cup on the evening's rate card, and
+            # whether it bars ultimo in this hand.
+            "fines": [
+                {
+                    "type": f,
+                    "label": FINE_LABELS[f],
+                    "per_cup": rates.fine(f),
+                    "bars_ultimo": f in FINES_BARRING_ULTIMO,
+                }
+                for f in FINE_TYPES
+            ],
             "meld_suits": [(s, SUIT_LABELS[s]) for s in MELD_SUITS],
             "court_cards": [(c, CARD_LABELS[c]) for c in COURT_CARDS],
             "plain_suits": [(s, SUIT_LABELS[s]) for s in MELD_SUITS if s != "kings"],

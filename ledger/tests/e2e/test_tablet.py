@@ -41,12 +41,25 @@ def make_table(names=("Anna", "Bo", "Carl"), *, first_dealer=None):
     return table, members
 
 
-def open_new_hand(page, table) -> HandScreen:
+class DanishScreen(HandScreen):
+    """The Danish form: nolo and tout are buttons of their own; a fine is waived on its chip."""
+
+    def end(self, name: str, kind: str):
+        self.tap(f'[data-end="{kind}"][data-player="{name}"]')
+
+    def fine(self, name: str, kind: str, *, waived=False):
+        self.tap(f'[data-add="fine"][data-player="{name}"]')
+        self.tap(f'#chooser [data-fine="{kind}"]')
+        if waived:
+            self.tap(f'[data-chips="{name}"] [data-waive="{kind}"]')
+
+
+def open_new_hand(page, table) -> DanishScreen:
     page.goto(url("hand_new", pk=table.pk))
     expect(page.locator("#hand-form")).to_be_visible()
     # The script has built the record from the rotation's suggestion.
     expect(page.locator("#hand-form input[name=record]")).not_to_have_value("")
-    return HandScreen(page)
+    return DanishScreen(page)
 
 
 def expect_saved(page, table, *, timeout=15_000):
@@ -65,7 +78,7 @@ def expect_balances(page, balances: dict, cups: tuple[int, int]):
     expect_points(page.locator('#table-live [data-cup="pagatkop"]'), cups[1])
 
 
-def play_evening_e_hand_1(hand: HandScreen):
+def play_evening_e_hand_1(hand: DanishScreen):
     """X1: Bo 10 taroks, Carl 4 matadors, Bo's meld before the dealer (waived), Carl last."""
     hand.meld("Bo", "tarok", count=10)
     hand.meld("Carl", "matador", count=4)
@@ -242,7 +255,7 @@ def test_correct_an_earlier_hand(tablet, viewport):
     page.locator("#correct-hand").click()
     expect(page.locator('[data-chips="Bo"] .chip')).to_have_count(2)
     expect_points(page.locator('#hand-feedback .net[data-net="Bo"]'), -20)
-    hand = HandScreen(page)
+    hand = DanishScreen(page)
     page.locator('[data-chips="Bo"] .chip-fines .chip-remove').click()
     hand.fine("Bo", "meld_before_dealer")
     expect_points(hand.net("Bo"), -60)
@@ -279,7 +292,7 @@ def test_correct_a_hand_stored_without_sitters(tablet, viewport):
     page = tablet(members["Anna"].user)
     page.goto(url("hand_correct", pk=stored.pk))
     expect(page.locator('[data-show="sitting-out"]')).to_have_text("Carl")
-    hand = HandScreen(page)
+    hand = DanishScreen(page)
     expect_points(hand.net("Anna"), 45)
     with page.expect_response(lambda r: r.url.endswith("/correct/preview/")) as preview:
         hand.fine("Bo", "cups_not_moved", waived=True)
@@ -379,9 +392,9 @@ def test_draft_survives_a_reload_before_saving(tablet, viewport):
     expect(page.locator('input[data-count="Anna"]')).to_have_value("20")
     expect(page.locator('label[data-winner="Carl"] input')).to_be_checked()
     expect(page.locator('[data-chips="Bo"] .chip')).to_have_count(1)
-    HandScreen(page).count("Carl", 35)
+    DanishScreen(page).count("Carl", 35)
     page.context.set_offline(True)
-    HandScreen(page).save()
+    DanishScreen(page).save()
     expect(page.locator("#save-state")).to_have_attribute("data-state", "offline")
     page.context.set_offline(False)  # the script sends it again by itself
     expect_saved(page, table, timeout=30_000)
@@ -430,7 +443,7 @@ def test_open_a_table_and_enter_on_a_phone(browser, live_server):
         screenshot(page, "table-new", full_page=True)
         page.locator("#table-new-form button[type=submit]").click()
         page.locator("#new-hand").click()
-        hand = HandScreen(page)
+        hand = DanishScreen(page)
         expect(page.locator('[data-show="sitting-out"]')).to_have_text("Carl")
         hand.winner("Dorte")
         hand.count("Anna", 30)
@@ -584,3 +597,62 @@ def test_nothing_is_hidden_under_the_save_bar(browser, live_server, size, player
         assert violations == []
     finally:
         context.close()
+
+
+def test_nolo_and_tout_buttons_and_the_fine_chooser(tablet, viewport):
+    """Nolo and tout are a tap each beside the player; the fine chooser shows each fine's
+    amount from the rate card and which fines bar ultimo; waiving is a toggle on the chip.
+
+    X4's nolo: Anna +45 (Carl sits out). A revoke of Bo's (40 into each cup) bars his king
+    in the last trick; waived, it costs nothing but the bar stays.
+    """
+    table, members = make_table(("Anna", "Bo", "Carl", "Dorte"))
+    page = tablet(members["Anna"].user)
+    hand = open_new_hand(page, table)
+    expect(page.locator("#chooser [data-end]")).to_have_count(0)
+    hand.event("Dorte", "lost_pagat")
+    hand.end("Anna", "nolo")
+    expect(page.locator('[data-end="nolo"][data-player="Anna"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    hand.winner("Bo")
+    hand.card("Bo", "king")
+    expect_points(hand.net("Anna"), 45)
+    expect(page.locator("#hand-feedback [data-story] li").first).to_have_text(
+        "Nolo: Anna får 25 fra hver"
+    )
+    hand.end("Anna", "nolo")  # a second tap takes it back: Bo's king is an ultimo
+    expect(page.locator('[data-end="nolo"][data-player="Anna"]')).to_have_attribute(
+        "aria-pressed", "false"
+    )
+    expect(page.locator('#hand-feedback .pay-group[data-reason="nolo"]')).to_have_count(0)
+    hand.count("Anna", 20)
+    hand.count("Dorte", 30)
+    expect(page.locator("#hand-feedback [data-story] li").first).to_contain_text("Konge-ultimo: Bo")
+
+    page.locator('[data-add="fine"][data-player="Bo"]').click()
+    revoke = page.locator('#chooser [data-fine="revoke"]')
+    expect(revoke.locator("[data-fine-amount]")).to_have_text("40 i hver kop")
+    expect(revoke).to_have_attribute("data-bars-ultimo", "")
+    expect(page.locator('#chooser [data-fine="misdeal"] [data-fine-amount]')).to_have_text(
+        "5 i hver kop"
+    )
+    expect(page.locator("#chooser [data-bars-ultimo]")).to_have_count(4)
+    expect(page.locator("#chooser [data-waived]")).to_have_count(0)
+    screenshot(page, "fine-chooser")
+    revoke.click()
+    expect(page.locator("#hand-feedback [data-story] li").first).to_contain_text("spærret")
+    group = page.locator('#hand-feedback .pay-group[data-reason="fine_revoke"]')
+    expect_points(group, 80)
+    waive = page.locator('[data-chips="Bo"] [data-waive="revoke"]')
+    expect(waive).to_have_attribute("aria-pressed", "false")
+    waive.click()
+    expect(waive).to_have_attribute("aria-pressed", "true")
+    expect(group).to_have_count(0)
+    expect(page.locator("#hand-feedback [data-story] li").first).to_contain_text("spærret")
+    hand.end("Anna", "tout")
+    expect(page.locator('label[data-winner="Anna"] input')).to_be_checked()
+    expect(page.locator("#hand-feedback [data-story] li").first).to_contain_text(
+        "Tout: Anna tager begge kopper"
+    )
+    screenshot(page, "hand-tout")

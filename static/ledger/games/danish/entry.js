@@ -175,9 +175,7 @@
       return text;
     }
     if (kind === "during_play") return L.events[item.type] || item.type;
-    if (kind === "fines") {
-      return (L.fines[item.type] || item.type) + (item.waived ? " (" + L.waived + ")" : "");
-    }
+    if (kind === "fines") return L.fines[item.type] || item.type;
     return L[kind];
   }
 
@@ -245,8 +243,8 @@
         if (item.player === name) list.appendChild(chip(kind, item, index));
       });
     });
-    ["nolo", "tout"].forEach(function (kind) {
-      if (state[kind] === name) list.appendChild(chip(kind, null, 0));
+    form.querySelectorAll('[data-end][data-player="' + cssEscape(name) + '"]').forEach(function (button) {
+      button.setAttribute("aria-pressed", String(state[button.dataset.end] === name));
     });
   }
 
@@ -267,6 +265,20 @@
       changed();
     });
     li.appendChild(label);
+    if (kind === "fines") {
+      // The table waives a fine after it is chosen: a toggle on its chip.
+      var waive = document.createElement("button");
+      waive.type = "button";
+      waive.className = "chip-waive";
+      waive.dataset.waive = item.type;
+      waive.setAttribute("aria-pressed", String(!!item.waived));
+      waive.textContent = L.waive;
+      waive.addEventListener("click", function () {
+        state.fines[index] = Object.assign({}, item, { waived: !item.waived });
+        changed();
+      });
+      li.appendChild(waive);
+    }
     li.appendChild(remove);
     return li;
   }
@@ -354,7 +366,7 @@
 
   // --- the chooser for melds, play and fines -------------------------------------------------
 
-  var pick = { player: null, kind: null, meldType: "tarok", count: 10, withPagat: false, suit: null, missing: null, waived: false };
+  var pick = { player: null, kind: null, meldType: "tarok", count: 10, withPagat: false, suit: null, missing: null };
   var MELD_LOW = { tarok: 10, matador: 3 };
 
   function pressed(selector, on) {
@@ -374,15 +386,13 @@
     pressed("[data-missing]", function (el) { return el.dataset.missing === pick.missing; });
     chooser.querySelector("[data-missing-court]").hidden = pick.suit === "kings";
     chooser.querySelector("[data-missing-king]").hidden = pick.suit !== "kings";
-    pressed("[data-waived]", function () { return pick.waived; });
-    pressed("[data-end]", function (el) { return state[el.dataset.end] === pick.player; });
     chooser.querySelector("[data-meld-add]").disabled =
       ["half", "full", "overfull"].indexOf(pick.meldType) >= 0 && !pick.suit ||
       pick.meldType === "half" && !pick.missing;
   }
 
   function openChooser(kind, player) {
-    pick = { player: player, kind: kind, meldType: "tarok", count: 10, withPagat: false, suit: null, missing: null, waived: false };
+    pick = { player: player, kind: kind, meldType: "tarok", count: 10, withPagat: false, suit: null, missing: null };
     drawChooser();
     if (chooser.showModal) chooser.showModal(); else chooser.setAttribute("open", "");
   }
@@ -393,6 +403,19 @@
 
   form.querySelectorAll("[data-add]").forEach(function (button) {
     button.addEventListener("click", function () { openChooser(button.dataset.add, button.dataset.player); });
+  });
+
+  // Nolo and tout: a toggle per player, one of the two per player, one player each.
+  form.querySelectorAll("[data-end]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var end = button.dataset.end;
+      var player = button.dataset.player;
+      var other = end === "nolo" ? "tout" : "nolo";
+      state[end] = state[end] === player ? null : player;
+      if (state[end] && state[other] === player) state[other] = null;
+      if (end === "tout" && state.tout) state.winner = state.tout;
+      changed();
+    });
   });
 
   chooser.addEventListener("click", function (event) {
@@ -430,17 +453,8 @@
       state.during_play.push({ type: d.event, player: pick.player });
       closeChooser();
       return changed();
-    } else if (d.end) {
-      var other = d.end === "nolo" ? "tout" : "nolo";
-      state[d.end] = state[d.end] === pick.player ? null : pick.player;
-      if (state[d.end] && state[other] === pick.player) state[other] = null;
-      if (d.end === "tout" && state.tout) state.winner = state.tout;
-      closeChooser();
-      return changed();
-    } else if (d.waived !== undefined) {
-      pick.waived = !pick.waived;
     } else if (d.fine) {
-      state.fines.push({ type: d.fine, player: pick.player, waived: pick.waived });
+      state.fines.push({ type: d.fine, player: pick.player, waived: false });
       closeChooser();
       return changed();
     }
