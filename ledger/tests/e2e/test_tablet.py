@@ -656,3 +656,35 @@ def test_nolo_and_tout_buttons_and_the_fine_chooser(tablet, viewport):
         "Tout: Anna tager begge kopper"
     )
     screenshot(page, "hand-tout")
+
+
+def test_what_is_missing_is_a_quiet_checklist_until_save(tablet, viewport):
+    """The winner alone: the count is missing, told quietly in the preview's checklist, with
+    no warnings beside the fields; a save attempt turns it into errors beside the count.
+    Making the winner sit out clears the winner."""
+    table, members = make_table(("Anna", "Bo", "Carl", "Dorte"))
+    page = tablet(members["Anna"].user)
+    hand = open_new_hand(page, table)
+    hand.winner("Bo")
+    checklist = page.locator("#hand-feedback [data-checklist]")
+    expect(checklist).to_be_visible()
+    expect(checklist.locator('li[data-missing-in="count"]')).to_have_count(1)
+    expect(page.locator("#err-count .error-msg")).to_have_count(1)
+    expect(page.locator("#err-count .error-msg")).to_be_hidden()
+    expect(page.locator("#hand-form .error-msg:visible")).to_have_count(0)
+    screenshot(page, "hand-checklist")
+
+    page.locator("[data-toggle-seating]").click()
+    page.locator('label[data-sitter="Carl"]').click()
+    page.locator('label[data-sitter="Bo"]').click()
+    expect(page.locator('[data-show="sitting-out"]')).to_have_text("Bo")
+    expect(page.locator("input[name=winner]:checked")).to_have_count(0)
+    expect(checklist.locator('li[data-missing-in="last_trick"]')).to_have_count(1)
+
+    hand.save()
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "refused")
+    expect(page.locator("#err-last_trick .error-msg")).to_be_visible()
+    expect(page.locator("#err-count .error-msg")).to_be_visible()
+    expect(checklist).to_be_hidden()
+    screenshot(page, "hand-checklist-after-save")
+    assert Hand.objects.count() == 0

@@ -323,6 +323,8 @@
       var chosen = [];
       form.querySelectorAll("input[name=sitting_out]:checked").forEach(function (i) { chosen.push(i.value); });
       state.sittingOut = chosen;
+      // A member who sits out did not win the last trick.
+      if (state.sittingOut.indexOf(state.winner) >= 0) state.winner = null;
     } else if (t.name === "annulled") {
       state.annulled = t.checked;
     } else if (t.name === "winner") {
