@@ -15,13 +15,15 @@ import uuid
 from collections import defaultdict
 
 from django.contrib import messages
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.db.models import Count, Q, Sum
-from django.http import JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from ledger import selectors, services
 from ledger.errors import EveningClosedError, LedgerError
@@ -986,3 +988,26 @@ def hand_void(request, pk):
         table=table, title=title, changed=changed, voided=(hand, old) if old else None
     )
     return redirect("table", club=request.club.slug, pk=table.pk)
+
+
+# --- the tablet's service worker ---------------------------------------------------------
+
+
+@require_GET
+def service_worker(request):
+    """Serve ``ledger/sw.js`` from the site's root, so that it may keep the entry screens of
+    every club's tables for a tablet without a network (scope ``/``)."""
+    path = finders.find("ledger/sw.js")
+    try:
+        if path:
+            with open(path, "rb") as handle:
+                body = handle.read()
+        else:
+            with staticfiles_storage.open("ledger/sw.js") as handle:
+                body = handle.read()
+    except OSError as error:
+        raise Http404("no service worker") from error
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = "/"
+    response["Cache-Control"] = "no-cache"
+    return response

@@ -828,3 +828,12 @@ def test_story_of_x7_pagat_ultimo_is_told_gross(scorekeeper, club, people):
         ("Dorte", "pagatkop", 20),
     ]
     assert list(groups) == ["dealer_fee", "lost_king", "ultimo_cup", "ultimo", "count", "refund"]
+
+
+def test_service_worker_is_served_from_the_root(client):
+    """The tablet's service worker comes from /sw.js as JavaScript, allowed the whole site."""
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert response["Service-Worker-Allowed"] == "/"
+    assert b'addEventListener("fetch"' in response.content

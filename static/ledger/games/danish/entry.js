@@ -304,6 +304,7 @@
       touched = true;
       saveDraft();
       if (!pending) setStatus(navigator.onLine ? "editing" : "offline");
+      else if (!navigator.onLine) setStatus("queued");
       form.dispatchEvent(new Event("recordchange"));
     }
   }
@@ -546,7 +547,7 @@
     touched = true;
     saveDraft();
     if (!navigator.onLine) {
-      setStatus("offline");
+      setStatus("queued");
       return;
     }
     submitting = true;
@@ -593,7 +594,7 @@
     }).catch(function () {
       submitting = false;
       saveButton.removeAttribute("aria-busy");
-      setStatus(navigator.onLine ? "pending" : "offline");
+      setStatus(navigator.onLine ? "pending" : "queued");
     });
   }
 
@@ -606,7 +607,7 @@
     if (pending) send(); else if (touched) setStatus("editing");
   });
   window.addEventListener("offline", function () {
-    if (!submitting) setStatus("offline");
+    if (!submitting) setStatus(pending ? "queued" : "offline");
   });
   window.setInterval(function () {
     if (pending && !submitting && navigator.onLine) send();
@@ -643,7 +644,7 @@
       setStatus(navigator.onLine ? "restored" : "offline");
       if (draft.pending) {
         pending = true;
-        send();
+        send();  // offline: kept on the tablet ("queued") and sent when the network returns
       } else {
         form.dispatchEvent(new Event("recordchange"));
       }
@@ -651,6 +652,24 @@
       changed({ quiet: true });
       if (!navigator.onLine) setStatus("offline");
     }
+  }
+
+  // --- without a network -------------------------------------------------------------------
+
+  // The service worker keeps this screen and its styles and scripts, so a reload or coming
+  // back to it without a network still draws the form (the draft is in localStorage).
+  if ("serviceWorker" in navigator && window.caches) {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function () {
+      if (!navigator.onLine) return null;
+      var urls = [window.location.pathname];
+      document.querySelectorAll("link[rel=stylesheet][href], script[src]").forEach(function (el) {
+        var url = new URL(el.href || el.src, window.location.href);
+        if (url.origin === window.location.origin) urls.push(url.pathname + url.search);
+      });
+      return caches.open("tarokclub-tablet-v1").then(function (cache) { return cache.addAll(urls); });
+    }).catch(function () { /* no service worker: the form works while the page stays open */ });
   }
 
   // htmx binds its triggers when the document is ready; start after it.
