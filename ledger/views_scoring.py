@@ -168,6 +168,7 @@ def hand_rows(table: Table) -> list[dict]:
     effects = posting_effects([p.pk for p in live.values()])
     game = get_game(table.game)
     codes = game.features.pool_codes
+    web = get_web(table.game)
     rows = []
     running = dict.fromkeys(codes, 0)  # a state without the pools: the hands' running sum
     for hand in hands:
@@ -180,10 +181,13 @@ def hand_rows(table: Table) -> list[dict]:
             "revisions": hand.revision_count,
             "net": {},
             "pools_after": {},
+            "out": set(hand.record.get("sitting_out") or ()),
+            "events": [],
         }
         if posting is not None:
             effect = effects[posting.pk]
             row["net"] = dict(effect["net"])
+            row["events"] = web.outcome_words(posting.outcome, brief=True)
             if state_is_pools(game):
                 row["pools_after"] = pools_after(posting, effect, codes)
             else:

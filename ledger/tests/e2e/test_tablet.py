@@ -702,3 +702,40 @@ def test_what_is_missing_is_a_quiet_checklist_until_save(tablet, viewport):
     expect(checklist).to_be_hidden()
     screenshot(page, "hand-checklist-after-save")
     assert Hand.objects.count() == 0
+
+
+@pytest.mark.parametrize("size", ["800x1280", "390x844"])
+def test_hand_list_tells_what_happened_and_fits_in_portrait(browser, live_server, size):
+    """The table's hand list says what happened (as the evening sheet does), shows a member
+    who sat out as "–", and keeps every column reachable in portrait: compact, or scrolled
+    inside the table's own box, never cut off by the page."""
+    table, members = make_table(("Anna", "Bo", "Carl", "Dorte"))
+    x4 = load_example("X4.hand.json")
+    x4.pop("cups_before")
+    services.hand_record(table=table, record=dict(x4, sitting_out=["Carl"]))
+    x7 = load_example("X7.hand.json")
+    x7.pop("cups_before")
+    services.hand_record(table=table, record=dict(x7, sitting_out=["Anna"]))
+    context, page, violations = open_at(browser, live_server, members["Anna"].user, size)
+    try:
+        page.goto(url("table", pk=table.pk))
+        first = page.locator('#hands tr[data-hand="1"]')
+        expect(first.locator("td.events")).to_have_text("nolo: Anna")
+        expect(first.locator("td:nth-child(5)")).to_have_text("–")  # Carl sat out
+        second = page.locator('#hands tr[data-hand="2"]')
+        expect(second.locator("td.events")).to_have_text("ultimo: Bo (pagat)")
+        # Anna sat out but refunded the pagatkop: her 20 shows.
+        expect_points(second.locator("td:nth-child(3) span"), -20)
+        width = SIZES[size][0]
+        box = page.locator("#table-live .table-scroll").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        for cell in page.locator("#hands thead th").all():
+            cell.scroll_into_view_if_needed()
+            cell_box = cell.bounding_box()
+            assert cell_box["x"] >= -0.5 and cell_box["x"] + cell_box["width"] <= width + 0.5
+        page.locator("#hands thead th").first.scroll_into_view_if_needed()
+        screenshot(page, "table-hands", full_page=True)
+        assert violations == []
+    finally:
+        context.close()
