@@ -44,7 +44,7 @@ class NetColumn(tables.Column):
         points = record["net"].get(self.member, 0)
         if self.member in record.get("out", ()) and not points:
             # Sat out and paid nothing (a refunding is paid sitting out, and shows).
-            return format_html('<span class="sat-out" data-points="out">–</span>')
+            return format_html('<span class="sat-out" data-points="out">{}</span>', "–")
         return _signed_html(points)
 
 
