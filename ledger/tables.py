@@ -41,7 +41,11 @@ class NetColumn(tables.Column):
     def render(self, record):
         if record["voided"]:
             return "–"
-        return _signed_html(record["net"].get(self.member, 0))
+        points = record["net"].get(self.member, 0)
+        if self.member in record.get("out", ()) and not points:
+            # Sat out and paid nothing (a refunding is paid sitting out, and shows).
+            return format_html('<span class="sat-out" data-points="out">{}</span>', "–")
+        return _signed_html(points)
 
 
 class PoolColumn(tables.Column):
@@ -82,6 +86,12 @@ class HandTable(tables.Table):
         attrs={"td": {"class": "num hand-no"}, "th": {"class": "num"}},
     )
     dealer = tables.Column(verbose_name=_("Dealer"))
+    events = tables.Column(
+        verbose_name=_("What happened"),
+        empty_values=(),
+        orderable=False,
+        attrs={"td": {"class": "events"}, "th": {"class": "events"}},
+    )
     revisions = tables.Column(verbose_name="", empty_values=(), orderable=False)
 
     class Meta:
@@ -91,13 +101,16 @@ class HandTable(tables.Table):
             "data-hand": lambda record: record["number"],
             "class": lambda record: "voided" if record["voided"] else "",
         }
-        sequence = ("number", "dealer", "...", "revisions")
+        sequence = ("number", "dealer", "...", "events", "revisions")
         empty_text = _("No hands yet.")
 
     def __init__(self, data, *, members, game, **kwargs):
         extra = [(f"m{i}", NetColumn(name)) for i, name in enumerate(members)]
         extra += pool_columns(game, "pool_", POOL_ATTRS)
         super().__init__(data, extra_columns=extra, **kwargs)
+
+    def render_events(self, record):
+        return "; ".join(record.get("events") or ())
 
     def render_revisions(self, record):
         if record["voided"]:

@@ -15,13 +15,15 @@ import uuid
 from collections import defaultdict
 
 from django.contrib import messages
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.db.models import Count, Q, Sum
-from django.http import JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from ledger import selectors, services
 from ledger.errors import EveningClosedError, LedgerError
@@ -168,6 +170,7 @@ def hand_rows(table: Table) -> list[dict]:
     effects = posting_effects([p.pk for p in live.values()])
     game = get_game(table.game)
     codes = game.features.pool_codes
+    web = get_web(table.game)
     rows = []
     running = dict.fromkeys(codes, 0)  # a state without the pools: the hands' running sum
     for hand in hands:
@@ -180,10 +183,13 @@ def hand_rows(table: Table) -> list[dict]:
             "revisions": hand.revision_count,
             "net": {},
             "pools_after": {},
+            "out": set(hand.record.get("sitting_out") or ()),
+            "events": [],
         }
         if posting is not None:
             effect = effects[posting.pk]
             row["net"] = dict(effect["net"])
+            row["events"] = web.outcome_words(posting.outcome, brief=True)
             if state_is_pools(game):
                 row["pools_after"] = pools_after(posting, effect, codes)
             else:
@@ -367,7 +373,32 @@ def transfer_summary(transfers, seats, game_code: str) -> dict:
         }
         for t in transfers
     ]
-    return {"pairs": pairs, "details": details}
+    # The same payments by reason, in the order the rules moved them; a reason's moves
+    # between the same two accounts are added up (a refunding is one line per member).
+    groups: dict[str, dict] = {}
+    for t in transfers:
+        group = groups.setdefault(
+            t["reason"],
+            {"reason": t["reason"], "label": web.payment_label(t["reason"]), "moves": {}},
+        )
+        move = group["moves"].setdefault(
+            (t["from"], t["to"]),
+            {
+                "from": t["from"],
+                "to": t["to"],
+                "points": 0,
+                "from_is_cup": t["from"] in pools,
+                "to_is_cup": t["to"] in pools,
+            },
+        )
+        move["points"] += t["points"]
+    by_reason = [
+        dict(
+            g, moves=list(g["moves"].values()), total=sum(m["points"] for m in g["moves"].values())
+        )
+        for g in groups.values()
+    ]
+    return {"pairs": pairs, "details": details, "groups": by_reason}
 
 
 # --- errors --------------------------------------------------------------------------------
@@ -1008,3 +1039,26 @@ def hand_void(request, pk):
         table=table, title=title, changed=changed, voided=(hand, old) if old else None
     )
     return redirect("table", club=request.club.slug, pk=table.pk)
+
+
+# --- the tablet's service worker ---------------------------------------------------------
+
+
+@require_GET
+def service_worker(request):
+    """Serve ``ledger/sw.js`` from the site's root, so that it may keep the entry screens of
+    every club's tables for a tablet without a network (scope ``/``)."""
+    path = finders.find("ledger/sw.js")
+    try:
+        if path:
+            with open(path, "rb") as handle:
+                body = handle.read()
+        else:
+            with staticfiles_storage.open("ledger/sw.js") as handle:
+                body = handle.read()
+    except OSError as error:
+        raise Http404("no service worker") from error
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = "/"
+    response["Cache-Control"] = "no-cache"
+    return response

@@ -1,8 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from ledger.views_scoring import service_worker
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("sw.js", service_worker, name="service_worker"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("password-reset/", include("ledger.urls_password")),
     path("", include("ledger.urls")),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import html
 import json
 import re
 import uuid
@@ -470,12 +471,14 @@ def test_preview_settles_without_writing(scorekeeper, table):
     assert points(page, 'class="net" data-net', "Carl") == 70
     assert points(page, "data-cup-after", "kongekop") == 65
     assert points(page, "data-cup-after", "pagatkop") == 65
-    # Who pays whom, per pair: Anna pays Bo 15 and Carl 35, Bo pays Carl 35.
-    pairs = re.findall(r'data-payer="(\w+)" data-payee="(\w+)" data-points="(\d+)"', page)
-    assert ("Anna", "Bo", "15") in pairs
-    assert ("Anna", "Carl", "35") in pairs
-    assert ("Bo", "Carl", "35") in pairs
-    assert ("Anna", "kongekop", "5") in pairs
+    # The payments by reason: the melds, then the last trick, then the count.
+    assert payment_groups(page) == {
+        "dealer_fee": [("Anna", "kongekop", 5), ("Anna", "pagatkop", 5)],
+        "meld_tarok": [("Anna", "Bo", 10), ("Carl", "Bo", 10)],
+        "meld_matador": [("Anna", "Carl", 15), ("Bo", "Carl", 15)],
+        "last_trick": [("Anna", "Carl", 20), ("Bo", "Carl", 20)],
+        "count": [("Anna", "Bo", 5), ("Bo", "Carl", 10)],
+    }
     assert 'id="hand-summary" class="hand-summary" hx-swap-oob="true"' in page
     assert table.hands.count() == 0
     assert Posting.objects.filter(table=table).count() == 1
@@ -691,3 +694,147 @@ def test_seating_form_marks_members_at_another_open_table(client):
     assert response.status_code == 422
     assert "Anna, Bo" in response.content.decode()
     assert evening.tables.count() == 1
+
+
+# --- the preview tells the story (the spec's worked examples) ------------------------------
+
+
+def payment_groups(page: str) -> dict:
+    """Return the preview's payments by reason: {reason: [(from, to, points), ...]}."""
+    groups = {}
+    for reason, body in re.findall(
+        r'<li class="pay-group" data-reason="(\w+)".*?>(.*?)</ul>', page, re.S
+    ):
+        groups[reason] = [
+            (a, b, int(n))
+            for a, b, n in re.findall(
+                r'class="move" data-from="(\w+)" data-to="(\w+)" data-points="(\d+)"', body
+            )
+        ]
+    return groups
+
+
+def story(page: str) -> list[str]:
+    block = re.search(r"<ul class=\"story\" data-story>(.*?)</ul>", page, re.S)
+    assert block, "no story in the preview"
+    return [html.unescape(line) for line in re.findall(r"<li>(.*?)</li>", block.group(1))]
+
+
+def example_table(club, people, name):
+    """A table of the example's seats whose cups stand as the example's before the hand."""
+    record = load_example(f"{name}.hand.json")
+    members = dict(people)
+    for seat in record["seats"]:
+        if seat not in members:
+            members[seat] = factories.make_member(club, seat)
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
+    table = services.table_open(evening=evening, members=[members[s] for s in record["seats"]])
+    funded = 20 * len(record["seats"])
+    first = record["seats"][0]
+    for cup, wanted in record.pop("cups_before").items():
+        if wanted > funded:
+            services.adjustment_post(
+                table=table, source=first, target=cup, points=wanted - funded, reason="test"
+            )
+        elif wanted < funded:
+            services.adjustment_post(
+                table=table, source=cup, target=first, points=funded - wanted, reason="test"
+            )
+    return table, record
+
+
+def preview_of(client, club, people, name) -> str:
+    table, record = example_table(club, people, name)
+    response = client.post(url("hand_preview", pk=table.pk), {"record": json.dumps(record)})
+    assert response.status_code == 200
+    page = response.content.decode()
+    expected = load_example(f"{name}.expected.json")
+    for member, value in expected["net"].items():
+        assert points(page, "data-net", member) == value, member
+    for cup, value in expected["cups_after"].items():
+        assert points(page, "data-cup-after", cup) == value, cup
+    return page
+
+
+def test_story_of_x1_last_trick_and_count(scorekeeper, club, people):
+    page = preview_of(scorekeeper, club, people, "X1")
+    assert story(page) == [
+        "Sidste stik: Carl får 20 fra hver",
+        "Tælling: Anna 20 (−5), Carl 35 (+10) · Bo tæller ikke",
+    ]
+
+
+def test_story_of_x3_bagud(scorekeeper, club, people):
+    page = preview_of(scorekeeper, club, people, "X3")
+    assert story(page) == [
+        "Bagud: Anna (konge) betaler 40 til hver og 125 i kongekop",
+        "Tælling: Dorte 24 (0), Carl 38 (+10) · Anna tæller ikke",
+    ]
+    groups = payment_groups(page)
+    assert groups["bagud"] == [("Anna", "Carl", 40), ("Anna", "Dorte", 40)]
+    assert groups["bagud_cup"] == [("Anna", "kongekop", 125)]
+    assert groups["pagat_home"] == [("Carl", "Anna", 5), ("Dorte", "Anna", 5)]
+
+
+def test_story_of_x4_nolo(scorekeeper, club, people):
+    page = preview_of(scorekeeper, club, people, "X4")
+    assert story(page) == ["Nolo: Anna får 25 fra hver"]
+    groups = payment_groups(page)
+    assert groups["nolo"] == [("Bo", "Anna", 25), ("Dorte", "Anna", 25)]
+    assert groups["lost_pagat"] == [
+        ("Dorte", "Anna", 5),
+        ("Dorte", "Bo", 5),
+        ("Dorte", "pagatkop", 5),
+    ]
+    assert "count" not in groups
+
+
+def test_story_of_x5_barred_winner(scorekeeper, club, people):
+    page = preview_of(scorekeeper, club, people, "X5")
+    assert story(page) == [
+        "Sidste stik: Carl vandt med konge, men er spærret af en bøde: ingen ultimo, "
+        "intet sidste stik",
+        "Tælling: Bo 26 (0), Anna 21 (−5) · Carl tæller ikke",
+    ]
+    groups = payment_groups(page)
+    assert groups["fine_revoke"] == [("Carl", "kongekop", 40), ("Carl", "pagatkop", 40)]
+    assert groups["fine_lead_out_of_turn"] == [("Anna", "kongekop", 20), ("Anna", "pagatkop", 20)]
+
+
+def test_story_of_x6_tout_takes_both_cups(scorekeeper, club, people):
+    page = preview_of(scorekeeper, club, people, "X6")
+    assert story(page)[0] == (
+        "Tout: Dorte tager begge kopper (240) og 80 fra hver · genopfyldning 20 × 5 i hver kop"
+    )
+    groups = payment_groups(page)
+    assert groups["tout_cup"] == [("kongekop", "Dorte", 135), ("pagatkop", "Dorte", 105)]
+    assert groups["tout"] == [("Bo", "Dorte", 80), ("Carl", "Dorte", 80)]
+    assert len(groups["refund"]) == 10
+
+
+def test_story_of_x7_pagat_ultimo_is_told_gross(scorekeeper, club, people):
+    """Bo takes the pagatkop of 75 whole; the 20 x 4 refunding is told beside it, not netted."""
+    page = preview_of(scorekeeper, club, people, "X7")
+    assert story(page) == [
+        "Pagat-ultimo: Bo tager pagatkoppen (75) og 45 fra hver · genopfyldning 20 × 4",
+        "Tælling: Carl 22 (−5), Bo 30 (+5) · Dorte tæller ikke",
+    ]
+    groups = payment_groups(page)
+    assert groups["ultimo_cup"] == [("pagatkop", "Bo", 75)]
+    assert groups["ultimo"] == [("Carl", "Bo", 45), ("Dorte", "Bo", 45)]
+    assert groups["refund"] == [
+        ("Anna", "pagatkop", 20),
+        ("Bo", "pagatkop", 20),
+        ("Carl", "pagatkop", 20),
+        ("Dorte", "pagatkop", 20),
+    ]
+    assert list(groups) == ["dealer_fee", "lost_king", "ultimo_cup", "ultimo", "count", "refund"]
+
+
+def test_service_worker_is_served_from_the_root(client):
+    """The tablet's service worker comes from /sw.js as JavaScript, allowed the whole site."""
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert response["Service-Worker-Allowed"] == "/"
+    assert b'addEventListener("fetch"' in response.content

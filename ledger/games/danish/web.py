@@ -24,7 +24,7 @@ from ledger.games.web import GameWeb
 
 from .engine import RateCard, rotation
 from .engine.hand import COURT_CARDS, CUPS, GAME_CODE, MELD_SUITS
-from .engine.ratecard import FINE_TYPES, OPTIONS
+from .engine.ratecard import FINE_TYPES, FINES_BARRING_ULTIMO, OPTIONS
 
 FINE_PREFIX = "fine_"
 
@@ -288,6 +288,129 @@ class DanishWeb(GameWeb):
             events.append(gettext("{cup} refunded").format(cup=cup))
         return events
 
+    def preview_story(self, record, settlement, state):
+        """Return the headline of the hand in the game's words, with the amounts each rule
+        moved gross (a cup taken whole, then refunded), not netted per pair of accounts."""
+        moves = [t if isinstance(t, dict) else t.as_dict() for t in settlement.transfers]
+
+        def total(reason, **match):
+            return sum(
+                m["points"]
+                for m in moves
+                if m["reason"] == reason and all(m[k] == v for k, v in match.items())
+            )
+
+        def each(reason, target=None, source=None):
+            for m in moves:
+                if m["reason"] == reason and (target is None or m["to"] == target):
+                    if source is None or m["from"] == source:
+                        return m["points"]
+            return 0
+
+        def refunding():
+            refunds = [m for m in moves if m["reason"] == "refund"]
+            if not refunds:
+                return ""
+            cups = sorted({m["to"] for m in refunds})
+            payers = len({m["from"] for m in refunds})
+            text = gettext("refunding {points} × {members}").format(
+                points=refunds[0]["points"], members=payers
+            )
+            if len(cups) > 1:
+                text = gettext("refunding {points} × {members} into each cup").format(
+                    points=refunds[0]["points"], members=payers
+                )
+            return " · " + text
+
+        lines = []
+        outcome = settlement.outcome
+        if record.annulled:
+            return [gettext("Annulled: no end-of-hand settlement, no count")]
+        if outcome.tout:
+            name = outcome.tout
+            if "tout_cup" in {m["reason"] for m in moves}:
+                lines.append(
+                    gettext("Tout: {name} takes both cups ({points}) and {each} from each").format(
+                        name=name, points=total("tout_cup", to=name), each=each("tout", name)
+                    )
+                    + refunding()
+                )
+            else:
+                lines.append(
+                    gettext("Tout: {name} gets {each} from each").format(
+                        name=name, each=each("tout", name)
+                    )
+                )
+        elif outcome.nolo:
+            lines.append(
+                gettext("Nolo: {name} gets {each} from each").format(
+                    name=outcome.nolo, each=each("nolo", outcome.nolo)
+                )
+            )
+        elif outcome.ultimo:
+            name, card = outcome.ultimo
+            template = (
+                gettext("Pagat ultimo: {name} takes the pagatkop ({points}) and {each} from each")
+                if card == "pagat"
+                else gettext(
+                    "King ultimo: {name} takes the kongekop ({points}) and {each} from each"
+                )
+            )
+            lines.append(
+                template.format(
+                    name=name, points=total("ultimo_cup", to=name), each=each("ultimo", name)
+                )
+                + refunding()
+            )
+        trick = record.last_trick
+        if (
+            trick is not None
+            and not outcome.tout
+            and not outcome.nolo
+            and not outcome.ultimo
+            and trick.winning_card in ("king", "pagat")
+        ):
+            lines.append(
+                gettext(
+                    "Last trick: {name} with the {card}, barred by a fine: no ultimo, no last trick"
+                ).format(name=trick.winner, card=OUTCOME_CARD_LABELS[trick.winning_card])
+            )
+        seen = set()
+        for name, card in outcome.bagud:
+            if (name, card) in seen:
+                continue
+            seen.add((name, card))
+            cup = "kongekop" if card == "king" else "pagatkop"
+            lines.append(
+                gettext(
+                    "Bagud: {name} ({card}) pays {each} to each and {points} into the {cup}"
+                ).format(
+                    name=name,
+                    card=OUTCOME_CARD_LABELS[card],
+                    each=each("bagud", source=name),
+                    points=total("bagud_cup", **{"from": name}),
+                    cup=self.pool_label(cup),
+                )
+            )
+        if outcome.last_trick:
+            lines.append(
+                gettext("Last trick: {name} gets {each} from each").format(
+                    name=outcome.last_trick, each=each("last_trick", outcome.last_trick)
+                )
+            )
+        if record.count:
+            parts = []
+            for name, points in record.count.items():
+                r = total("count", to=name) - total("count", **{"from": name})
+                sign = f"+{r}" if r > 0 else f"−{-r}" if r < 0 else "0"
+                parts.append(f"{name} {points} ({sign})")
+            skip = [n for n in record.active if n not in record.count]
+            text = gettext("Count: {counts}").format(counts=", ".join(parts))
+            if skip:
+                text += " · " + gettext("{name} does not count").format(name=skip[0])
+            lines.append(text)
+        return lines
+
     def record_lines(self, record):
         lines = super().record_lines(record)
         for meld in record.get("melds", []):
@@ -352,6 +475,8 @@ class DanishWeb(GameWeb):
             "missing": gettext("without {card}"),
             "with_pagat": gettext("with pagat"),
             "waived": gettext("waived"),
+            "waive": gettext("Waived"),
+            "bars_ultimo": gettext("bars ultimo"),
             "nolo": gettext("Nolo"),
             "tout": gettext("Tout"),
             "remove": gettext("Remove"),
@@ -371,6 +496,17 @@ class DanishWeb(GameWeb):
                 "labels": self.entry_labels(),
             },
             "fine_types": [(f, FINE_LABELS[f]) for f in FINE_TYPES],
+            # The fine chooser: each fine's amount per cup on the evening's rate card, and
+            # whether it bars ultimo in this hand.
+            "fines": [
+                {
+                    "type": f,
+                    "label": FINE_LABELS[f],
+                    "per_cup": rates.fine(f),
+                    "bars_ultimo": f in FINES_BARRING_ULTIMO,
+                }
+                for f in FINE_TYPES
+            ],
             "meld_suits": [(s, SUIT_LABELS[s]) for s in MELD_SUITS],
             "court_cards": [(c, CARD_LABELS[c]) for c in COURT_CARDS],
             "plain_suits": [(s, SUIT_LABELS[s]) for s in MELD_SUITS if s != "kings"],

@@ -175,9 +175,7 @@
       return text;
     }
     if (kind === "during_play") return L.events[item.type] || item.type;
-    if (kind === "fines") {
-      return (L.fines[item.type] || item.type) + (item.waived ? " (" + L.waived + ")" : "");
-    }
+    if (kind === "fines") return L.fines[item.type] || item.type;
     return L[kind];
   }
 
@@ -245,8 +243,8 @@
         if (item.player === name) list.appendChild(chip(kind, item, index));
       });
     });
-    ["nolo", "tout"].forEach(function (kind) {
-      if (state[kind] === name) list.appendChild(chip(kind, null, 0));
+    form.querySelectorAll('[data-end][data-player="' + cssEscape(name) + '"]').forEach(function (button) {
+      button.setAttribute("aria-pressed", String(state[button.dataset.end] === name));
     });
   }
 
@@ -267,6 +265,20 @@
       changed();
     });
     li.appendChild(label);
+    if (kind === "fines") {
+      // The table waives a fine after it is chosen: a toggle on its chip.
+      var waive = document.createElement("button");
+      waive.type = "button";
+      waive.className = "chip-waive";
+      waive.dataset.waive = item.type;
+      waive.setAttribute("aria-pressed", String(!!item.waived));
+      waive.textContent = L.waive;
+      waive.addEventListener("click", function () {
+        state.fines[index] = Object.assign({}, item, { waived: !item.waived });
+        changed();
+      });
+      li.appendChild(waive);
+    }
     li.appendChild(remove);
     return li;
   }
@@ -283,12 +295,16 @@
   function changed(options) {
     options = options || {};
     render();
+    var before = recordInput.value;
     recordInput.value = JSON.stringify(buildRecord());
-    if (!options.quiet) {
+    // The change event after typing a count repeats what the input event already sent: no
+    // second preview (it would close the list of every payment the scorekeeper just opened).
+    if (!options.quiet && recordInput.value !== before) {
       holdRefusal = false;
       touched = true;
       saveDraft();
       if (!pending) setStatus(navigator.onLine ? "editing" : "offline");
+      else if (!navigator.onLine) setStatus("queued");
       form.dispatchEvent(new Event("recordchange"));
     }
   }
@@ -308,6 +324,8 @@
       var chosen = [];
       form.querySelectorAll("input[name=sitting_out]:checked").forEach(function (i) { chosen.push(i.value); });
       state.sittingOut = chosen;
+      // A member who sits out did not win the last trick.
+      if (state.sittingOut.indexOf(state.winner) >= 0) state.winner = null;
     } else if (t.name === "annulled") {
       state.annulled = t.checked;
     } else if (t.name === "winner") {
@@ -351,7 +369,7 @@
 
   // --- the chooser for melds, play and fines -------------------------------------------------
 
-  var pick = { player: null, kind: null, meldType: "tarok", count: 10, withPagat: false, suit: null, missing: null, waived: false };
+  var pick = { player: null, kind: null, meldType: "tarok", count: 10, withPagat: false, suit: null, missing: null };
   var MELD_LOW = { tarok: 10, matador: 3 };
 
   function pressed(selector, on) {
@@ -371,15 +389,13 @@
     pressed("[data-missing]", function (el) { return el.dataset.missing === pick.missing; });
     chooser.querySelector("[data-missing-court]").hidden = pick.suit === "kings";
     chooser.querySelector("[data-missing-king]").hidden = pick.suit !== "kings";
-    pressed("[data-waived]", function () { return pick.waived; });
-    pressed("[data-end]", function (el) { return state[el.dataset.end] === pick.player; });
     chooser.querySelector("[data-meld-add]").disabled =
       ["half", "full", "overfull"].indexOf(pick.meldType) >= 0 && !pick.suit ||
       pick.meldType === "half" && !pick.missing;
   }
 
   function openChooser(kind, player) {
-    pick = { player: player, kind: kind, meldType: "tarok", count: 10, withPagat: false, suit: null, missing: null, waived: false };
+    pick = { player: player, kind: kind, meldType: "tarok", count: 10, withPagat: false, suit: null, missing: null };
     drawChooser();
     if (chooser.showModal) chooser.showModal(); else chooser.setAttribute("open", "");
   }
@@ -390,6 +406,19 @@
 
   form.querySelectorAll("[data-add]").forEach(function (button) {
     button.addEventListener("click", function () { openChooser(button.dataset.add, button.dataset.player); });
+  });
+
+  // Nolo and tout: a toggle per player, one of the two per player, one player each.
+  form.querySelectorAll("[data-end]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var end = button.dataset.end;
+      var player = button.dataset.player;
+      var other = end === "nolo" ? "tout" : "nolo";
+      state[end] = state[end] === player ? null : player;
+      if (state[end] && state[other] === player) state[other] = null;
+      if (end === "tout" && state.tout) state.winner = state.tout;
+      changed();
+    });
   });
 
   chooser.addEventListener("click", function (event) {
@@ -427,17 +456,8 @@
       state.during_play.push({ type: d.event, player: pick.player });
       closeChooser();
       return changed();
-    } else if (d.end) {
-      var other = d.end === "nolo" ? "tout" : "nolo";
-      state[d.end] = state[d.end] === pick.player ? null : pick.player;
-      if (state[d.end] && state[other] === pick.player) state[other] = null;
-      if (d.end === "tout" && state.tout) state.winner = state.tout;
-      closeChooser();
-      return changed();
-    } else if (d.waived !== undefined) {
-      pick.waived = !pick.waived;
     } else if (d.fine) {
-      state.fines.push({ type: d.fine, player: pick.player, waived: pick.waived });
+      state.fines.push({ type: d.fine, player: pick.player, waived: false });
       closeChooser();
       return changed();
     }
@@ -527,7 +547,7 @@
     touched = true;
     saveDraft();
     if (!navigator.onLine) {
-      setStatus("offline");
+      setStatus("queued");
       return;
     }
     submitting = true;
@@ -574,7 +594,7 @@
     }).catch(function () {
       submitting = false;
       saveButton.removeAttribute("aria-busy");
-      setStatus(navigator.onLine ? "pending" : "offline");
+      setStatus(navigator.onLine ? "pending" : "queued");
     });
   }
 
@@ -587,11 +607,30 @@
     if (pending) send(); else if (touched) setStatus("editing");
   });
   window.addEventListener("offline", function () {
-    if (!submitting) setStatus("offline");
+    if (!submitting) setStatus(pending ? "queued" : "offline");
   });
   window.setInterval(function () {
     if (pending && !submitting && navigator.onLine) send();
   }, RETRY_MS);
+
+  // --- the bars that stay on screen ---------------------------------------------------------
+
+  // The save bar (taller when it wraps) and the sticky row of names: their heights go into
+  // CSS custom properties, so the page scrolls controls into view between them.
+  var root = document.documentElement;
+  var saveBar = form.querySelector(".save-bar");
+  var namesRow = form.querySelector(".player-names");
+  function measureBars() {
+    if (saveBar) root.style.setProperty("--save-bar-h", saveBar.offsetHeight + "px");
+    if (namesRow) root.style.setProperty("--names-h", namesRow.offsetHeight + "px");
+  }
+  measureBars();
+  if (window.ResizeObserver) {
+    var observer = new ResizeObserver(measureBars);
+    if (saveBar) observer.observe(saveBar);
+    if (namesRow) observer.observe(namesRow);
+  }
+  window.addEventListener("resize", measureBars);
 
   // --- start ------------------------------------------------------------------------------
 
@@ -605,7 +644,7 @@
       setStatus(navigator.onLine ? "restored" : "offline");
       if (draft.pending) {
         pending = true;
-        send();
+        send();  // offline: kept on the tablet ("queued") and sent when the network returns
       } else {
         form.dispatchEvent(new Event("recordchange"));
       }
@@ -613,6 +652,24 @@
       changed({ quiet: true });
       if (!navigator.onLine) setStatus("offline");
     }
+  }
+
+  // --- without a network -------------------------------------------------------------------
+
+  // The service worker keeps this screen and its styles and scripts, so a reload or coming
+  // back to it without a network still draws the form (the draft is in localStorage).
+  if ("serviceWorker" in navigator && window.caches) {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function () {
+      if (!navigator.onLine) return null;
+      var urls = [window.location.pathname];
+      document.querySelectorAll("link[rel=stylesheet][href], script[src]").forEach(function (el) {
+        var url = new URL(el.href || el.src, window.location.href);
+        if (url.origin === window.location.origin) urls.push(url.pathname + url.search);
+      });
+      return caches.open("tarokclub-tablet-v1").then(function (cache) { return cache.addAll(urls); });
+    }).catch(function () { /* no service worker: the form works while the page stays open */ });
   }
 
   // htmx binds its triggers when the document is ready; start after it.
