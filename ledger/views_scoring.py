@@ -717,6 +717,7 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
         "wait_hint": web.wait_hint,
         "entry_script": web.entry_script,
         "entry_styles": web.entry_styles,
+        "quick_reasons": web.quick_reasons,
         "hand_config": {
             "table": table.pk,
             "hand": hand.pk if hand else None,

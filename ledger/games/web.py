@@ -8,7 +8,8 @@ checkout asks a payment provider for its form and labels. Every game's ``WEB`` i
 
 - ``entry_template``: the template of the hand-entry form (included by the page
   ``ledger/hand_form.html``), or None when the game has no entry form yet;
-  ``entry_script`` and ``entry_styles``: its static files.
+  ``entry_script`` and ``entry_styles``: its static files; ``quick_reasons``: the buttons
+  that fill in the reason of a correction.
 - ``seat_marks(state, name)``: marks on a member's seat tile from the table's state;
   ``preview_story(record, settlement, state)``: the preview's lines of what happened.
 - ``pool_label(code)``: the name of a pool on screen; ``pool_class(code)`` its CSS modifier.
@@ -53,6 +54,7 @@ class GameWeb:
     entry_template: str | None = None
     entry_script: str | None = None
     entry_styles: tuple[str, ...] = ()
+    quick_reasons: tuple = ()  # the reason buttons of a correction
     reason_labels: dict = {}
     payment_labels: dict = {}
     pool_labels: dict = {}

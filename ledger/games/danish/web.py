@@ -205,6 +205,12 @@ class DanishWeb(GameWeb):
     entry_template = "ledger/games/danish/_entry.html"
     entry_script = "ledger/games/danish/entry.js"
     entry_styles = ("ledger/games/danish/entry.css",)
+    quick_reasons = (
+        _("Wrong count"),
+        _("Wrong winner of the last trick"),
+        _("A meld was forgotten"),
+        _("A fine was wrong"),
+    )
 
     @property
     def demo(self):

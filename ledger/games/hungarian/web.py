@@ -100,6 +100,7 @@ class HungarianWeb(GameWeb):
     entry_template = "ledger/games/hungarian/_entry.html"
     entry_script = "ledger/games/hungarian/entry.js"
     entry_styles = ("ledger/games/hungarian/entry.css",)
+    quick_reasons = (_("Wrong card points"), _("Wrong partner"), _("A figure was forgotten"))
     wait_hint = _("Tap the bid, the declarer and the partner, then enter the card points.")
     reason_labels = REASON_LABELS
     payment_labels = PAYMENT_LABELS

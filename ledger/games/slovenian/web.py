@@ -114,6 +114,11 @@ class SlovenianWeb(GameWeb):
     entry_template = "ledger/games/slovenian/_entry.html"
     entry_script = "ledger/games/slovenian/entry.js"
     entry_styles = ("ledger/games/slovenian/entry.css",)
+    quick_reasons = (
+        _("Wrong card points"),
+        _("Wrong contract or declarer"),
+        _("A bonus was forgotten"),
+    )
     reason_labels = REASON_LABELS
     payment_labels = PAYMENT_LABELS
     pool_labels = {POOL: _("pool")}

@@ -1,7 +1,7 @@
 /* The Slovenian hand form: builds a tarokclub.hand/1 record (game slovenian_tarok) from the
  * controls, keeps a draft on this tablet, asks the server for a preview (htmx) and saves with
  * the form's one-time token, again and again until the network answers. Plain JavaScript, no
- * build step; the draft and save part is the Danish form's.
+ * build step; the draft and save part is static/ledger/entry-common.js (TarokEntry).
  *
  * The server parses every record again: nothing here decides an amount.
  */
@@ -15,30 +15,10 @@
   var config = JSON.parse(configNode.textContent);
   var L = config.labels;
   var seats = config.seats;
-  var recordInput = form.querySelector("input[name=record]");
-  var tokenInput = form.querySelector("input[name=token]");
-  var numberInput = form.querySelector("input[name=number]");
-  var versionInput = form.querySelector("input[name=version]");
-  var reasonInput = form.querySelector("textarea[name=reason]");
-  var baseInput = form.querySelector("input[name=base_revision]");
-  var banner = document.getElementById("save-state");
-  var saveButton = document.getElementById("save-hand");
-  var feedback = document.getElementById("hand-feedback");
   var pointsInput = form.querySelector("input[data-points]");
-  var PREFIX = "tarokclub:hand-draft:" + config.table + ":";
-  var RETRY_MS = 5000;
   var LINES = config.bonus_types.concat(["valat"]);
 
   var state = stateFrom(config.record || {});
-  var touched = false;
-  var submitting = false;
-  var pending = false;
-  var draftKey = keyFor(config.mode === "new" ? tokenInput.value : "");
-
-  function keyFor(token) {
-    if (config.mode === "new") return PREFIX + token;
-    return PREFIX + "hand-" + config.hand + "-r" + (baseInput ? baseInput.value : "");
-  }
 
   function has(list, item) { return list.indexOf(item) >= 0; }
 
@@ -237,25 +217,9 @@
 
   // --- changes -----------------------------------------------------------------------------
 
-  // A refused save stays on screen until the scorekeeper changes the hand: a preview
-  // answer that arrives later must not wipe it.
-  var holdRefusal = false;
-  form.addEventListener("htmx:beforeSwap", function (event) {
-    if (holdRefusal && event.detail.target === feedback) event.detail.shouldSwap = false;
-  });
-
-  function changed(options) {
-    options = options || {};
-    render();
-    recordInput.value = JSON.stringify(buildRecord());
-    if (!options.quiet) {
-      holdRefusal = false;
-      touched = true;
-      saveDraft();
-      if (!pending) setStatus(navigator.onLine ? "editing" : "offline");
-      form.dispatchEvent(new Event("recordchange"));
-    }
-  }
+  // The draft, the save and the status banner: static/ledger/entry-common.js.
+  var entry;
+  function changed(options) { entry.changed(options); }
 
   function readyForPoints() {
     // Once the game's people are known, the one number is next: no tap needed to reach it.
@@ -321,8 +285,6 @@
     } else if (t.dataset && t.dataset.klop) {
       klopOf(t.dataset.klop).points = t.value;
       changed();
-    } else if (t === reasonInput) {
-      saveDraft();
     }
   });
 
@@ -341,198 +303,13 @@
     }
   });
 
-  var toggle = form.querySelector("[data-toggle-seating]");
-  if (toggle) {
-    toggle.addEventListener("click", function () {
-      var panel = document.getElementById("seating-edit");
-      panel.hidden = !panel.hidden;
-      toggle.setAttribute("aria-expanded", String(!panel.hidden));
-    });
-  }
+  // --- the draft, the save, the start: static/ledger/entry-common.js --------------------
 
-  form.querySelectorAll("[data-reason]").forEach(function (button) {
-    button.addEventListener("click", function () {
-      var text = button.textContent.trim();
-      reasonInput.value = reasonInput.value.trim() ? reasonInput.value.trim() + "; " + text : text;
-      saveDraft();
-    });
+  entry = window.TarokEntry.start({
+    form: form,
+    config: config,
+    buildRecord: buildRecord,
+    render: render,
+    restore: function (record) { state = stateFrom(record); }
   });
-
-  // --- the draft on this tablet ----------------------------------------------------------
-
-  function storage() {
-    try { return window.localStorage; } catch (e) { return null; }
-  }
-
-  function saveDraft() {
-    var store = storage();
-    if (!store || !touched) return;
-    var draft = {
-      token: tokenInput.value,
-      number: config.number,
-      version: versionInput ? versionInput.value : null,
-      record: buildRecord(),
-      reason: reasonInput ? reasonInput.value : "",
-      pending: pending,
-      at: Date.now()
-    };
-    try { store.setItem(draftKey, JSON.stringify(draft)); } catch (e) { /* full: keep going */ }
-  }
-
-  function clearDraft() {
-    var store = storage();
-    if (store) store.removeItem(draftKey);
-  }
-
-  function restoreDraft() {
-    // A new hand takes the newest draft of this table (with its token); a correction its own.
-    var store = storage();
-    if (!store) return null;
-    var best = null;
-    var bestKey = null;
-    for (var i = 0; i < store.length; i++) {
-      var key = store.key(i);
-      if (!key || key.indexOf(PREFIX) !== 0) continue;
-      if (config.mode === "new" && key.slice(PREFIX.length).indexOf("hand-") === 0) continue;
-      if (config.mode !== "new" && key !== draftKey) continue;
-      var draft;
-      try { draft = JSON.parse(store.getItem(key)); } catch (e) { draft = null; }
-      if (!draft) continue;
-      if (!best || draft.at > best.at) { best = draft; bestKey = key; }
-    }
-    if (!best) return null;
-    if (config.mode === "new" && !best.pending && best.number !== config.number) {
-      store.removeItem(bestKey);  // an unsent draft of an earlier hand: the table moved on
-      return null;
-    }
-    if (config.mode === "new") {
-      for (var j = store.length - 1; j >= 0; j--) {
-        var other = store.key(j);
-        if (other && other !== bestKey && other.indexOf(PREFIX) === 0 &&
-            other.slice(PREFIX.length).indexOf("hand-") !== 0) store.removeItem(other);
-      }
-      tokenInput.value = best.token;
-      // The draft is saved against the slot and table state it was previewed for.
-      if (numberInput && best.number) numberInput.value = best.number;
-      if (versionInput && best.version !== undefined && best.version !== null) {
-        versionInput.value = best.version;
-      }
-      draftKey = bestKey;
-    }
-    return best;
-  }
-
-  document.querySelectorAll("[data-discard-draft]").forEach(function (link) {
-    link.addEventListener("click", function () { if (!pending) clearDraft(); });
-  });
-
-  // --- saving -----------------------------------------------------------------------------
-
-  function setStatus(name) {
-    if (!banner) return;
-    banner.dataset.state = name;
-    form.dataset.saveState = name;
-  }
-
-  function send() {
-    if (submitting) return;
-    recordInput.value = JSON.stringify(buildRecord());
-    pending = true;
-    touched = true;
-    saveDraft();
-    if (!navigator.onLine) {
-      setStatus("offline");
-      return;
-    }
-    submitting = true;
-    setStatus("saving");
-    if (window.htmx) htmx.trigger(form, "htmx:abort");  // a preview still on its way is moot
-    saveButton.setAttribute("aria-busy", "true");
-    fetch(form.action, {
-      method: "POST",
-      body: new FormData(form),
-      headers: { "X-Hand-Submit": "1" },
-      credentials: "same-origin"
-    }).then(function (response) {
-      var type = response.headers.get("Content-Type") || "";
-      if (response.ok && type.indexOf("application/json") < 0) {
-        // Sent to the log-in page: the draft stays pending and is sent after logging in.
-        window.location.assign(response.url);
-        return null;
-      }
-      if (response.ok) {
-        return response.json().then(function (data) {
-          pending = false;
-          clearDraft();
-          setStatus("saved");
-          window.location.assign(data.url || config.table_url);
-        });
-      }
-      if (response.status === 422) {
-        return response.text().then(function (html) {
-          pending = false;
-          submitting = false;
-          saveDraft();
-          saveButton.removeAttribute("aria-busy");
-          form.classList.add("attempted");
-          htmx.swap(feedback, html, { swapStyle: "innerHTML" });
-          holdRefusal = true;
-          setStatus("refused");
-          var first = form.querySelector(".field-errors:not(:empty)");
-          if (first) first.scrollIntoView({ block: "center", behavior: "smooth" });
-        });
-      }
-      if (response.status >= 500) throw new Error("server " + response.status);
-      // Logged out, or no longer allowed: show the server's page, the draft stays here.
-      return response.text().then(function () { window.location.assign(form.action); });
-    }).catch(function () {
-      submitting = false;
-      saveButton.removeAttribute("aria-busy");
-      setStatus(navigator.onLine ? "pending" : "offline");
-    });
-  }
-
-  form.addEventListener("submit", function (event) {
-    event.preventDefault();
-    send();
-  });
-
-  window.addEventListener("online", function () {
-    if (pending) send(); else if (touched) setStatus("editing");
-  });
-  window.addEventListener("offline", function () {
-    if (!submitting) setStatus("offline");
-  });
-  window.setInterval(function () {
-    if (pending && !submitting && navigator.onLine) send();
-  }, RETRY_MS);
-
-  // --- start ------------------------------------------------------------------------------
-
-  function start() {
-    var draft = restoreDraft();
-    if (draft) {
-      state = stateFrom(draft.record);
-      if (reasonInput && draft.reason) reasonInput.value = draft.reason;
-      touched = true;
-      changed({ quiet: true });
-      setStatus(navigator.onLine ? "restored" : "offline");
-      if (draft.pending) {
-        pending = true;
-        send();
-      } else {
-        form.dispatchEvent(new Event("recordchange"));
-      }
-    } else {
-      changed({ quiet: true });
-      if (!navigator.onLine) setStatus("offline");
-    }
-  }
-
-  // htmx binds its triggers when the document is ready; start after it.
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { window.setTimeout(start, 0); });
-  } else {
-    window.setTimeout(start, 0);
-  }
 })();
