@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from ledger import balances as summary
+from ledger import stats
 from ledger.games import get_game
 from ledger.games.danish.engine.generate import random_hand
 from ledger.games.money import MAX_POINTS, to_money
@@ -212,6 +213,8 @@ def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts)
         (AccountBalance(account_id=pk, balance=b, transfers=n) for pk, (b, n) in change.items()),
         batch_size=2000,
     )
+    # The statistics summary, derived from the hands just written as the services derive it.
+    stats.refresh(table_rows)
     counts["transfers"] += len(transfer_rows)
     counts["tables"] += len(plans)
     EveningResult.objects.bulk_create(

@@ -22,6 +22,7 @@ from ledger.forms_admin import ClubForm, amount_fields, fine_fields, option_fiel
 from ledger.models import (
     Account,
     AccountBalance,
+    AccountStats,
     Club,
     Evening,
     EveningLog,
@@ -145,6 +146,26 @@ class AccountBalanceAdmin(admin.ModelAdmin):
     list_select_related = ["account__member", "account__table__evening__club"]
     list_filter = ["account__table__evening__club"]
     readonly_fields = ["account", "balance", "transfers"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(AccountStats)
+class AccountStatsAdmin(admin.ModelAdmin):
+    """The statistics are derived from the live hands: read them, never edit them
+    (``rebuild_balances`` rebuilds them; ``verify_ledger`` checks them)."""
+
+    list_display = ["account", "stats"]
+    list_select_related = ["account__member", "account__table__evening__club"]
+    list_filter = ["account__table__evening__club"]
+    readonly_fields = ["account", "stats"]
 
     def has_add_permission(self, request):
         return False

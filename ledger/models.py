@@ -44,6 +44,9 @@ of transfers, written by ``services._Ledger.post_accounts`` in the same transact
 transfers it sums (``ledger.balances``), rebuilt after a ``loaddata`` (``restore``,
 ``seed_demo``) and by ``rebuild_balances``, never edited by hand; ``verify_ledger`` re-derives
 every balance from the transfers and reports a summary row that differs.
+An **AccountStats** row is the same kind of summary for statistics: each member account's
+hands played and its game's counts, rewritten for a table at the end of every transaction that
+posts to it (``ledger.stats``), compared by ``verify_ledger`` and rebuilt with the balances.
 A **JetonCount** records what the treasurer counted on the table, never changing the ledger.
 """
 
@@ -543,6 +546,33 @@ class AccountBalance(models.Model):
 
     def __str__(self):
         return f"{self.account_id}: {self.balance}"
+
+
+class AccountStats(models.Model):
+    """The statistics of one member account (a summary of its table's live hands and of the
+    points it received, kept for speed).
+
+    ``stats`` maps each statistic of the table's game (``played`` and the game's
+    ``stats_columns`` keys) to its count or points. Written only at the end of the transaction
+    that posts to the account's table (``ledger.stats``); a member account without a row has
+    played nothing.
+    """
+
+    account = models.OneToOneField(
+        Account,
+        verbose_name=_("account"),
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="stats_summary",
+    )
+    stats = models.JSONField(_("statistics"), default=dict)
+
+    class Meta:
+        verbose_name = _("account statistics")
+        verbose_name_plural = _("account statistics")
+
+    def __str__(self):
+        return f"{self.account_id}: {self.stats}"
 
 
 class JetonCount(models.Model):

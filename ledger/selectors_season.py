@@ -26,10 +26,12 @@ Definitions (the README repeats them):
 from __future__ import annotations
 
 import datetime
+import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.db import connection
 from django.db.models import (
     Case,
     Count,
@@ -45,6 +47,7 @@ from django.db.models import (
     Value,
     When,
 )
+from django.db.models.expressions import RawSQL
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Coalesce, NullIf
 from django.http import Http404
@@ -56,7 +59,6 @@ from ledger.games.web import get_web
 from ledger.games.web import stats_columns as game_stats_columns
 from ledger.models import (
     Account,
-    AccountBalance,
     Club,
     Evening,
     EveningLog,
@@ -128,7 +130,7 @@ class Cell:
     closed: bool
     points: int = 0
     money: Decimal = Decimal("0.00")
-    received: dict = field(default_factory=dict)  # statistics of points received, by key
+    stats: dict = field(default_factory=dict)  # hands played and the games' statistics, by key
 
 
 class Rows(list):
@@ -140,23 +142,16 @@ class Rows(list):
         self.games = list(games)
 
 
-def _received_points() -> dict:
-    """Return every game's statistics of points received: key -> condition on transfers."""
-    received: dict = {}
-    for code in GAMES:
-        received.update(get_web(code).received_points)
-    return received
-
-
 def _points_matrix(
     *, season: Season, member: Member | None = None
 ) -> tuple[dict[int, list[Cell]], list[str]]:
     """Return each member's cells (one per evening he sat at), in date order, and the games of
-    the season's evenings (four queries).
+    the season's evenings (two queries).
 
-    Net points are read from the account balance summary (current balances, exact: each is
-    the sum of the account's transfers); the points received of the games' reasons still
-    sum live transfers, of those reasons only."""
+    Net points are read from the account balance summary (``AccountBalance``, exact: each is
+    the sum of the account's transfers) and the statistics from the statistics summary
+    (``AccountStats``, ``ledger.stats``): one row per member account of the season, whatever
+    the number of hands or transfers."""
     evenings = {
         e.pk: e
         for e in Evening.objects.filter(season=season).only(
@@ -164,52 +159,22 @@ def _points_matrix(
         )
     }
     games = sorted({e.game for e in evenings.values()})
-    received = _received_points()
-    seats = Seat.objects.filter(table__evening__season=season)
-    summary = AccountBalance.objects.filter(account__table__evening__season=season)
-    received_filter = Q(pk__in=[])
-    for condition in received.values():
-        received_filter |= condition
-    incoming = Transfer.objects.filter(
-        received_filter, LIVE_TRANSFER, table__evening__season=season
-    )
+    accounts = Account.objects.filter(kind=Account.Kind.MEMBER, table__evening__season=season)
     if member is not None:
-        seats = seats.filter(member=member)
-        summary = summary.filter(account__member=member)
-        incoming = incoming.filter(target__member=member)
-    else:
-        summary = summary.filter(account__kind=Account.Kind.MEMBER)
-        incoming = incoming.filter(target__kind=Account.Kind.MEMBER)
+        accounts = accounts.filter(member=member)
     cells: dict[tuple[int, int], Cell] = {}
-    for member_id, evening_id in (
-        seats.values_list("member_id", "table__evening_id").distinct().order_by()
-    ):
-        evening = evenings[evening_id]
-        cells[(member_id, evening_id)] = Cell(
-            evening_id=evening_id, date=evening.date, closed=not evening.is_open
-        )
-    # Net points: the members' account balances (the summary of every transfer) per evening.
-    for member_id, evening_id, total in (
-        summary.values("account__member_id", "account__table__evening_id")
-        .annotate(total=Sum("balance"))
-        .order_by()
-        .values_list("account__member_id", "account__table__evening_id", "total")
-    ):
-        cells[(member_id, evening_id)].points += total
-    # Points received of given reasons (the games' statistics): live transfers of those only.
-    for row in (
-        incoming.values("target__member_id", "table__evening_id")
-        .annotate(
-            **{
-                f"received_{key}": Sum("points", filter=condition)
-                for key, condition in received.items()
-            },
-        )
-        .order_by()
-    ):
-        cell = cells[(row["target__member_id"], row["table__evening_id"])]
-        for key in received:
-            cell.received[key] = cell.received.get(key, 0) + (row[f"received_{key}"] or 0)
+    for member_id, evening_id, balance, stats in accounts.values_list(
+        "member_id", "table__evening_id", "summary__balance", "stats_summary__stats"
+    ).order_by():
+        cell = cells.get((member_id, evening_id))
+        if cell is None:
+            evening = evenings[evening_id]
+            cell = cells[(member_id, evening_id)] = Cell(
+                evening_id=evening_id, date=evening.date, closed=not evening.is_open
+            )
+        cell.points += balance or 0
+        for key, value in (stats or {}).items():
+            cell.stats[key] = cell.stats.get(key, 0) + value
     by_member: dict[int, list[Cell]] = defaultdict(list)
     for (member_id, evening_id), cell in cells.items():
         cell.money = to_money(cell.points, evenings[evening_id].price_per_point)
@@ -322,38 +287,6 @@ def live_hand_postings():
     )
 
 
-def _hand_stats(postings, *, games, by_evening: bool = False) -> dict:
-    """Return ``{member_id: {stat: n}}`` (or keyed by (member_id, evening_id)): one query.
-
-    Each live hand posting is joined to the member accounts of its table, so a member's name
-    can be compared with the names in the record and in the outcome. ``games`` are the codes
-    whose statistics are counted; a game's counts read only its own hands.
-    """
-    name = F("table__accounts__member__name")
-    group = ["table__accounts__member_id"] + (["table__evening_id"] if by_evening else [])
-    counts = {}
-    for code in games:
-        for key, aggregate in get_web(code).hand_counts(name).items():
-            aggregate.filter = aggregate.filter & Q(table__game=code)
-            counts[key] = aggregate
-    rows = (
-        postings.filter(table__accounts__kind=Account.Kind.MEMBER)
-        .values(*group)
-        .annotate(played=Count("pk", filter=_played_by(name)), **counts)
-        .order_by()
-    )
-    keys = [*STAT_KEYS, *counts]
-    stats = {}
-    for row in rows:
-        key = (
-            (row["table__accounts__member_id"], row["table__evening_id"])
-            if by_evening
-            else row["table__accounts__member_id"]
-        )
-        stats[key] = {k: row[k] for k in keys}
-    return stats
-
-
 # --- standings -----------------------------------------------------------------------------
 
 
@@ -382,7 +315,7 @@ class Standing:
         raise AttributeError(name)
 
 
-def _standing(member: Member, cells: list[Cell], stats: dict, columns) -> Standing:
+def _standing(member: Member, cells: list[Cell], columns) -> Standing:
     row = Standing(member_id=member.pk, name=member.name, cells=cells)
     row.points = sum(c.points for c in cells)
     row.money = sum((c.money for c in cells), Decimal("0.00"))
@@ -391,21 +324,19 @@ def _standing(member: Member, cells: list[Cell], stats: dict, columns) -> Standi
         row.average = (Decimal(row.points) / row.evenings).quantize(Decimal("0.1"))
         best = max(cells, key=lambda c: (c.points, -c.date.toordinal()))
         row.best, row.best_date = best.points, best.date
-    row.played = stats.get("played", 0)
+    row.played = sum(c.stats.get("played", 0) for c in cells)
     for key, _label in columns:
-        received = sum(c.received.get(key, 0) for c in cells)
-        row.stats[key] = stats.get(key, 0) + received
+        row.stats[key] = sum(c.stats.get(key, 0) for c in cells)
     return row
 
 
 def standings_for_season(*, season: Season) -> Rows:
-    """Return the season's standings, best first, naming its statistics columns (six
-    queries)."""
+    """Return the season's standings, best first, naming its statistics columns (three
+    queries, whatever the history: the summaries are read, not the transfers)."""
     matrix, games = _points_matrix(season=season)
     columns = game_stats_columns(games)
-    stats = _hand_stats(live_hand_postings().filter(table__evening__season=season), games=games)
     members = Member.objects.filter(pk__in=list(matrix)).only("pk", "name")
-    rows = [_standing(m, matrix[m.pk], stats.get(m.pk, {}), columns) for m in members]
+    rows = [_standing(m, matrix[m.pk], columns) for m in members]
     rows.sort(key=lambda r: (-r.points, r.name))
     for rank, row in enumerate(rows, start=1):
         row.rank = rank
@@ -455,31 +386,17 @@ class MemberSeason:
 
 def member_season(*, season: Season, member: Member) -> MemberSeason:
     """Return the member's season: totals and statistics, and each evening with its cumulative
-    points (five queries)."""
+    points (two queries)."""
     matrix, games = _points_matrix(season=season, member=member)
     cells = matrix.get(member.pk, [])
     columns = game_stats_columns(games)
-    postings = live_hand_postings().filter(
-        table__evening__season=season, table__accounts__member=member
-    )
-    by_evening = {
-        evening_id: stats
-        for (member_id, evening_id), stats in _hand_stats(
-            postings, games=games, by_evening=True
-        ).items()
-        if member_id == member.pk
-    }
     keys = [*STAT_KEYS, *(key for key, _label in columns)]
-    totals = {k: sum(s.get(k, 0) for s in by_evening.values()) for k in keys}
-    standing = _standing(member, cells, totals, columns)
+    standing = _standing(member, cells, columns)
     evenings, running = [], 0
     for cell in cells:
         running += cell.points
         stats = dict.fromkeys(keys, 0)
-        stats.update(by_evening.get(cell.evening_id, {}))
-        for key, points in cell.received.items():
-            if key in stats:
-                stats[key] += points
+        stats.update({k: v for k, v in cell.stats.items() if k in stats})
         evenings.append(
             {
                 "evening_id": cell.evening_id,
@@ -501,12 +418,43 @@ def member_season(*, season: Season, member: Member) -> MemberSeason:
     )
 
 
+_SEASON, _MEMBER = -7_654_321, -7_654_322  # placeholders of the compiled query below
+
+
+@functools.cache
+def _played_sql(vendor: str) -> tuple[str, tuple]:
+    """Return (sql, params) of the ids of the live hand postings a member played in a season,
+    compiled once per database: the expression that reads who played from the records is
+    large, and compiling it cost more than running it."""
+    query = (
+        live_hand_postings()
+        # Only his tables (one join to his account there), matched by the name the records
+        # use: the account's code, the seat's name as seated.
+        .filter(
+            _played_by(F("table__accounts__code")),
+            table__evening__season_id=_SEASON,
+            table__accounts__member_id=_MEMBER,
+        )
+        .values("pk")
+        .order_by()
+        .query
+    )
+    sql, params = query.sql_with_params()
+    return sql, tuple(params)
+
+
+def _played_postings(*, season: Season, member: Member) -> RawSQL:
+    sql, params = _played_sql(connection.vendor)
+    values = {_SEASON: season.pk, _MEMBER: member.pk}
+    return RawSQL(sql, [values.get(p, p) if isinstance(p, int) else p for p in params])
+
+
 def member_hands(*, season: Season, member: Member):
     """Return the live hand postings of the season the member played, with his net points.
 
     A queryset (sortable and paginated by django-tables2 at a fixed cost): every row carries
-    ``net`` (his points from the hand), ``evening_date``, ``table_number``, ``hand_number``
-    and the outcome fields of ``live_hand_postings``.
+    ``net`` (his points from the hand), ``evening_date``, ``table_number``, ``hand_number``,
+    ``dealer_name`` and ``game``, and the posting's ``outcome``.
     """
     incoming = (
         Transfer.objects.filter(posting=OuterRef("pk"), target__member=member)
@@ -523,9 +471,7 @@ def member_hands(*, season: Season, member: Member):
         .values("s")
     )
     return (
-        live_hand_postings()
-        .filter(table__evening__season=season)
-        .filter(_played_by(Value(member.name)))
+        Posting.objects.filter(pk__in=_played_postings(season=season, member=member))
         .annotate(
             net=Coalesce(Subquery(incoming), 0) - Coalesce(Subquery(outgoing), 0),
             evening_id=F("table__evening_id"),
@@ -533,6 +479,7 @@ def member_hands(*, season: Season, member: Member):
             evening_date=F("table__evening__date"),
             table_number=F("table__number"),
             hand_number=F("hand__number"),
+            dealer_name=_record_text("dealer"),
         )
         .order_by("evening_date", "table_number", "hand_number")
     )

@@ -1,12 +1,13 @@
 """The only code that writes ledger rows.
 
-Every service is one ``transaction.atomic(durable=True)`` block. It first locks the rows it
-writes to, only those (``select_for_update(of=("self",))``, never a joined row), always in
-one order: **the evening, then its tables by id, then a hand**. A service that writes to one
-table locks only that table and reads the evening after the lock (so it sees a close that
-committed while it waited); a service that changes an evening (close, reopen, a new table,
-a seat) locks the evening first. Concurrent tablets at one table are thereby serialised,
-close and saves never deadlock, and a refused write leaves nothing behind.
+Every service is one ``transaction.atomic(durable=True)`` block (``_writing``, which also
+rewrites the statistics summary of the tables it posted to before it commits). It first locks
+the rows it writes to, only those (``select_for_update(of=("self",))``, never a joined row),
+always in one order: **the evening, then its tables by id, then a hand**. A service that writes
+to one table locks only that table and reads the evening after the lock (so it sees a close
+that committed while it waited); a service that changes an evening (close, reopen, a new table,
+a seat) locks the evening first. Concurrent tablets at one table are thereby serialised, close
+and saves never deadlock, and a refused write leaves nothing behind.
 
 Services speak the game's language through ``ledger.games``: moves name accounts by their
 code (the seat's name as seated, or a pool's code) and the ledger maps codes to account ids
@@ -15,6 +16,8 @@ once per table. Services take keyword arguments only.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import datetime
 
 from django.db import IntegrityError, transaction
@@ -23,7 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledger import balances as summary
-from ledger import selectors
+from ledger import selectors, stats
 from ledger.errors import (
     CupNegativeError,
     EveningClosedError,
@@ -53,6 +56,31 @@ from ledger.models import (
 )
 
 VOID = object()
+
+# The tables posted to in the current service's transaction (see ``_writing``).
+_POSTED: contextvars.ContextVar[dict | None] = contextvars.ContextVar("posted", default=None)
+
+
+@contextlib.contextmanager
+def _writing():
+    """Every service's transaction: ``transaction.atomic(durable=True)`` that, before it
+    commits, rewrites the statistics summary of every table it posted to (``ledger.stats``),
+    so the summary is written in the same transaction as the postings it sums."""
+    with transaction.atomic(durable=True):
+        token = _POSTED.set({})
+        try:
+            yield
+            stats.refresh(_POSTED.get().values())
+        finally:
+            _POSTED.reset(token)
+
+
+def _posted_to(table: Table) -> None:
+    posted = _POSTED.get()
+    if posted is None:  # a posting outside a service's transaction: summarise it at once
+        stats.refresh([table])
+    else:
+        posted[table.pk] = table
 
 
 # --- locks and reads under them ------------------------------------------------------------
@@ -167,6 +195,7 @@ class _Ledger:
         Transfer.objects.bulk_create(rows)
         # The summary, in the same transaction as the transfers it sums.
         summary.add(summary.deltas((t.source_id, t.target_id, t.points) for t in rows))
+        _posted_to(self.table)
         return posting
 
     def reverse(self, posting: Posting, *, by=None, note: str = "") -> Posting:
@@ -291,7 +320,7 @@ def evening_open(*, club: Club, date: datetime.date, season: Season | None = Non
     if Evening.objects.filter(club=club, date=date, status=Evening.Status.OPEN).exists():
         raise LedgerError(_("an evening of this date is already open"), "date")
     try:
-        with transaction.atomic(durable=True):
+        with _writing():
             evening = Evening(
                 club=club,
                 season=season,
@@ -352,7 +381,7 @@ def table_open(*, evening: Evening, members, first_dealer: Member | None = None,
     first_dealer = first_dealer or members[0]
     if first_dealer not in members:
         raise SeatingError(_("the first dealer must be seated at the table"), "first_dealer")
-    with transaction.atomic(durable=True):
+    with _writing():
         evening = _lock_evening(evening.pk)
         if evening.status != Evening.Status.OPEN:
             raise EveningClosedError()
@@ -387,7 +416,7 @@ def table_open(*, evening: Evening, members, first_dealer: Member | None = None,
 def table_seat(*, table: Table, member: Member, position: int | None = None, by=None) -> Seat:
     """Seat a late arrival at ``position`` (0 = first; default last); he pays what the game
     asks of a late arrival."""
-    with transaction.atomic(durable=True):
+    with _writing():
         evening = _lock_evening(table.evening_id)
         table = _lock_table(table.pk)
         _check_writable(table)
@@ -439,7 +468,7 @@ def table_seat(*, table: Table, member: Member, position: int | None = None, by=
 
 def table_leave(*, table: Table, member: Member, by=None) -> None:
     """Let a member leave the table early; he keeps his share of the close."""
-    with transaction.atomic(durable=True):
+    with _writing():
         table = _lock_table(table.pk)
         _check_writable(table)
         updated = Seat.objects.filter(table=table, member=member, left=False).update(left=True)
@@ -475,7 +504,7 @@ def hand_record(
     whose table changed since the preview, is refused (StaleFormError). Raises HandError
     (from the game) or LedgerError; nothing is written then.
     """
-    with transaction.atomic(durable=True):
+    with _writing():
         table = _lock_table(table.pk)
         if token:
             existing = Hand.objects.filter(token=token).first()
@@ -543,7 +572,7 @@ def hand_correct(*, hand: Hand, record: dict, reason: str, based_on: int | None 
     """
     if not reason or not reason.strip():
         raise LedgerError(_("a correction needs a reason"), "reason")
-    with transaction.atomic(durable=True):
+    with _writing():
         table = _lock_table(hand.table_id)
         _check_writable(table)
         hand = Hand.objects.select_for_update(of=("self",)).get(pk=hand.pk)
@@ -588,7 +617,7 @@ def hand_void(*, hand: Hand, reason: str, by=None):
     """Void a hand: reverse it, and re-settle every later hand without it."""
     if not reason or not reason.strip():
         raise LedgerError(_("voiding a hand needs a reason"), "reason")
-    with transaction.atomic(durable=True):
+    with _writing():
         table = _lock_table(hand.table_id)
         _check_writable(table)
         hand = Hand.objects.select_for_update(of=("self",)).get(pk=hand.pk)
@@ -628,7 +657,7 @@ def _split(table: Table, by) -> Posting | None:
 
 def table_close(*, table: Table, by=None) -> Table:
     """Close a table the game's way (Danish: split the cups), and lock it."""
-    with transaction.atomic(durable=True):
+    with _writing():
         evening = _lock_evening(table.evening_id)
         table = _lock_table(table.pk)
         table.evening = evening
@@ -678,7 +707,7 @@ def jeton_counts_stale(table: Table) -> bool:
 def evening_close(*, evening: Evening, by=None, confirm_differences: bool = False) -> Evening:
     """Close every table the game's way, write each member's result in points and money,
     and lock the evening."""
-    with transaction.atomic(durable=True):
+    with _writing():
         evening = _lock_evening(evening.pk)
         evening.club = Club.objects.get(pk=evening.club_id)
         if evening.status != Evening.Status.OPEN:
@@ -748,7 +777,7 @@ def evening_reopen(*, evening: Evening, reason: str, by=None) -> Evening:
     """Reopen a closed evening: reverse every table's close and unlock it. Logged with reason."""
     if not reason or not reason.strip():
         raise LedgerError(_("reopening an evening needs a reason"), "reason")
-    with transaction.atomic(durable=True):
+    with _writing():
         evening = _lock_evening(evening.pk)
         if evening.status != Evening.Status.CLOSED:
             raise LedgerError(_("the evening is not closed"), "evening")
@@ -786,7 +815,7 @@ def _check_points(value, field: str, *, positive: bool) -> None:
 
 def jetons_count(*, table: Table, counts: dict[str, int], by=None) -> list[JetonCount]:
     """Record what the treasurer counted per account code; the ledger is not changed."""
-    with transaction.atomic(durable=True):
+    with _writing():
         table = _lock_table(table.pk)
         if table.evening.status != Evening.Status.OPEN:
             raise EveningClosedError()
@@ -815,7 +844,7 @@ def adjustment_post(
     _check_points(points, "points", positive=True)
     if source == target:
         raise LedgerError(_("an adjustment moves points between two different accounts"), "target")
-    with transaction.atomic(durable=True):
+    with _writing():
         table = _lock_table(table.pk)
         if table.evening.status != Evening.Status.OPEN:
             raise EveningClosedError()

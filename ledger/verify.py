@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from ledger import stats
 from ledger.games import get_game
 from ledger.games.errors import RulesError
 from ledger.models import (
@@ -33,7 +34,8 @@ class Report:
 
 def verify_ledger(tables=None) -> Report:
     """Re-settle every hand posting and check reversals, funding, closes, zero-sum and pools,
-    and that the account balance summary equals the balances summed from the transfers.
+    that the account balance summary equals the balances summed from the transfers, and that
+    the statistics summary equals the statistics derived from the live hands.
 
     Postings are replayed in the order they were written; a hand posting must equal the
     settlement of the revision it points at from the state the ledger held at that moment.
@@ -50,7 +52,33 @@ def verify_ledger(tables=None) -> Report:
                 f"evening {table.evening.date} table {table.number}: cannot be checked: "
                 f"{type(error).__name__}: {error}"
             )
+    _verify_stats(tables, report.problems)
     return report
+
+
+def _verify_stats(tables, problems) -> None:
+    """Compare the statistics summary with the statistics derived from the live hands (two
+    aggregations per game over all the tables at once)."""
+    differing = stats.differences(tables)
+    if not differing:
+        return
+    accounts = {
+        a.pk: a
+        for a in Account.objects.filter(
+            pk__in=[pk for pk, _have, _want in differing]
+        ).select_related("table__evening")
+    }
+    for pk, have, want in differing:
+        account = accounts.get(pk)
+        where = (
+            f"evening {account.table.evening.date} table {account.table.number}: "
+            f"the statistics of {account.code}"
+            if account
+            else f"account {pk}: the statistics"
+        )
+        changed = sorted(k for k in set(have) | set(want) if have.get(k) != want.get(k))
+        shown = ", ".join(f"{k} {have.get(k, 0)} (derived {want.get(k, 0)})" for k in changed)
+        problems.append(f"{where} differ from its hands: {shown}")
 
 
 def _verify_table(table: Table, report: Report) -> None:

@@ -97,14 +97,12 @@ def test_demo_pages_show_hungarian_statistics(client):
 
 def test_statistics_count_the_hungarian_roles(client):
     """A member's Hungarian statistics: as declarer, partner, alone, figures, claims."""
-    from ledger import selectors_season
+    from ledger import stats
 
     seed(force=True)
     club = Club.objects.get(slug=DEMO_SLUG)
-    postings = selectors_season.live_hand_postings().filter(table__evening__club=club)
-    stats = selectors_season._hand_stats(postings, games=[GAME_CODE])
     total = Counter()
-    for row in stats.values():
+    for row in stats.stored(Table.objects.filter(evening__club=club)).values():
         total.update(row)
     outcomes = [
         p.outcome

@@ -16,7 +16,7 @@ from ledger.tests.test_standings import build_season
 
 pytestmark = pytest.mark.django_db
 
-MY_PAGE_QUERIES = 15  # the request's 5, seasons, tonight, member_season, rank (2), last hands
+MY_PAGE_QUERIES = 12  # the request's 5 and the page's 7 (summaries), whatever the history
 
 
 def log_in_as(client, club, name="Anna"):

@@ -208,10 +208,10 @@ def test_member_season_and_hands_of_evening_e(club):
         (65, Decimal("16.25"), 65, 3)
     ]
     hands = list(selectors_season.member_hands(season=season, member=anna))
-    assert [(h.hand_number, h.net, h.ultimo_player, h.ultimo_card) for h in hands] == [
-        (1, -60, None, None),
-        (2, 145, "Anna", "king"),
-        (3, -25, None, None),
+    assert [(h.hand_number, h.net, h.outcome.get("ultimo")) for h in hands] == [
+        (1, -60, None),
+        (2, 145, ["Anna", "king"]),
+        (3, -25, None),
     ]
 
 

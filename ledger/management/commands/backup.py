@@ -9,7 +9,7 @@ from django.db import connection
 
 DUMP_MODELS = ["auth.user", "auth.group", "ledger"]
 # Derived rows: restore rebuilds the balance summary from the transfers.
-DUMP_EXCLUDE = ["ledger.accountbalance"]
+DUMP_EXCLUDE = ["ledger.accountbalance", "ledger.accountstats"]  # derived summaries
 
 
 class Command(BaseCommand):

@@ -1,16 +1,17 @@
-"""Rebuild the account balance summary from the transfers."""
+"""Rebuild the account balance and statistics summaries from the ledger."""
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from ledger import balances
+from ledger import balances, stats
 from ledger.models import Club, Table
 
 
 class Command(BaseCommand):
     help = (
-        "Recompute every account's balance summary (AccountBalance) from its transfers, in one "
-        "transaction; with --club, only that club's tables."
+        "Recompute every account's balance summary (AccountBalance) from its transfers and its "
+        "statistics (AccountStats) from the live hands, in one transaction; with --club, only "
+        "that club's tables."
     )
 
     def add_arguments(self, parser):
@@ -30,4 +31,7 @@ class Command(BaseCommand):
             else:
                 list(Table.objects.select_for_update(of=("self",)).values_list("pk", flat=True))
             rows = balances.rebuild(tables)
-        self.stdout.write(f"rebuilt the balance summary of {rows} accounts")
+            counted = stats.rebuild(tables)
+        self.stdout.write(
+            f"rebuilt the balance summary of {rows} accounts and the statistics of {counted}"
+        )

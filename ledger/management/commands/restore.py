@@ -4,7 +4,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
-from ledger import balances
+from ledger import balances, stats
 from ledger.db import ledger_unlocked
 from ledger.models import Club, Transfer
 from ledger.verify import verify_ledger
@@ -35,6 +35,7 @@ class Command(BaseCommand):
             # The balance summary is derived: never taken from the file, rebuilt from the
             # transfers just loaded (and then checked by verify_ledger with the rest).
             balances.rebuild()
+            stats.rebuild()
             report = verify_ledger()
             if not report.ok:
                 raise CommandError(

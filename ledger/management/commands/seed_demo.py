@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.urls import reverse
 
-from ledger import balances
+from ledger import balances, stats
 from ledger.demos import Demo, all_demos, write_fixture
 from ledger.models import Club, Member, Table
 
@@ -106,7 +106,9 @@ class Command(BaseCommand):
         with transaction.atomic():
             call_command("loaddata", str(path), verbosity=0)
             # The fixture holds the transfers, not their summary: rebuild it for this club.
-            balances.rebuild(Table.objects.filter(evening__club__slug=demo.slug))
+            tables = Table.objects.filter(evening__club__slug=demo.slug)
+            balances.rebuild(tables)
+            stats.rebuild(tables)
         self.stdout.write(f"Loaded the demo club {demo.name} from {path}.")
 
     def refuse_taken_usernames(self, demo: Demo) -> None:
