@@ -153,17 +153,76 @@ def print_table(results: dict) -> None:
 # The issue's aims: (label, figure from the results, the aim, unit).
 AIMS = (
     ("standings page / raw SQL sum", ("page_standings", "x_raw_sql"), 1.0, "x"),
+    ("member's season page / raw SQL sum", ("page_member", "x_raw_sql"), 1.0, "x"),
     ("evening sheet PDF (160 hands)", ("pdf_evening_sheet", "median_ms"), 1500, "ms"),
     ("season standings PDF", ("pdf_season_standings", "median_ms"), 1000, "ms"),
 )
 
 
+def aims(results: dict) -> list[tuple[str, float, float, str, bool]]:
+    """Return (label, figure, aim, unit, met) for every aim the results hold a figure for."""
+    out = []
+    for label, (key, field), aim, unit in AIMS:
+        figure = (results.get(key) or {}).get(field)
+        if figure is not None:
+            out.append((label, figure, aim, unit, figure <= aim))
+    return out
+
+
 def print_aims(results: dict) -> None:
     print()
     print(f"{'aim':45} {'figure':>14} {'aim':>10} {'':>8}")
-    for label, (key, field), aim, unit in AIMS:
-        figure = (results.get(key) or {}).get(field)
-        if figure is None:
-            continue
-        verdict = "met" if figure <= aim else "NOT met"
+    for label, figure, aim, unit, met in aims(results):
+        verdict = "met" if met else "NOT met"
         print(f"{label:45} {figure:>12} {unit:<2} {'<= ' + str(aim):>8} {unit:<2} {verdict}")
+
+
+README_START = "<!-- bench:aims:start (written by make bench) -->"
+README_END = "<!-- bench:aims:end -->"
+
+
+def readme_block(results: dict, *, when: str, source: str) -> str:
+    """Return the README's table of the aims for ``results`` (between the markers)."""
+    h = results["history"]
+    lines = [
+        README_START,
+        f"Latest `make bench` ({results['database']}, {when}, {h['hands']:,} hands, "
+        f"{h['transfers']:,} transfers; `{source}`):",
+        "",
+        "| aim | figure | aim | |",
+        "|---|---|---|---|",
+    ]
+    for label, figure, aim, unit, met in aims(results):
+        verdict = "met" if met else "**not met**"
+        lines.append(f"| {label} | {figure} {unit} | ≤ {aim} {unit} | {verdict} |")
+    for key, label in (
+        ("page_standings", "season standings page"),
+        ("page_member", "a member's season page"),
+        ("page_evening_sheet", "evening sheet page"),
+        ("pdf_evening_sheet", "evening sheet PDF"),
+        ("pdf_season_standings", "season standings PDF"),
+    ):
+        r = results.get(key)
+        if r:
+            pages = f", {r['pages']} pages" if "pages" in r else ""
+            lines.append(
+                f"| {label} | median {r['median_ms']} ms, {r['queries']} queries{pages} | | |"
+            )
+    raw = results.get("raw_standings_sql")
+    if raw:
+        floor = raw["median_ms"]
+        lines.append(f"| raw SQL sum of the season's transfers | median {floor} ms | | |")
+    lines.append(README_END)
+    return "\n".join(lines)
+
+
+def record_in_readme(readme, results: dict, *, when: str, source: str) -> bool:
+    """Replace the README's block between the markers with this run's aims; False when the
+    README has no such block."""
+    text = readme.read_text()
+    if README_START not in text or README_END not in text:
+        return False
+    before, rest = text.split(README_START, 1)
+    _old, after = rest.split(README_END, 1)
+    readme.write_text(before + readme_block(results, when=when, source=source) + after)
+    return True

@@ -68,6 +68,9 @@ def measure(*, summary, timed, ms) -> dict:
     url = reverse("member_season", kwargs={"club": club.slug, "pk": member.pk})
     times, queries, _ = _get(client, url + f"?season={season.pk}", timed, 5)
     out["page_member"] = {**summary(times), "queries": queries}
+    out["page_member"]["x_raw_sql"] = round(
+        out["page_member"]["median_ms"] / max(out["raw_standings_sql"]["median_ms"], 0.01), 2
+    )
 
     url = reverse("evening_sheet", kwargs={"club": club.slug, "pk": evening.pk})
     times, queries, _ = _get(client, url, timed, 3)

@@ -100,6 +100,11 @@ def main() -> None:
     out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     measure.print_table(results)
     print(f"\nwritten to {out.relative_to(ROOT)}")
+    when = time.strftime("%Y-%m-%d")
+    if measure.record_in_readme(
+        ROOT / "README.md", results, when=when, source=str(out.relative_to(ROOT))
+    ):
+        print("the aims are recorded in README.md (Benchmarks)")
 
 
 if __name__ == "__main__":

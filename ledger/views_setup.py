@@ -109,7 +109,7 @@ def members(request):
                 )
                 return redirect("setup_members", club=request.club.slug)
         status = 422
-    rows = Member.objects.filter(club=request.club).select_related("user")
+    rows = Member.objects.filter(club=request.club).select_related("user", "club")
     table = MemberTable(rows, request=request)
     return render(
         request,

@@ -21,7 +21,7 @@ from django.views.generic import TemplateView
 from django_tables2 import RequestConfig, SingleTableMixin
 from django_tables2.export import ExportMixin, TableExport
 
-from ledger import charts, reports, selectors_season, services
+from ledger import charts, render_cache, reports, selectors_season, services
 from ledger.errors import JetonDifferenceError, LedgerError
 from ledger.exports import SafeTableExport
 from ledger.forms_treasury import AdjustmentForm, CloseForm, JetonCountForm, ReopenForm
@@ -185,6 +185,7 @@ def member_season(request, pk):
     if response is not None:
         return response
     RequestConfig(request, paginate=False).configure(evenings)
+    render_cache.keep(evenings, request, rows=(member.pk, data.stats_columns, data.evenings))
     RequestConfig(request, paginate={"per_page": 25}).configure(hands)
     chart = charts.cumulative_points_svg(
         points=[(e["date"], e["cumulative"]) for e in data.evenings],

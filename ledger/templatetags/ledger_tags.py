@@ -18,3 +18,11 @@ def signed(points):
 def money(amount):
     """An amount of money with two decimals in the active language (7,50 in Danish)."""
     return formats.number_format(amount, 2, use_l10n=True)
+
+
+@register.simple_tag(takes_context=True)
+def render_table_kept(context, table):
+    """Render a django-tables2 table, kept by what it shows (``ledger.render_cache``)."""
+    from ledger import render_cache
+
+    return render_cache.render(table, context["request"])

@@ -78,6 +78,10 @@ def test_matrix_covers_every_club_url():
 
 @pytest.fixture
 def world():
+    return build_world()
+
+
+def build_world():
     """Two clubs; club A has an open evening with Evening E at one table and a closed one."""
     a, b = make_club(slug="alpha", name="Alpha"), make_club(slug="beta", name="Beta")
     season = make_season(a)

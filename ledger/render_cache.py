@@ -1,0 +1,47 @@
+"""Rendered tables kept by what they show (Django's cache framework).
+
+A season's standings are read far more often than they change, and rendering a django-tables2
+table costs more than reading its rows from the summaries. ``keep`` gives a table a cache key
+that is a digest of everything its HTML depends on: the table's class, the language, the
+request's path and query (sorting, paging, the season), the reader's role and the rows
+themselves (their values, as given to the table). The same rows render the same HTML, so a
+kept rendering is never stale: a new hand changes the rows, hence the key. The
+``render_table_kept`` tag renders a table through it. The rows must be plain values (a list),
+not a queryset, so the queries are the same whether the rendering is kept or not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.core.cache import cache
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+
+TIMEOUT = 24 * 3600
+
+
+def keep(table, request, *, rows) -> None:
+    """Give ``table`` its cache key: a digest of ``rows`` (plain values) and the request."""
+    parts = (
+        type(table).__module__,
+        type(table).__qualname__,
+        get_language(),
+        request.get_full_path(),
+        getattr(getattr(request, "member", None), "role", None),
+        getattr(getattr(request, "user", None), "is_superuser", False),
+        rows,
+    )
+    table.render_key = "table:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def render(table, request) -> str:
+    """Return the table's HTML: kept when it has a key, rendered (and kept) otherwise."""
+    key = getattr(table, "render_key", None)
+    if key is None:
+        return table.as_html(request)
+    html = cache.get(key)
+    if html is None:
+        html = str(table.as_html(request))
+        cache.set(key, html, TIMEOUT)
+    return mark_safe(html)  # noqa: S308 - the table's own rendering, escaped by its template

@@ -1,0 +1,89 @@
+"""Every page of the site costs a fixed number of queries, whatever the history.
+
+Each GET page of the authorization matrix is requested by the club's admin over the matrix's
+small world (Evening E closed, and again open), then again after the history has grown (forty
+more hands at the open table with a correction and a void, two more closed evenings of forty
+hands, six more members): the counts must be the pinned ones both times.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from ledger import services
+from ledger.models import Member
+from ledger.tests.factories import evening_e, random_table_hands
+from ledger.tests.test_authorization import MATRIX, build_world, client_for, kwargs_for
+
+pytestmark = pytest.mark.django_db
+
+GET_PAGES = sorted(name for name, (get_role, _post) in MATRIX.items() if get_role is not None)
+
+# Each page's queries, the request's own included (session, user, club, membership).
+QUERIES = {
+    "club": 7,
+    "evening": 12,
+    "evening_sheet": 12,
+    "evening_sheet_pdf": 13,
+    "evening_treasury": 18,
+    "evening_wall": 12,
+    "hand": 10,
+    "hand_correct": 11,
+    "hand_new": 11,
+    "member_season": 11,
+    "member_season_pdf": 11,
+    "my_page": 12,
+    "setup_invitations": 6,
+    "setup_invitations_pdf": 6,
+    "setup_members": 7,
+    "setup_rates": 5,
+    "setup_season_edit": 6,
+    "setup_seasons": 6,
+    "setup_settings": 5,
+    "standings": 11,
+    "standings_pdf": 11,
+    "table": 19,
+    "table_new": 12,
+}
+
+
+def grow(w) -> None:
+    """Add history around the pages' objects, leaving the objects themselves as they were."""
+    club = w["club"]
+    for name in ("Dorte", "Erik", "Frida", "Gorm", "Hanne", "Ib"):
+        Member.objects.create(club=club, name=name)
+    hands = random_table_hands(w["table"], 40, seed=11)
+    services.hand_correct(hand=hands[3], record=hands[4].record, reason="swapped")
+    services.hand_void(hand=hands[5], reason="dealt twice")
+    for day in (12, 13):
+        evening, table, _ = evening_e(club, date=datetime.date(2026, 11, day))
+        random_table_hands(table, 40, seed=day)
+        services.evening_close(evening=evening)
+
+
+def counts(client, w) -> dict[str, int]:
+    out = {}
+    for name in GET_PAGES:
+        url = reverse(name, kwargs=kwargs_for(name, w))
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(url)
+        assert response.status_code == 200, (name, response.status_code)
+        out[name] = len(captured.captured_queries)
+    return out
+
+
+def test_every_page_costs_the_same_number_of_queries_whatever_the_history():
+    world = build_world()
+    client = client_for(world["users"]["admin"])
+    client.get(reverse("club", kwargs={"club": world["club"].slug}))  # a warm session
+    small = counts(client, world)
+    assert small == {name: QUERIES.get(name) for name in GET_PAGES}
+    grow(world)
+    large = counts(client, world)
+    grown = {name: (small[name], large[name]) for name in GET_PAGES if small[name] != large[name]}
+    assert not grown, grown
