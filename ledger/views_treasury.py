@@ -21,7 +21,7 @@ from django.views.generic import TemplateView
 from django_tables2 import RequestConfig, SingleTableMixin
 from django_tables2.export import ExportMixin, TableExport
 
-from ledger import charts, reports, selectors_season, services
+from ledger import charts, reports, selectors, selectors_season, services
 from ledger.errors import JetonDifferenceError, LedgerError
 from ledger.exports import SafeTableExport
 from ledger.forms_treasury import AdjustmentForm, CloseForm, JetonCountForm, ReopenForm
@@ -37,6 +37,7 @@ from ledger.tables import (
     SeasonEveningsTable,
     SettlementTable,
     StandingsTable,
+    open_evening_notes,
     price_text,
     signed_points,
     standing_summary,
@@ -139,6 +140,9 @@ class StandingsView(ExportMixin, SingleTableMixin, TemplateView):
             return context
         games = getattr(self.get_table_data(), "games", None) or [self.request.club.game]
         context["stats_notes"] = stats_notes(games)
+        if self.request.GET.get(self.export_trigger_param) not in self.export_formats:
+            # +1 query: an open evening's points count already (not asked for an export).
+            context["open_notes"] = open_evening_notes(selectors.season_open_evenings(self.season))
         urls = _urls(self.request.club.slug)
         if not can(self.request, TREASURER):
             urls["treasury_url"] = None
