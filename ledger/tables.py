@@ -282,6 +282,47 @@ class StandingsTable(tables.Table):
         return value
 
 
+class PublicStandingsTable(StandingsTable):
+    """The standings as anyone reads them on a club's public page: the names not linked, no
+    sorting; built with ``exclude=("money",)`` unless the club publishes the money."""
+
+    class Meta(StandingsTable.Meta):
+        orderable = False
+
+
+class PublicResultsTable(tables.Table):
+    """A closed evening's results on the public page: rank, member, points (and money)."""
+
+    rank = CountColumn(verbose_name="#")
+    name = tables.Column(verbose_name=_("Member"), footer=_("Total"))
+    points = PointsColumn(
+        verbose_name=_("Points"),
+        footer=lambda table: signed_points(sum(r.points for r in table.data)),
+    )
+    money = MoneyColumn(
+        verbose_name=_("Money"),
+        footer=lambda table: money_text(sum(r.money for r in table.data)),
+    )
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "standings public-results", "id": "results"}
+        row_attrs = {"data-member": lambda record: record.name}
+        empty_text = _("No results.")
+
+
+class PublicTableTable(tables.Table):
+    """One table of a closed evening on the public page: its members and their points there."""
+
+    name = tables.Column(verbose_name=_("Member"))
+    points = PointsColumn(verbose_name=_("Points"))
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "public-table"}
+        row_attrs = {"data-member": lambda record: record.name}
+
+
 def open_evening_notes(evenings, *, money: bool = True) -> list[str]:
     """Return, for each open evening of a season, what its being open means for the standings:
     the points (and money) count its balances so far, and a game with pools splits them only

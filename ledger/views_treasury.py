@@ -143,6 +143,11 @@ class StandingsView(ExportMixin, SingleTableMixin, TemplateView):
         if self.request.GET.get(self.export_trigger_param) not in self.export_formats:
             # +1 query: an open evening's points count already (not asked for an export).
             context["open_notes"] = open_evening_notes(selectors.season_open_evenings(self.season))
+        if self.request.club.publish_results:
+            context["public_url"] = (
+                reverse("public_standings", kwargs={"club": self.request.club.slug})
+                + f"?season={self.season.pk}"
+            )
         urls = _urls(self.request.club.slug)
         if not can(self.request, TREASURER):
             urls["treasury_url"] = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from ledger.models import Club
 from ledger.tests import factories
 from ledger.tests.e2e.conftest import screenshot
 from ledger.tests.test_standings import build_season
@@ -116,5 +117,29 @@ def test_standings_on_a_desktop_show_every_column(browser, live_server, season_c
     assert not page.locator("label[for=all-columns]").is_visible()
     screenshot(page, "standings-desktop")
     page.screenshot(path="/tmp/standings-1280x800.png")
+    context.close()
+    assert violations == []
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_public_standings_without_log_in(browser, live_server, season_club, viewport):
+    """The public page works for an anonymous reader: the top bar, the table, no money."""
+    Club.objects.filter(pk=season_club.pk).update(publish_results=True)
+    context, page, violations = open_page(browser, live_server, viewport)
+    page.goto(f"/p/{season_club.slug}/")
+    page.wait_for_selector("#standings")
+    assert page.locator(".topbar .brand").inner_text() == season_club.name
+    assert page.locator(".topbar a[href='/login/']").inner_text() == "Log ind"
+    texts = [c["text"] for c in headers(page)]
+    assert texts[:3] == ["#", "Medlem", "Point"] and "Beløb" not in texts
+    assert page.locator("[data-money]").count() == 0
+    page.locator("#evenings a").first.click()
+    page.wait_for_selector("#results")
+    assert page.locator(".public-table-box").count() >= 1
+    name = f"{viewport['width']}x{viewport['height']}"
+    page.screenshot(path=f"/tmp/public-evening-{name}.png", full_page=True)
+    page.go_back()
+    page.wait_for_selector("#standings")
+    page.screenshot(path=f"/tmp/public-standings-{name}.png")
     context.close()
     assert violations == []
