@@ -40,6 +40,19 @@ def _get(client, url, timed, repeat):
     return times, sorted(set(queries)), responses[-1]
 
 
+def _get_cold(client, url, timed, repeat):
+    """Time ``url`` with no kept rendering (``ledger.render_cache``): the first reader after
+    a change."""
+    from django.core.cache import cache
+
+    def once():
+        cache.clear()
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+
+    return timed(once, repeat)
+
+
 def measure(*, summary, timed, ms) -> dict:
     club = Club.objects.get(slug="bench1")
     season = Season.objects.filter(club=club).order_by("-starts_on").first()
@@ -64,10 +77,16 @@ def measure(*, summary, timed, ms) -> dict:
     out["page_standings"]["x_raw_sql"] = round(
         out["page_standings"]["median_ms"] / max(out["raw_standings_sql"]["median_ms"], 0.01), 2
     )
+    out["page_standings_cold"] = summary(_get_cold(client, url, timed, 5))
+    out["page_standings_cold"]["x_raw_sql"] = round(
+        out["page_standings_cold"]["median_ms"] / max(out["raw_standings_sql"]["median_ms"], 0.01),
+        2,
+    )
 
     url = reverse("member_season", kwargs={"club": club.slug, "pk": member.pk})
     times, queries, _ = _get(client, url + f"?season={season.pk}", timed, 5)
     out["page_member"] = {**summary(times), "queries": queries}
+    out["page_member_cold"] = summary(_get_cold(client, url + f"?season={season.pk}", timed, 5))
     out["page_member"]["x_raw_sql"] = round(
         out["page_member"]["median_ms"] / max(out["raw_standings_sql"]["median_ms"], 0.01), 2
     )

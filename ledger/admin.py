@@ -105,6 +105,7 @@ class ClubAdmin(admin.ModelAdmin):
     fieldsets = [
         (None, {"fields": ["name", "slug", "game", "price_per_point", "currency"]}),
         (_("Jetons"), {"fields": ["starting_jetons"]}),
+        (_("Public results"), {"fields": ["publish_results", "publish_money"]}),
         (
             _("Rate card: amounts in points"),
             {

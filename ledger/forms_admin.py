@@ -66,7 +66,16 @@ class _ClubFormBase(forms.ModelForm):
 
     class Meta:
         model = Club
-        fields = ["name", "slug", "game", "price_per_point", "currency", "starting_jetons"]
+        fields = [
+            "name",
+            "slug",
+            "game",
+            "price_per_point",
+            "currency",
+            "starting_jetons",
+            "publish_results",
+            "publish_money",
+        ]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -225,7 +225,14 @@ class SeasonForm(forms.ModelForm):
 class ClubSettingsForm(forms.ModelForm):
     class Meta:
         model = Club
-        fields = ["name", "price_per_point", "currency", "starting_jetons"]
+        fields = [
+            "name",
+            "price_per_point",
+            "currency",
+            "starting_jetons",
+            "publish_results",
+            "publish_money",
+        ]
 
 
 DANISH_LETTERS = str.maketrans({"æ": "ae", "ø": "oe", "å": "aa", "Æ": "Ae", "Ø": "Oe", "Å": "Aa"})

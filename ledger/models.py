@@ -7,6 +7,9 @@ A **Club** is the tenant boundary: every other row belongs to exactly one club, 
 installation can serve a whole federation. A club has **Members** (each optionally a log-in,
 with a role), **Seasons** and **Evenings**. An evening copies the club's rate card and price
 per point when it opens, so later changes to the house rules never alter past evenings.
+A club may publish its results (``publish_results``, off by default): the standings and its
+closed evenings' results, names and points, readable without log-in under /p/<club>/
+(``ledger.views_public``); money only when it also ticks ``publish_money``.
 
 A **Table** is one sitting of 3 to 5 members with its game's pools, from opening to close.
 The evening copies the club's game with its rate card; tables and hands name it too. A
@@ -95,6 +98,23 @@ class Club(models.Model):
     )
     rate_card = models.JSONField(_("rate card"), default=dict, blank=True)
     game = models.CharField(_("game"), max_length=30, choices=GAME_CHOICES, default=DEFAULT_GAME)
+    publish_results = models.BooleanField(
+        _("publish results"),
+        default=False,
+        help_text=_(
+            "Anyone, without logging in, may read the season's standings and the results of "
+            "closed evenings at the club's public page: members' names and points, never an "
+            "open evening."
+        ),
+    )
+    publish_money = models.BooleanField(
+        _("publish money"),
+        default=False,
+        help_text=_(
+            "Only with the results public: show the money too (each member's amount won or "
+            "lost); without it the public pages show names and points only."
+        ),
+    )
 
     class Meta:
         verbose_name = _("club")
@@ -106,6 +126,10 @@ class Club(models.Model):
 
     def get_absolute_url(self):
         return reverse("club", kwargs={"club": self.slug})
+
+    def get_public_url(self) -> str | None:
+        """Return the path of the club's public results page, or None when not published."""
+        return reverse("public_club", kwargs={"club": self.slug}) if self.publish_results else None
 
 
 class Member(models.Model):

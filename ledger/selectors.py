@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Q, Sum
 
-from ledger.models import Account, AccountBalance, Posting, Seat, Transfer
+from ledger.models import Account, AccountBalance, Evening, Posting, Seat, Transfer
 
 # Postings that change what a table's jetons should be: hands (a correction posts one too),
 # late arrivals' funding, and the reversal of a hand (a void). Adjustments reconcile the
@@ -94,4 +94,14 @@ def seated_at_open_tables(evening) -> dict[int, int]:
         Seat.objects.filter(table__evening=evening, table__status="open", left=False).values_list(
             "member_id", "table__number"
         )
+    )
+
+
+def season_open_evenings(season) -> list[Evening]:
+    """Return the season's open evenings, oldest first (one query; usually none or tonight's):
+    the standings count their points so far."""
+    return list(
+        Evening.objects.filter(season=season, status=Evening.Status.OPEN)
+        .only("pk", "date", "game", "season_id")
+        .order_by("date", "pk")
     )

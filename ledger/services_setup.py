@@ -147,11 +147,22 @@ def member_update(
     return member
 
 
+CLUB_SETTINGS = (
+    "name",
+    "price_per_point",
+    "currency",
+    "starting_jetons",
+    "publish_results",
+    "publish_money",
+)
+
+
 @transaction.atomic
 def club_update(*, club: Club, **fields) -> Club:
-    """Change the club's own settings (name, price per point, currency, starting jetons)."""
+    """Change the club's own settings (name, price per point, currency, starting jetons,
+    whether its results and their money are public)."""
     for key, value in fields.items():
-        if key not in ("name", "price_per_point", "currency", "starting_jetons"):
+        if key not in CLUB_SETTINGS:
             raise ValueError(key)
         setattr(club, key, value)
     club.full_clean()

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import django_tables2 as tables
-from django.utils.formats import number_format
+from django.utils.formats import date_format, number_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games import get_game
-from ledger.games.web import get_web
+from ledger.games.web import get_web, stats_help
 
 # --- scoring
 
@@ -175,6 +175,16 @@ def _signed_class(bound_column, record=None) -> str:
 
 NUM_ATTRS = {"td": {"class": "num"}, "th": {"class": "num"}, "tf": {"class": "num"}}
 SIGNED_ATTRS = {"td": {"class": _signed_class}, "th": {"class": "num"}, "tf": {"class": "num"}}
+# A column that a phone shows only on demand (``templates/ledger/_standings_table.html``).
+MORE = "more"
+
+
+def _more_signed_class(bound_column, record=None) -> str:
+    return f"{_signed_class(bound_column, record)} {MORE}"
+
+
+MORE_NUM_ATTRS = {part: {"class": f"num {MORE}"} for part in ("td", "th", "tf")}
+MORE_SIGNED_ATTRS = {**MORE_NUM_ATTRS, "td": {"class": _more_signed_class}}
 
 
 class PointsColumn(tables.Column):
@@ -214,7 +224,12 @@ class CountColumn(tables.Column):
 
 
 class StandingsTable(tables.Table):
-    """The season's standings: one row per member, best first; exports to CSV and XLSX."""
+    """The season's standings: one row per member, best first; exports to CSV and XLSX.
+
+    Rank, name, points and money come first; the columns after them carry the class
+    ``more``, which a phone hides until the reader asks for every column. A game's
+    statistics column explains itself in its header's tooltip (``GameWeb.stats_help``).
+    """
 
     rank = CountColumn(verbose_name="#")
     name = tables.Column(
@@ -230,10 +245,10 @@ class StandingsTable(tables.Table):
         verbose_name=_("Money"),
         footer=lambda table: money_text(sum(r.money for r in table.data)),
     )
-    evenings = CountColumn(verbose_name=_("Evenings"))
-    played = CountColumn(verbose_name=_("Hands"))
-    average = tables.Column(verbose_name=_("Per evening"), attrs=SIGNED_ATTRS)
-    best = PointsColumn(verbose_name=_("Best evening"))
+    evenings = CountColumn(verbose_name=_("Evenings"), attrs=MORE_NUM_ATTRS)
+    played = CountColumn(verbose_name=_("Hands"), attrs=MORE_NUM_ATTRS)
+    average = tables.Column(verbose_name=_("Per evening"), attrs=MORE_SIGNED_ATTRS)
+    best = PointsColumn(verbose_name=_("Best evening"), attrs=MORE_SIGNED_ATTRS)
 
     class Meta:
         attrs = {"class": "standings", "id": "standings"}
@@ -242,7 +257,12 @@ class StandingsTable(tables.Table):
 
     def __init__(self, data, *, member_url=lambda member_id: None, **kwargs):
         self.member_url = member_url
-        extra = stat_columns(getattr(data, "stats_columns", ()), "stats__")
+        extra = stat_columns(
+            getattr(data, "stats_columns", ()),
+            "stats__",
+            more=True,
+            tooltips=stats_help(getattr(data, "games", ())),
+        )
         kwargs.setdefault(
             "sequence",
             ("rank", "name", "points", "money", "evenings", "played")
@@ -260,6 +280,78 @@ class StandingsTable(tables.Table):
 
     def value_name(self, value):
         return value
+
+
+class PublicStandingsTable(StandingsTable):
+    """The standings as anyone reads them on a club's public page: the names not linked, no
+    sorting; built with ``exclude=("money",)`` unless the club publishes the money."""
+
+    class Meta(StandingsTable.Meta):
+        orderable = False
+
+
+class PublicResultsTable(tables.Table):
+    """A closed evening's results on the public page: rank, member, points (and money)."""
+
+    rank = CountColumn(verbose_name="#")
+    name = tables.Column(verbose_name=_("Member"), footer=_("Total"))
+    points = PointsColumn(
+        verbose_name=_("Points"),
+        footer=lambda table: signed_points(sum(r.points for r in table.data)),
+    )
+    money = MoneyColumn(
+        verbose_name=_("Money"),
+        footer=lambda table: money_text(sum(r.money for r in table.data)),
+    )
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "standings public-results", "id": "results"}
+        row_attrs = {"data-member": lambda record: record.name}
+        empty_text = _("No results.")
+
+
+class PublicTableTable(tables.Table):
+    """One table of a closed evening on the public page: its members and their points there."""
+
+    name = tables.Column(verbose_name=_("Member"))
+    points = PointsColumn(verbose_name=_("Points"))
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "public-table"}
+        row_attrs = {"data-member": lambda record: record.name}
+
+
+def open_evening_notes(evenings, *, money: bool = True) -> list[str]:
+    """Return, for each open evening of a season, what its being open means for the standings:
+    the points (and money) count its balances so far, and a game with pools splits them only
+    at closing."""
+    columns = StandingsTable.base_columns
+    notes = []
+    for evening in evenings:
+        words = {
+            "date": date_format(evening.date, "SHORT_DATE_FORMAT"),
+            "points": columns["points"].verbose_name,
+            "money": columns["money"].verbose_name,
+            "total": columns["name"].footer(None, None),
+        }
+        if money:
+            text = gettext(
+                "The evening of {date} is open: “{points}”, “{money}” and the row “{total}” "
+                "include its points so far."
+            ).format(**words)
+        else:
+            text = gettext(
+                "The evening of {date} is open: “{points}” and the row “{total}” include its "
+                "points so far."
+            ).format(**words)
+        if get_game(evening.game).features.pools:
+            text += " " + gettext(
+                "Its pools are not split yet: the split at closing still changes the points."
+            )
+        notes.append(text)
+    return notes
 
 
 class SeasonEveningsTable(tables.Table):
@@ -293,12 +385,25 @@ class SeasonEveningsTable(tables.Table):
         return format_html_join(" ", '<a class="button small" href="{}">{}</a>', links)
 
 
-def stat_columns(columns, accessor_prefix: str = "") -> list[tuple[str, tables.Column]]:
-    """Return a count column per statistics column (key, verbose name) of the games."""
-    return [
-        (f"stat_{key}", CountColumn(verbose_name=label, accessor=f"{accessor_prefix}{key}"))
-        for key, label in columns
-    ]
+def stat_columns(
+    columns, accessor_prefix: str = "", *, more: bool = False, tooltips: dict | None = None
+) -> list[tuple[str, tables.Column]]:
+    """Return a count column per statistics column (key, verbose name) of the games; ``more``
+    marks them as shown on a phone on demand, ``tooltips`` gives a header its title by key."""
+    tooltips = tooltips or {}
+    base = MORE_NUM_ATTRS if more else NUM_ATTRS
+    result = []
+    for key, label in columns:
+        attrs = {part: dict(value) for part, value in base.items()}
+        if key in tooltips:
+            attrs["th"]["title"] = str(tooltips[key])
+        result.append(
+            (
+                f"stat_{key}",
+                CountColumn(verbose_name=label, accessor=f"{accessor_prefix}{key}", attrs=attrs),
+            )
+        )
+    return result
 
 
 class MemberEveningsTable(tables.Table):

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
@@ -235,7 +236,14 @@ def club_settings(request):
     return render(
         request,
         "ledger/setup/settings.html",
-        _setup_context(request, "settings", form=form),
+        _setup_context(
+            request,
+            "settings",
+            form=form,
+            public_url=request.build_absolute_uri(
+                reverse("public_club", kwargs={"club": request.club.slug})
+            ),
+        ),
         status=status,
     )
 

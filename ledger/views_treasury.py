@@ -21,7 +21,7 @@ from django.views.generic import TemplateView
 from django_tables2 import RequestConfig, SingleTableMixin
 from django_tables2.export import ExportMixin, TableExport
 
-from ledger import charts, render_cache, reports, selectors_season, services
+from ledger import charts, render_cache, reports, selectors, selectors_season, services
 from ledger.errors import JetonDifferenceError, LedgerError
 from ledger.exports import SafeTableExport
 from ledger.forms_treasury import AdjustmentForm, CloseForm, JetonCountForm, ReopenForm
@@ -37,6 +37,7 @@ from ledger.tables import (
     SeasonEveningsTable,
     SettlementTable,
     StandingsTable,
+    open_evening_notes,
     price_text,
     signed_points,
     standing_summary,
@@ -139,17 +140,37 @@ class StandingsView(ExportMixin, SingleTableMixin, TemplateView):
             return context
         games = getattr(self.get_table_data(), "games", None) or [self.request.club.game]
         context["stats_notes"] = stats_notes(games)
+        if self.request.GET.get(self.export_trigger_param) not in self.export_formats:
+            # +1 query: an open evening's points count already (not asked for an export).
+            context["open_notes"] = open_evening_notes(selectors.season_open_evenings(self.season))
+        if self.request.club.publish_results:
+            context["public_url"] = (
+                reverse("public_standings", kwargs={"club": self.request.club.slug})
+                + f"?season={self.season.pk}"
+            )
         urls = _urls(self.request.club.slug)
         if not can(self.request, TREASURER):
             urls["treasury_url"] = None
+        # A list (one query, a season's evenings are few), so its rendering can be kept.
+        rows = list(selectors_season.season_evenings(season=self.season))
         evenings = SeasonEveningsTable(
-            selectors_season.season_evenings(season=self.season),
+            rows,
             prefix="ev-",
             sheet_url=urls["sheet_url"],
             pdf_url=urls["pdf_url"],
             treasury_url=urls["treasury_url"],
         )
         RequestConfig(self.request, paginate={"per_page": 20}).configure(evenings)
+        render_cache.keep(
+            evenings,
+            self.request,
+            rows=[(e.pk, e.date, e.status, e.n_tables, e.n_hands) for e in rows],
+        )
+        render_cache.keep(
+            context["table"],
+            self.request,
+            rows=(self.season.pk, self.get_table_data().stats_columns, list(self.get_table_data())),
+        )
         context["evenings_table"] = evenings
         return context
 

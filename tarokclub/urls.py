@@ -8,5 +8,6 @@ urlpatterns = [
     path("sw.js", service_worker, name="service_worker"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("password-reset/", include("ledger.urls_password")),
+    path("p/", include("ledger.urls_public")),
     path("", include("ledger.urls")),
 ]

@@ -23,7 +23,9 @@ checkout asks a payment provider for its form and labels. Every game's ``WEB`` i
   ``hand_annotations()`` and ``hand_counts(name)`` compute the hand-based ones in SQL from
   the stored ``Posting.outcome``; ``received_points`` the ones summed from the reasons of
   transfers a member receives; ``stats_tiles(stats)`` the summary tiles of a member's season;
-  ``stats_note`` the definitions printed under the standings.
+  ``stats_note`` the definitions printed under the standings; ``stats_help`` what each
+  column counts, in a sentence (its header's tooltip), and ``column_notes()`` the lines under
+  the standings that explain a column whose name alone could mislead.
 - ``demo``: the game's demo club (``ledger.demos.Demo``) or None.
 - ``rate_card_form_fields()``: the club admin form's fields of the game's rate card, and
   ``rate_card_field_groups()`` their names in groups (amounts, fines, options).
@@ -63,6 +65,7 @@ class GameWeb:
     stats_columns: tuple[tuple[str, str], ...] = ()
     received_points: dict = {}
     stats_note = ""
+    stats_help: dict = {}  # statistics key -> what the column counts (the header's tooltip)
     wait_hint = None  # the preview's words before a hand is complete (None: the Danish ones)
     demo = None  # the game's demo club (``ledger.demos.Demo``), if it has one
 
@@ -131,6 +134,11 @@ class GameWeb:
         """Return the summary tiles of a member's statistics: (key, label, text)."""
         return [(key, label, str(stats.get(key, 0))) for key, label in self.stats_columns]
 
+    def column_notes(self) -> list[str]:
+        """Return the lines under the standings that explain a statistics column whose name
+        alone could mislead; none by default."""
+        return []
+
     def rate_card_form_fields(self) -> dict:
         """Return the admin form fields of the game's rate card, by field name."""
         return {}
@@ -158,11 +166,23 @@ def stats_columns(codes) -> list[tuple[str, str]]:
     return list(columns.items())
 
 
+def stats_help(codes) -> dict[str, str]:
+    """Return what each statistics column of the games ``codes`` counts, by key."""
+    helps: dict[str, str] = {}
+    for code in codes:
+        for key, text in get_web(code).stats_help.items():
+            helps.setdefault(key, str(text))
+    return helps
+
+
 def stats_notes(codes) -> list[str]:
-    """Return the definitions the games print under their statistics, each once."""
+    """Return the definitions the games print under their statistics and their columns'
+    notes, each once."""
     notes = []
     for code in codes:
-        note = get_web(code).stats_note
-        if note and note not in notes:
-            notes.append(note)
+        web = get_web(code)
+        for note in [web.stats_note, *web.column_notes()]:
+            note = str(note)
+            if note and note not in notes:
+                notes.append(note)
     return notes

@@ -53,10 +53,13 @@ MATRIX = {
 }
 # The set-up URLs that name one of the club's objects (the rest name only the club).
 SETUP_OBJECT_URLS = {"setup_member_edit", "setup_season_edit", "setup_invitation_new"}
+# The public results under /p/<club>/: public by the club's setting ("publish results"), to
+# everyone or to no one (404, as for a club that does not exist); GET only.
+PUBLIC_BY_SETTING = {"public_club", "public_standings", "public_evening"}
 
 
-def club_url_names():
-    """Return the names of every URL under /c/<club>/."""
+def club_url_names(under: str = "c/<slug:club>/"):
+    """Return the names of every URL under /c/<club>/ (or ``under``)."""
     names = set()
 
     def walk(patterns, prefix):
@@ -64,7 +67,7 @@ def club_url_names():
             route = prefix + str(p.pattern)
             if isinstance(p, URLResolver):
                 walk(p.url_patterns, route)
-            elif isinstance(p, URLPattern) and route.startswith("c/<slug:club>/") and p.name:
+            elif isinstance(p, URLPattern) and route.startswith(under) and p.name:
                 names.add(p.name)
 
     walk(get_resolver().url_patterns, "")
@@ -74,6 +77,11 @@ def club_url_names():
 def test_matrix_covers_every_club_url():
     """Every club URL is in the matrix, so a new page cannot skip the authorization check."""
     assert club_url_names() == set(MATRIX)
+
+
+def test_every_public_url_is_known():
+    """Every URL under /p/<club>/ is one of the public-by-setting pages checked below."""
+    assert club_url_names("p/<slug:club>/") == PUBLIC_BY_SETTING
 
 
 @pytest.fixture
@@ -244,3 +252,27 @@ def test_no_view_is_csrf_exempt():
 
     walk(get_resolver().url_patterns)
     assert exempt == []
+
+
+@pytest.mark.parametrize("name", sorted(PUBLIC_BY_SETTING))
+def test_public_urls_are_public_by_setting(name, world):
+    """A public URL answers 404 to every role, even the club's admin, while the club keeps its
+    results private, and 200 to every role (no log-in) once it publishes them; it takes no
+    POST. An open evening is 404 even then."""
+    club = world["club"]
+    kwargs = {"club": club.slug}
+    if name == "public_evening":
+        kwargs["pk"] = world["closed"].pk
+    url = reverse(name, kwargs=kwargs)
+    for role in ROLES:
+        assert client_for(world["users"][role]).get(url).status_code == 404, (role, url)
+    club.publish_results = True
+    club.save(update_fields=["publish_results"])
+    for role in ROLES:
+        client = client_for(world["users"][role])
+        assert client.get(url).status_code == 200, (role, url)
+        assert client.post(url, {}).status_code == 405, (role, url)
+    if name == "public_evening":
+        kwargs["pk"] = world["evening"].pk  # open
+        url = reverse(name, kwargs=kwargs)
+        assert client_for(None).get(url).status_code == 404

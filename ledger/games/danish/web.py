@@ -252,6 +252,25 @@ class DanishWeb(GameWeb):
         "point. Hands, ultimo, bagud, nolo, tout and melds count only hands as they stand "
         "after corrections."
     )
+    stats_help = {
+        "ultimo_pagat": _("Hands in which the member played ultimo with the pagat."),
+        "ultimo_king": _("Hands in which the member played ultimo with a king."),
+        "bagud": _("Hands in which the member was bagud."),
+        "nolo": _("Hands in which the member played nolo."),
+        "tout": _("Hands in which the member played tout."),
+        "melds": _(
+            "Points received for melds: what the other players paid the member for his "
+            "melds over the season (a number of points, not of melds)."
+        ),
+    }
+
+    def column_notes(self):
+        return [
+            _(
+                "“Melds” are the points received for melds: what the other players paid the "
+                "member for his melds over the season, not the number of melds."
+            )
+        ]
 
     # --- words ---
 

@@ -131,6 +131,19 @@ class HungarianWeb(GameWeb):
         "from the card points included), made or failed; claims are his tarokk claims. Only "
         "hands as they stand after corrections count."
     )
+    stats_help = {
+        "hu_declarer": _("Games the member bid and played as the declarer."),
+        "hu_declarer_won": _("Games the member won as the declarer."),
+        "hu_partner": _("Games in which the member was the declarer's partner."),
+        "hu_partner_won": _("Games the member won as the partner."),
+        "hu_alone": _("Games the member played alone against the other three."),
+        "hu_alone_won": _("Games the member won alone."),
+        "hu_figures_made": _(
+            "Figures his side made (the silent dupla from the card points included)."
+        ),
+        "hu_figures_failed": _("Figures of his side that failed."),
+        "hu_claims": _("The member's tarokk claims."),
+    }
 
     @property
     def demo(self):

@@ -161,6 +161,17 @@ class SlovenianWeb(GameWeb):
         "a won hand; klop points are what klop paid him. Only hands as they stand after "
         "corrections count."
     )
+    stats_help = {
+        "sl_declared": _("Hands in which the member played a contract as the declarer."),
+        "sl_declared_won": _("Contracts the member won as the declarer."),
+        "sl_partner": _("Hands in which the member was the declarer's called partner."),
+        "sl_partner_won": _("Contracts the member won as the partner."),
+        "sl_bonuses": _("Hands in which the member's side, the declarer's, made a bonus."),
+        "sl_radli": _("Radli handed out to the member: one for each hand giving radli he played."),
+        "sl_radli_used": _("Radli the member crossed off after a won hand as the declarer."),
+        "sl_klop": _("Hands of klop the member played."),
+        "sl_klop_points": _("Points klop paid the member (a number of points, not of hands)."),
+    }
 
     @property
     def demo(self):

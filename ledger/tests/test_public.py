@@ -1,0 +1,284 @@
+"""Public results: a club that ticks "publish results" shows its standings and closed evenings
+without log-in; names and points only, money only when ticked too; otherwise 404 everywhere."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from ledger import selectors_season, services, services_setup
+from ledger.forms_admin import ClubForm
+from ledger.models import Club, EveningResult
+from ledger.tables import money_text
+from ledger.tests import factories
+from ledger.tests.test_admin import form_data
+from ledger.tests.test_standings import build_season
+
+pytestmark = pytest.mark.django_db
+
+# The public pages' queries: the club, its seasons, the standings (six), its open evenings
+# and its closed ones; an evening: the club, the evening, its results and its tables.
+PUBLIC_STANDINGS_QUERIES = 7
+PUBLIC_EVENING_QUERIES = 4
+
+
+@pytest.fixture
+def season_club():
+    """A club with a season of four evenings (the last one open), results published."""
+    club = factories.make_club(publish_results=True)
+    season, evenings = build_season(club, hands=8)
+    return club, season, evenings
+
+
+def public_urls(club, evening) -> list[str]:
+    slug = club.slug
+    return [
+        reverse("public_club", kwargs={"club": slug}),
+        reverse("public_standings", kwargs={"club": slug}),
+        reverse("public_evening", kwargs={"club": slug, "pk": evening.pk}),
+    ]
+
+
+def money_figures(season) -> set[str]:
+    """Return the money of the standings as the page would print it (nonzero amounts)."""
+    rows = selectors_season.standings_for_season(season=season)
+    return {money_text(r.money) for r in rows if r.money}
+
+
+def test_nothing_is_public_by_default():
+    """A new club publishes nothing: both settings start off."""
+    club = factories.make_club()
+    assert (club.publish_results, club.publish_money) == (False, False)
+    assert club.get_public_url() is None
+
+
+def test_every_public_url_is_404_while_not_published(season_club):
+    """With publish results off every public URL answers 404, to anyone, logged in or not."""
+    club, _season, evenings = season_club
+    Club.objects.filter(pk=club.pk).update(publish_results=False, publish_money=True)
+    admin = factories.make_member(club, "Admin", role="admin", login=True)
+    logged_in = Client()
+    logged_in.force_login(admin.user)
+    for client in (Client(), logged_in):
+        for url in public_urls(club, evenings[0]):
+            assert client.get(url).status_code == 404, url
+    assert Client().get("/p/no-such-club/").status_code == 404
+
+
+def test_standings_are_public_with_names_and_points_and_no_money(season_club):
+    """Anyone reads the standings: every member's name and points; no money, no currency."""
+    club, season, _evenings = season_club
+    response = Client().get(reverse("public_club", kwargs={"club": club.slug}))
+    assert response.status_code == 200
+    html = response.content.decode()
+    for row in selectors_season.standings_for_season(season=season):
+        assert f'data-member="{row.name}"' in html
+        assert f'data-points="{row.points}"' in html
+    assert "data-money" not in html
+    assert club.currency not in html
+    for figure in money_figures(season):
+        assert figure not in html
+    # The same page again by season, and an export asked for is ignored: HTML, no money.
+    url = reverse("public_standings", kwargs={"club": club.slug})
+    response = Client().get(url, {"season": season.pk, "_export": "csv"})
+    assert response["Content-Type"].startswith("text/html")
+    assert "data-money" not in response.content.decode()
+
+
+def test_money_shows_only_when_the_club_publishes_it(season_club):
+    """With publish money ticked too the standings and the evenings show the money."""
+    club, season, evenings = season_club
+    Club.objects.filter(pk=club.pk).update(publish_money=True)
+    html = Client().get(reverse("public_club", kwargs={"club": club.slug})).content.decode()
+    assert "data-money" in html
+    for figure in money_figures(season):
+        assert figure in html
+    evening = Client().get(public_urls(club, evenings[0])[2]).content.decode()
+    result = EveningResult.objects.filter(evening=evenings[0]).exclude(money=0).first()
+    assert f'data-money="{result.money}"' in evening
+
+
+def test_publish_money_alone_publishes_nothing(season_club):
+    """Money ticked without the results keeps every page 404."""
+    club, _season, evenings = season_club
+    Club.objects.filter(pk=club.pk).update(publish_results=False, publish_money=True)
+    for url in public_urls(club, evenings[0]):
+        assert Client().get(url).status_code == 404, url
+
+
+def test_a_closed_evening_shows_each_members_result_and_each_table(season_club):
+    """A closed evening's page lists each member's result of the closing, best first, then
+    each table's members with their points there; no money."""
+    club, _season, evenings = season_club
+    evening = evenings[1]  # two tables, five members
+    response = Client().get(reverse("public_evening", kwargs={"club": club.slug, "pk": evening.pk}))
+    assert response.status_code == 200
+    html = response.content.decode()
+    results = {r.member.name: r.points for r in EveningResult.objects.filter(evening=evening)}
+    table = html[html.index('id="results"') : html.index("</table>", html.index('id="results"'))]
+    shown = re.findall(r'data-member="([^"]+)".*?data-points="(-?\d+)"', table, re.S)
+    assert {name: int(points) for name, points in shown} == results
+    assert [int(p) for _n, p in shown] == sorted(results.values(), reverse=True)
+    assert html.count('class="public-table-box"') == evening.tables.count() == 2
+    assert "data-money" not in html and club.currency not in html
+
+
+def test_a_reopened_and_closed_again_evening_shows_the_last_closing(season_club):
+    """After a reopening and a second closing only the second closing's results show."""
+    club, _season, evenings = season_club
+    evening = evenings[2]
+    services.evening_reopen(evening=evening, reason="a count was wrong")
+    services.evening_close(evening=evening)
+    assert EveningResult.objects.filter(evening=evening, closing=2).exists()
+    html = Client().get(public_urls(club, evening)[2]).content.decode()
+    names = {r.member.name for r in EveningResult.objects.filter(evening=evening, closing=2)}
+    table = html[html.index('id="results"') : html.index("</table>", html.index('id="results"'))]
+    assert sorted(re.findall(r'data-member="([^"]+)"', table)) == sorted(names)
+
+
+def test_an_open_evening_is_never_public(season_club):
+    """The open evening of the season answers 404 on the public page."""
+    club, _season, evenings = season_club
+    assert evenings[3].is_open
+    assert Client().get(public_urls(club, evenings[3])[2]).status_code == 404
+
+
+def test_another_clubs_evening_under_this_clubs_name_is_404(season_club):
+    """A closed evening of another club, published too, is not found under this club's slug."""
+    club, _season, _evenings = season_club
+    other = factories.make_club(slug="beta", name="Beta", publish_results=True)
+    factories.make_season(other)
+    foreign, _, _ = factories.evening_e(other)
+    services.evening_close(evening=foreign)
+    url = reverse("public_evening", kwargs={"club": club.slug, "pk": foreign.pk})
+    assert Client().get(url).status_code == 404
+    own = reverse("public_evening", kwargs={"club": other.slug, "pk": foreign.pk})
+    assert Client().get(own).status_code == 200
+
+
+def test_public_pages_link_only_to_public_pages_and_log_in(season_club):
+    """Every link on a public page stays on the club's public pages (or static files, or
+    "Log in"): no member's id, no page of the logged-in site."""
+    club, _season, evenings = season_club
+    for url in public_urls(club, evenings[1]):
+        html = Client().get(url).content.decode()
+        links = re.findall(r'href="([^"]+)"', html)
+        assert links
+        for link in links:
+            assert (
+                link.startswith(f"/p/{club.slug}/") or link.startswith("/static/")
+            ) or link == reverse("login"), (url, link)
+            assert "/members/" not in link
+        assert 'id="my-page-link"' not in html
+        assert "Log ind" in html
+        assert f"/c/{club.slug}/" not in html
+
+
+def test_the_public_standings_note_an_open_evening(season_club):
+    """While an evening of the season is open the public standings say its points count."""
+    club, _season, evenings = season_club
+    html = Client().get(reverse("public_club", kwargs={"club": club.slug})).content.decode()
+    assert "Aftenen 26.11.2026 er åben" in html
+    assert "Beløb" not in html  # the note names no money column either
+
+
+@pytest.mark.parametrize("history", ["small", "large"])
+def test_public_pages_cost_a_fixed_number_of_queries(history, django_assert_num_queries):
+    """The public standings and an evening cost the same queries over one evening or four
+    (~150 hands)."""
+    club = factories.make_club(publish_results=True, publish_money=True)
+    if history == "small":
+        factories.make_season(club)
+        closed, _, _ = factories.evening_e(club)
+        services.evening_close(evening=closed)
+    else:
+        _season, evenings = build_season(club, hands=40)
+        closed = evenings[1]
+    client = Client()
+    with django_assert_num_queries(PUBLIC_STANDINGS_QUERIES):
+        assert client.get(reverse("public_club", kwargs={"club": club.slug})).status_code == 200
+    with django_assert_num_queries(PUBLIC_EVENING_QUERIES):
+        url = reverse("public_evening", kwargs={"club": club.slug, "pk": closed.pk})
+        assert client.get(url).status_code == 200
+
+
+def test_a_club_without_a_season_shows_an_empty_public_page():
+    """A published club with no season yet answers 200 and says so."""
+    club = factories.make_club(publish_results=True)
+    response = Client().get(reverse("public_club", kwargs={"club": club.slug}))
+    assert response.status_code == 200
+    assert "Klubben har ingen sæson endnu." in response.content.decode()
+
+
+# --- the settings
+
+
+def _admin_client(club) -> Client:
+    admin = factories.make_member(club, "Admin", role="admin", login=True)
+    client = Client()
+    client.force_login(admin.user)
+    return client
+
+
+def test_the_club_admin_publishes_the_results_on_the_settings_screen():
+    """The settings screen ticks both settings and shows the public address once published."""
+    club = factories.make_club()
+    client = _admin_client(club)
+    url = reverse("setup_settings", kwargs={"club": club.slug})
+    page = client.get(url).content.decode()
+    assert 'name="publish_results"' in page and 'name="publish_money"' in page
+    assert "offentliggør resultater" in page
+    data = {
+        "name": club.name,
+        "price_per_point": "0.25",
+        "currency": "DKK",
+        "starting_jetons": "500",
+        "publish_results": "on",
+    }
+    assert client.post(url, data).status_code == 302
+    club.refresh_from_db()
+    assert (club.publish_results, club.publish_money) == (True, False)
+    page = client.get(url).content.decode()
+    assert f'href="http://testserver/p/{club.slug}/"' in page
+    assert Client().get(f"/p/{club.slug}/").status_code == 200
+
+
+def test_club_update_accepts_the_public_settings():
+    """The set-up service stores both settings."""
+    club = factories.make_club()
+    services_setup.club_update(club=club, publish_results=True, publish_money=True)
+    club.refresh_from_db()
+    assert (club.publish_results, club.publish_money) == (True, True)
+
+
+def test_the_admin_form_has_the_public_settings():
+    """The admin's club form edits both settings."""
+    club = factories.make_club()
+    form = ClubForm(form_data(club, publish_results="on", publish_money="on"), instance=club)
+    assert form.is_valid(), form.errors
+    form.save()
+    club.refresh_from_db()
+    assert (club.publish_results, club.publish_money) == (True, True)
+
+
+def test_members_see_the_public_page_link_only_when_published(season_club):
+    """The club page and the standings link to the public page only while it is published."""
+    club, season, _evenings = season_club
+    client = _admin_client(club)
+    pages = [
+        reverse("club", kwargs={"club": club.slug}),
+        reverse("standings", kwargs={"club": club.slug}),
+    ]
+    for url in pages:
+        html = client.get(url).content.decode()
+        assert 'id="public-link"' in html and "Offentlig side" in html
+    assert (
+        f'href="/p/{club.slug}/standings/?season={season.pk}"'
+        in client.get(pages[1]).content.decode()
+    )
+    Club.objects.filter(pk=club.pk).update(publish_results=False)
+    for url in pages:
+        assert 'id="public-link"' not in client.get(url).content.decode()
