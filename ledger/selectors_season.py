@@ -143,7 +143,7 @@ class Rows(list):
 
 
 def _points_matrix(
-    *, season: Season, member: Member | None = None
+    *, season: Season, member: Member | None = None, closed_only: bool = False
 ) -> tuple[dict[int, list[Cell]], list[str]]:
     """Return each member's cells (one per evening he sat at), in date order, and the games of
     the season's evenings (two queries).
@@ -152,14 +152,12 @@ def _points_matrix(
     the sum of the account's transfers) and the statistics from the statistics summary
     (``AccountStats``, ``ledger.stats``): one row per member account of the season, whatever
     the number of hands or transfers."""
-    evenings = {
-        e.pk: e
-        for e in Evening.objects.filter(season=season).only(
-            "pk", "date", "status", "price_per_point", "game"
-        )
-    }
+    evenings = Evening.objects.filter(season=season)
+    if closed_only:
+        evenings = evenings.exclude(status=Evening.Status.OPEN)
+    evenings = {e.pk: e for e in evenings.only("pk", "date", "status", "price_per_point", "game")}
     games = sorted({e.game for e in evenings.values()})
-    accounts = Account.objects.filter(kind=Account.Kind.MEMBER, table__evening__season=season)
+    accounts = Account.objects.filter(kind=Account.Kind.MEMBER, table__evening__in=list(evenings))
     if member is not None:
         accounts = accounts.filter(member=member)
     cells: dict[tuple[int, int], Cell] = {}
@@ -330,10 +328,11 @@ def _standing(member: Member, cells: list[Cell], columns) -> Standing:
     return row
 
 
-def standings_for_season(*, season: Season) -> Rows:
+def standings_for_season(*, season: Season, closed_only: bool = False) -> Rows:
     """Return the season's standings, best first, naming its statistics columns (three
-    queries, whatever the history: the summaries are read, not the transfers)."""
-    matrix, games = _points_matrix(season=season)
+    queries, whatever the history: the summaries are read, not the transfers); with
+    ``closed_only``, of its closed evenings only (the public page)."""
+    matrix, games = _points_matrix(season=season, closed_only=closed_only)
     columns = game_stats_columns(games)
     members = Member.objects.filter(pk__in=list(matrix)).only("pk", "name")
     rows = [_standing(m, matrix[m.pk], columns) for m in members]

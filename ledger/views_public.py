@@ -14,13 +14,12 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from ledger import selectors, selectors_public, selectors_season
+from ledger import selectors_public, selectors_season
 from ledger.games.web import stats_notes
 from ledger.tables import (
     PublicResultsTable,
     PublicStandingsTable,
     PublicTableTable,
-    open_evening_notes,
 )
 
 
@@ -34,13 +33,11 @@ def _standings(request, club: str, *, value: str | None):
     season = selectors_season.season_pick(seasons=seasons, value=value, today=timezone.localdate())
     context = {"public_club": public, "seasons": seasons, "season": season}
     if season is not None:
-        rows = selectors_season.standings_for_season(season=season)
+        # Published results are the closed evenings' only: an open evening is never public.
+        rows = selectors_season.standings_for_season(season=season, closed_only=True)
         context.update(
             table=PublicStandingsTable(rows, exclude=_money_excluded(public)),
             stats_notes=stats_notes(rows.games or [public.game]),
-            open_notes=open_evening_notes(
-                selectors.season_open_evenings(season), money=public.publish_money
-            ),
             evenings=selectors_public.closed_evenings(season=season),
         )
     return render(request, "ledger/public/standings.html", context)

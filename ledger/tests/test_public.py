@@ -19,9 +19,9 @@ from ledger.tests.test_standings import build_season
 
 pytestmark = pytest.mark.django_db
 
-# The public pages' queries: the club, its seasons, the standings (six), its open evenings
-# and its closed ones; an evening: the club, the evening, its results and its tables.
-PUBLIC_STANDINGS_QUERIES = 7
+# The public pages' queries: the club, its seasons, the standings (three) and its closed
+# evenings; an evening: the club, the evening, its results and its tables.
+PUBLIC_STANDINGS_QUERIES = 6
 PUBLIC_EVENING_QUERIES = 4
 
 
@@ -44,7 +44,7 @@ def public_urls(club, evening) -> list[str]:
 
 def money_figures(season) -> set[str]:
     """Return the money of the standings as the page would print it (nonzero amounts)."""
-    rows = selectors_season.standings_for_season(season=season)
+    rows = selectors_season.standings_for_season(season=season, closed_only=True)
     return {money_text(r.money) for r in rows if r.money}
 
 
@@ -74,7 +74,7 @@ def test_standings_are_public_with_names_and_points_and_no_money(season_club):
     response = Client().get(reverse("public_club", kwargs={"club": club.slug}))
     assert response.status_code == 200
     html = response.content.decode()
-    for row in selectors_season.standings_for_season(season=season):
+    for row in selectors_season.standings_for_season(season=season, closed_only=True):
         assert f'data-member="{row.name}"' in html
         assert f'data-points="{row.points}"' in html
     assert "data-money" not in html
@@ -177,12 +177,21 @@ def test_public_pages_link_only_to_public_pages_and_log_in(season_club):
         assert f"/c/{club.slug}/" not in html
 
 
-def test_the_public_standings_note_an_open_evening(season_club):
-    """While an evening of the season is open the public standings say its points count."""
-    club, _season, evenings = season_club
+def test_an_open_evening_is_not_in_the_public_standings(season_club):
+    """The public standings count the closed evenings only: an open evening's points so far
+    are the members' (logged in), not the public's."""
+    club, season, evenings = season_club
     html = Client().get(reverse("public_club", kwargs={"club": club.slug})).content.decode()
-    assert "Aftenen 26.11.2026 er åben" in html
-    assert "Beløb" not in html  # the note names no money column either
+    closed = {
+        r.name: r.points
+        for r in selectors_season.standings_for_season(season=season, closed_only=True)
+    }
+    everything = {r.name: r.points for r in selectors_season.standings_for_season(season=season)}
+    assert closed != everything  # the open evening has points in it
+    for name, points in closed.items():
+        assert f'data-member="{name}"' in html
+        assert f'data-points="{points}"' in html
+    assert "er åben" not in html
 
 
 @pytest.mark.parametrize("history", ["small", "large"])
