@@ -371,3 +371,20 @@ def test_a_slovenian_sheet_names_its_pool(client):
         _, text = pdf_text(pdf)
         assert "# Dealer Anna Bo Carl Dorte pool What happened" in text
         assert "Total +10 +80 +60 -150 0" in text
+
+
+def test_a_hungarian_sheet_has_no_pool_columns():
+    """A Hungarian table has no pools: the sheets have a column per member and what happened,
+    in the game's words."""
+    club = factories.make_club(slug="hu", name="Budapest", game="hungarian_tarokk")
+    members = [factories.make_member(club, n) for n in ("Anna", "Bo", "Carl", "Dorte")]
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
+    table = services.table_open(evening=evening, members=members, first_dealer=members[3])
+    services.hand_record(table=table, record=load_example("HU1.hand.json"))
+    services.evening_close(evening=evening)
+    with translation.override("en"):
+        _, _, content = reports.table_sheet_pdf(table=table)
+    _, text = pdf_text(content)
+    assert "# Dealer Anna Bo Carl Dorte What happened" in text
+    assert "\n1 Dorte +3 3 -3 -3 +3 3 -3 -3 " in text
+    assert "Total +3 -3 +3 -3\n" in text
