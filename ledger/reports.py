@@ -3,7 +3,10 @@
 Each renderer is a plain function returning ``(filename, content_type, bytes)``; views and the
 ``season_report`` command only wrap or write the bytes. Pages are A4 with the club's name, the
 report's title, the date printed and "page n of m" (CSS ``@page`` counters) in the margins.
-The tables are the django-tables2 tables of the screens, rendered without links or sorting.
+The tables are the django-tables2 tables of the screens, rendered without links or sorting;
+a score sheet is printed from its table's ``print_rows`` (the same words and figures in bare
+cells, with fixed column widths), which keeps a 160-hand evening to a few pages and about a
+second of WeasyPrint.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from django.utils.translation import gettext
 
 from ledger import charts, selectors_season
 from ledger.games.web import stats_notes
-from ledger.models import Evening, Member, Season
+from ledger.models import Evening, Member, Season, Table
 from ledger.tables import (
     EveningSheetTable,
     MemberEveningsTable,
@@ -81,28 +84,143 @@ def _no_link(_pk):
     return None
 
 
-def evening_sheet_pdf(*, evening: Evening) -> tuple[str, str, bytes]:
-    """Return the evening sheet: every hand with its transfers, the pools, split, settlement,
-    and lines for the treasurer's and a member's signature."""
+# The score sheet's columns on paper, in millimetres (``table-layout: fixed``): the number
+# and the dealer are fixed; a member's column (his points, small, and the running total, bold)
+# and a pool's are as wide as their longest figures, at least MIN_MM for the name above; what
+# happened takes the rest, at least EVENTS_MM. A4 portrait leaves PORTRAIT_MM between the
+# margins. DejaVu Sans at the sheet's sizes (_score_sheet_style.html): a digit 0.636 em
+# (0.696 em bold), a sign (+ or the minus sign) 0.838 em, a space 0.318 em.
+SHEET_MM = {"label": 7, "dealer": 14}
+MIN_MM = {"member": 14, "pool": 13.5}
+EVENTS_MM, PORTRAIT_MM = 24, 186
+PT = 25.4 / 72  # mm
+SMALL, BOLD, POOL = 6.4 * PT, 7.6 * PT, 7.6 * PT  # the font sizes of net, running, pool
+CELL_PADDING_MM = 1.6 + 0.8  # the cell's padding, and a margin for the rounding of glyphs
+
+
+def _figure_mm(text: str, size: float, digit_em: float) -> float:
+    """Return the width of a figure ("+30", "−135") at ``size`` (mm per em)."""
+    signs = sum(1 for char in text if not char.isdigit())
+    return (len(text) - signs) * digit_em * size + signs * 0.838 * size
+
+
+def _sheet_widths(table: EveningSheetTable, rows: list[dict]) -> list[float | None]:
+    """Return each column's width in mm, in the table's order (None: what happened)."""
+
+    def score_mm(net: str, running: str) -> float:
+        return (
+            _figure_mm(net, SMALL, 0.636)
+            + 0.318 * BOLD
+            + _figure_mm(running, BOLD, 0.696)
+            + CELL_PADDING_MM
+        )
+
+    members = [
+        max((score_mm(*r["scores"][i]) for r in rows), default=0) for i in range(len(table.members))
+    ]
+    pools = [
+        max(
+            (_figure_mm(str(r["pools"][i]), POOL, 0.636) + CELL_PADDING_MM for r in rows), default=0
+        )
+        for i in range(len(rows[0]["pools"]) if rows else 0)
+    ]
+    return [
+        SHEET_MM["label"],
+        SHEET_MM["dealer"],
+        *(max(MIN_MM["member"], w) for w in members),
+        *(max(MIN_MM["pool"], w) for w in pools),
+        None,
+    ]
+
+
+def _css_widths(widths: list[float | None]) -> list[str]:
+    """Return the widths as CSS lengths ("24.4mm", whatever the language; "" for the rest)."""
+    return [f"{w:.1f}mm" if w else "" for w in widths]
+
+
+def _needs_landscape(widths_of_tables) -> bool:
+    """Return whether a table's figures leave what happened too little of a portrait page
+    (then the whole report is printed in landscape)."""
+    return any(sum(w for w in widths if w) + EVENTS_MM > PORTRAIT_MM for widths in widths_of_tables)
+
+
+def _score_sheets(sheet) -> list[dict]:
+    """Return each table of the sheet for print: its score sheet and its column widths."""
+    tables = []
+    for sheet_table in sheet.tables:
+        table = EveningSheetTable(sheet_table)
+        rows = table.print_rows()
+        widths = _sheet_widths(table, rows)
+        tables.append(
+            {
+                "sheet": sheet_table,
+                "table": table,
+                "rows": rows,
+                "widths": widths,
+                "css_widths": _css_widths(widths),
+            }
+        )
+    return tables
+
+
+def evening_sheet_pdf(*, evening: Evening, transfers: bool = False) -> tuple[str, str, bytes]:
+    """Return the evening's score sheets (a row per hand: dealer, what happened, each member's
+    points and running total, the pools), the settlement, the fewest payments, a line for the
+    treasurer's and each member's signature and the log; ``transfers`` adds an appendix with
+    every posting's transfers."""
     # Read the evening afresh: a caller's copy may predate its closing.
     evening = Evening.objects.select_related("club", "season").get(pk=evening.pk)
     sheet = selectors_season.evening_sheet(evening=evening)
     date = formats.date_format(evening.date, "DATE_FORMAT")
     title = gettext("Evening sheet {date}").format(date=date)
+    tables = _score_sheets(sheet)
     context = {
         "evening": evening,
         "sheet": sheet,
-        "sheet_tables": [
-            (s, EveningSheetTable(s.postings, members=s.seats, game=s.table.game))
-            for s in sheet.tables
-        ],
+        "sheet_tables": tables,
         "settlement_table": SettlementTable(
             sheet.settlement, exclude=() if sheet.closed else ("split", "points", "money")
         ),
         "price": price_text(evening.price_per_point),
+        "transfers": transfers,
     }
-    content = _render("ledger/pdf/evening_sheet.html", context, club=evening.club, title=title)
-    return f"evening-{evening.club.slug}-{evening.date:%Y-%m-%d}.pdf", PDF, content
+    content = _render(
+        "ledger/pdf/evening_sheet.html",
+        context,
+        club=evening.club,
+        title=title,
+        landscape=_needs_landscape(t["widths"] for t in tables),
+    )
+    suffix = "-transfers" if transfers else ""
+    return f"evening-{evening.club.slug}-{evening.date:%Y-%m-%d}{suffix}.pdf", PDF, content
+
+
+def table_sheet_pdf(*, table: Table) -> tuple[str, str, bytes]:
+    """Return one table's score sheet on one page, to sign at the table: the club, the date,
+    the table and its game, every hand, each member's result (and money once the evening is
+    closed) and a line for each member's signature with his name under it."""
+    table = Table.objects.select_related("evening__club", "evening__season").get(pk=table.pk)
+    evening = table.evening
+    sheet = selectors_season.evening_sheet(evening=evening, table=table)
+    tables = _score_sheets(sheet)
+    score_sheet = tables[0] if tables else None
+    seats = score_sheet["sheet"].seats if score_sheet else []
+    date = formats.date_format(evening.date, "DATE_FORMAT")
+    title = gettext("Table {number}, {date}").format(number=table.number, date=date)
+    context = {
+        "evening": evening,
+        "table": table,
+        "sheet": sheet,
+        "score_sheet": score_sheet,
+        "results": sorted(sheet.settlement, key=lambda r: seats.index(r.name)),
+        "price": price_text(evening.price_per_point),
+    }
+    landscape = score_sheet is not None and _needs_landscape([score_sheet["widths"]])
+    content = _render(
+        "ledger/pdf/table_sheet.html", context, club=evening.club, title=title, landscape=landscape
+    )
+    name = f"table-{evening.club.slug}-{evening.date:%Y-%m-%d}-{table.number}.pdf"
+    return name, PDF, content
 
 
 def season_standings_pdf(*, season: Season) -> tuple[str, str, bytes]:

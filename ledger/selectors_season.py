@@ -489,8 +489,9 @@ def member_hands(*, season: Season, member: Member):
 
 @dataclass
 class SheetPosting:
-    """A live posting of a table with its transfers, each member's net and the pools after
-    (``cups_after``: the pools by code, whatever the game)."""
+    """A live posting of a table with its transfers, each member's net, each member's running
+    total after it (``running``: his balance at the table, funding included) and the pools
+    after it (``cups_after``: the pools by code, whatever the game)."""
 
     posting: Posting | None
     kind: str
@@ -499,6 +500,7 @@ class SheetPosting:
     transfers: list[tuple[str, str, int, str]]
     net: dict[str, int]
     cups_after: dict[str, int]
+    running: dict[str, int] = field(default_factory=dict)
     corrected: bool = False
     note: str = ""
 
@@ -575,7 +577,7 @@ def _insert_voided(sheet: SheetTable, hand: Hand) -> None:
         len(sheet.postings),
     )
     codes = get_game(sheet.table.game).features.pool_codes
-    before = sheet.postings[at - 1].cups_after if at else dict.fromkeys(codes, 0)
+    before = sheet.postings[at - 1] if at else None
     sheet.postings.insert(
         at,
         SheetPosting(
@@ -585,17 +587,23 @@ def _insert_voided(sheet: SheetTable, hand: Hand) -> None:
             dealer=hand.dealer.name,
             transfers=[],
             net=dict.fromkeys(sheet.seats, 0),
-            cups_after=dict(before),
+            cups_after=dict(before.cups_after) if before else dict.fromkeys(codes, 0),
+            running=dict(before.running) if before else dict.fromkeys(sheet.seats, 0),
             note=hand.reason or "",
         ),
     )
 
 
-def evening_sheet(*, evening: Evening) -> EveningSheet:
-    """Return every live posting of the evening's tables (and each voided hand in its place),
-    the split and the settlement (seven queries, whatever the number of hands)."""
+def evening_sheet(*, evening: Evening, table: Table | None = None) -> EveningSheet:
+    """Return every live posting of the evening's tables (and each voided hand in its place)
+    with each member's running total, the split and the settlement (six queries, whatever
+    the number of hands). With ``table``, that table of the evening alone: its settlement is
+    each member's result at that table."""
+    where = Q(table__evening=evening)
+    if table is not None:
+        where &= Q(table=table)
     seats = list(
-        Seat.objects.filter(table__evening=evening)
+        Seat.objects.filter(where)
         .select_related("member", "table")
         .order_by("table__number", "position")
     )
@@ -605,13 +613,13 @@ def evening_sheet(*, evening: Evening) -> EveningSheet:
         sheet.seats.append(seat.member.name)
     transfers = defaultdict(list)
     for t in (
-        Transfer.objects.filter(LIVE_TRANSFER, table__evening=evening)
+        Transfer.objects.filter(LIVE_TRANSFER, where)
         .select_related("source__member", "target__member")
         .order_by("posting_id", "pk")
     ):
         transfers[t.posting_id].append((t.source.name, t.target.name, t.points, t.reason))
     postings = (
-        Posting.objects.filter(LIVE_POSTING, table__evening=evening)
+        Posting.objects.filter(LIVE_POSTING, where)
         .select_related("hand__dealer")
         .annotate(revisions=Count("hand__revisions"))
         .order_by("table__number", "pk")
@@ -640,6 +648,7 @@ def evening_sheet(*, evening: Evening) -> EveningSheet:
                 transfers=transfers[posting.pk],
                 net={n: net.get(n, 0) for n in sheet.seats},
                 cups_after={c: balances.get(c, 0) for c in codes},
+                running={n: balances.get(n, 0) for n in sheet.seats},
                 corrected=(posting.revisions or 0) > 1,
                 note=posting.note if posting.kind == Posting.Kind.ADJUSTMENT else "",
             )
@@ -648,7 +657,7 @@ def evening_sheet(*, evening: Evening) -> EveningSheet:
         hand=OuterRef("pk"), action=HandRevision.Action.VOID
     ).order_by("-number")
     for hand in (
-        Hand.objects.filter(table__evening=evening, status=Hand.Status.VOIDED)
+        Hand.objects.filter(where, status=Hand.Status.VOIDED)
         .select_related("dealer")
         .annotate(reason=Subquery(void_reason.values("reason")[:1]))
         .order_by("number")

@@ -489,36 +489,96 @@ class SettlementTable(tables.Table):
         row_attrs = {"data-member": lambda record: record.name}
 
 
-class SheetColumn(tables.Column):
-    """One member's net of each posting on the evening sheet."""
+def running_text(points) -> str:
+    """Return a running total as a score sheet writes it: 120, 0, and −40 with a real minus."""
+    return f"{MINUS}{-points}" if points < 0 else str(points)
+
+
+def _score_html(net: int, running: int):
+    """Render a member's net of a posting, small, and his running total after it, bold."""
+    net_class = "pos" if net > 0 else "neg" if net < 0 else "zero"
+    return format_html(
+        '<span class="net {}" data-points="{}">{}</span> '
+        '<strong class="run{}" data-running="{}">{}</strong>',
+        net_class,
+        net,
+        signed_points(net),
+        " neg" if running < 0 else "",
+        running,
+        running_text(running),
+    )
+
+
+class ScoreColumn(tables.Column):
+    """One member's column of the score sheet: his net of each posting and his running total
+    after it; the footer is his total at the table."""
 
     def __init__(self, member: str, **kwargs):
         self.member = member
+        attrs = {
+            "td": {"class": "num score", "data-member": member},
+            "th": {"class": "num member", "data-member": member},
+            "tf": {"class": "num score", "data-member": member},
+        }
         super().__init__(
-            verbose_name=member, empty_values=(), orderable=False, attrs=SIGNED_ATTRS, **kwargs
+            verbose_name=member,
+            empty_values=(),
+            orderable=False,
+            attrs=attrs,
+            footer=lambda table: _signed_html(table.sheet.balances.get(member, 0)),
+            **kwargs,
         )
 
     def raw(self, record) -> int:
         return record.net.get(self.member, 0)
 
     def render(self, record):
-        value = self.raw(record)
-        return format_html('<span data-points="{}">{}</span>', value, signed_points(value))
+        if record.kind == "voided":
+            return ""
+        return _score_html(self.raw(record), record.running.get(self.member, 0))
 
     def value(self, record):
         return self.raw(record)
 
 
-class EveningSheetTable(tables.Table):
-    """Every live posting of a table in order: funding, each hand, adjustments, the split.
+class SheetPoolColumn(PoolColumn):
+    """A pool after each posting of the score sheet (nothing on a voided hand); the footer is
+    the pool at the end."""
 
-    Each row shows each member's net and the cups after it; the template adds a line with
-    its transfers under each row.
+    def __init__(self, code: str, label, **kwargs):
+        attrs = {"td": {"class": "num pool"}, "th": {"class": "num pool"}, "tf": {"class": "num"}}
+        super().__init__(
+            code,
+            label,
+            attrs=attrs,
+            footer=lambda table: table.sheet.balances.get(code, 0),
+            **kwargs,
+        )
+
+    def render(self, record):
+        return "" if record.kind == "voided" else self.raw(record)
+
+
+class EveningSheetTable(tables.Table):
+    """A table's score sheet: a row per posting (funding, each hand, adjustments, the split,
+    each voided hand in its place) with the number, the dealer, each member's net and running
+    total, the pools after it and what happened; the footer holds each member's total.
+
+    ``members`` orders the member columns (the reader's own first); ``transfer_lines`` gives
+    a posting's transfers in words (the screen shows them a tap away, the PDF's appendix).
     """
 
-    label = tables.Column(verbose_name="#", empty_values=(), attrs={"td": {"class": "label"}})
-    dealer = tables.Column(verbose_name=_("Dealer"), empty_values=())
-    events = tables.Column(verbose_name=_("What happened"), empty_values=())
+    label = tables.Column(
+        verbose_name="#", empty_values=(), attrs={"td": {"class": "label"}}, footer=_("Total")
+    )
+    dealer = tables.Column(
+        verbose_name=_("Dealer"), empty_values=(), attrs={"td": {"class": "dealer"}}
+    )
+    events = tables.Column(
+        verbose_name=_("What happened"),
+        empty_values=(),
+        attrs={"td": {"class": "events"}, "th": {"class": "events"}},
+    )
 
     class Meta:
         orderable = False
@@ -528,19 +588,54 @@ class EveningSheetTable(tables.Table):
             "data-kind": lambda record: record.kind,
             "data-hand": lambda record: record.number or "",
         }
-        sequence = ("label", "dealer", "events", "...")
+        sequence = ("label", "dealer", "...", "events")
 
-    def __init__(self, data, *, members, game, **kwargs):
-        self.web = get_web(game)
-        extra = [(f"m{i}", SheetColumn(name)) for i, name in enumerate(members)]
-        extra += pool_columns(game, "pool_", NUM_ATTRS)
-        super().__init__(data, extra_columns=extra, **kwargs)
-        for record in data:
-            # The row under each posting (see the template) lists its transfers in words.
-            record.transfers_text = ", ".join(
-                f"{source} → {target} {points} ({self.web.reason_label(reason)})"
-                for source, target, points, reason in record.transfers
+    def __init__(self, sheet, *, members=None, **kwargs):
+        self.sheet = sheet
+        self.web = get_web(sheet.table.game)
+        self.members = list(members if members is not None else sheet.seats)
+        extra = [(f"m{i}", ScoreColumn(name)) for i, name in enumerate(self.members)]
+        extra += [
+            (f"pool_{code}", SheetPoolColumn(code, self.web.pool_label(code)))
+            for code in get_game(sheet.table.game).features.pool_codes
+        ]
+        super().__init__(sheet.postings, extra_columns=extra, **kwargs)
+        for record in sheet.postings:
+            record.label = self.render_label(record)
+            record.transfer_lines = self.transfer_lines(record)
+
+    def print_rows(self) -> list[dict]:
+        """Return each posting's figures as text for print, in the columns' order: the PDF's
+        template writes them into bare cells, since WeasyPrint lays out every element and
+        attribute of a sheet of 160 hands."""
+        codes = get_game(self.sheet.table.game).features.pool_codes
+        rows = []
+        for record in self.sheet.postings:
+            voided = record.kind == "voided"
+            scores = [
+                ("", "")
+                if voided
+                else (signed_points(record.net.get(m, 0)), running_text(record.running.get(m, 0)))
+                for m in self.members
+            ]
+            rows.append(
+                {
+                    "kind": record.kind,
+                    "label": record.label,
+                    "dealer": record.dealer,
+                    "scores": scores,
+                    "pools": ["" if voided else record.cups_after.get(c, 0) for c in codes],
+                    "events": self.render_events(record),
+                }
             )
+        return rows
+
+    def transfer_lines(self, record) -> list[str]:
+        """Return a posting's transfers in words: "Bo → Anna 40 (ultimo)"."""
+        return [
+            f"{source} → {target} {points} ({self.web.reason_label(reason)})"
+            for source, target, points, reason in record.transfers
+        ]
 
     def render_label(self, record):
         if record.kind in ("hand", "voided"):

@@ -11,6 +11,11 @@ urlpatterns = [
     path("members/<int:pk>/season.pdf", views.member_season_pdf, name="member_season_pdf"),
     path("evening/<int:pk>/sheet/", views.evening_sheet, name="evening_sheet"),
     path("evening/<int:pk>/sheet.pdf", views.evening_sheet_pdf, name="evening_sheet_pdf"),
+    path(
+        "evening/<int:pk>/table/<int:table>/sheet.pdf",
+        views.table_sheet_pdf,
+        name="table_sheet_pdf",
+    ),
     path("evening/<int:pk>/treasury/", views.evening_treasury, name="evening_treasury"),
     path(
         "evening/<int:pk>/treasury/table/<int:table>/count/",

@@ -232,15 +232,17 @@ def member_season(request, pk):
 
 
 def _sheet_context(request, evening) -> dict:
+    """Return the evening sheet's context; the reader's own column comes first at his tables,
+    and his result of the evening is ``mine``."""
     sheet = selectors_season.evening_sheet(evening=evening)
+    member = getattr(request, "member", None)
+    name = member.name if member is not None else None
     return {
         "evening": evening,
         "nav_evening": evening,
         "sheet": sheet,
-        "sheet_tables": [
-            (s, EveningSheetTable(s.postings, members=s.seats, game=s.table.game))
-            for s in sheet.tables
-        ],
+        "sheet_tables": [_sheet_table(s, name) for s in sheet.tables],
+        "mine": next((r for r in sheet.settlement if r.name == name), None),
         "settlement_table": SettlementTable(
             sheet.settlement, exclude=() if sheet.closed else OPEN_SETTLEMENT_HIDDEN
         ),
@@ -248,18 +250,40 @@ def _sheet_context(request, evening) -> dict:
     }
 
 
+def _sheet_table(sheet_table, name: str | None) -> dict:
+    """Return a table of the sheet with the reader's own column first (the rest in seat
+    order), whether he sat there, and each member's total at it."""
+    members = sorted(sheet_table.seats, key=lambda seat: seat != name)
+    return {
+        "sheet": sheet_table,
+        "table": EveningSheetTable(sheet_table, members=members),
+        "mine": name in sheet_table.seats,
+        "totals": [(n, sheet_table.balances.get(n, 0)) for n in members],
+    }
+
+
 @club_role()
 def evening_sheet(request, pk):
-    """Every hand of an evening with its transfers, the cups hand by hand, split and results."""
+    """The evening's score sheets (a row per hand, a column per member, transfers a tap
+    away), the reader's own result first, the split and the results."""
     evening = selectors_season.evening_for_club(club=request.club, pk=pk)
     return render(request, "ledger/treasury/sheet.html", _sheet_context(request, evening))
 
 
 @club_role()
 def evening_sheet_pdf(request, pk):
-    """The evening sheet as a PDF, with lines for the treasurer's and a member's signature."""
+    """The evening's score sheets as a PDF with the settlement and a line for the treasurer's
+    and each member's signature; ``?transfers=1`` adds every transfer in an appendix."""
     evening = selectors_season.evening_for_club(club=request.club, pk=pk)
-    return _file_response(reports.evening_sheet_pdf(evening=evening))
+    transfers = request.GET.get("transfers") == "1"
+    return _file_response(reports.evening_sheet_pdf(evening=evening, transfers=transfers))
+
+
+@club_role()
+def table_sheet_pdf(request, pk, table):
+    """One table's score sheet on one page, each member's result and a line to sign."""
+    evening = selectors_season.evening_for_club(club=request.club, pk=pk)
+    return _file_response(reports.table_sheet_pdf(table=_table_of(evening, table)))
 
 
 @club_role()

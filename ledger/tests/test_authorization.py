@@ -36,6 +36,7 @@ MATRIX = {
     "member_season_pdf": ("member", None),
     "evening_sheet": ("member", None),
     "evening_sheet_pdf": ("member", None),
+    "table_sheet_pdf": ("member", None),
     "evening_treasury": ("treasurer", None),
     "treasury_count": (None, "treasurer"),
     "treasury_adjust": (None, "treasurer"),
@@ -143,6 +144,7 @@ def kwargs_for(name, w, *, foreign=False):
         "member_season_pdf": member.pk,
         "evening_sheet": evening.pk,
         "evening_sheet_pdf": evening.pk,
+        "table_sheet_pdf": evening.pk,
         "evening_treasury": evening.pk,
         "treasury_count": evening.pk,
         "treasury_adjust": evening.pk,
@@ -155,7 +157,7 @@ def kwargs_for(name, w, *, foreign=False):
     kwargs = {"club": "alpha"}
     if pk is not None:
         kwargs["pk"] = pk
-    if name in ("treasury_count", "treasury_adjust"):
+    if name in ("treasury_count", "treasury_adjust", "table_sheet_pdf"):
         kwargs["table"] = table.pk
     return kwargs
 

@@ -34,6 +34,8 @@ QUERIES = {
     "sheet_closed": 12,
     "sheet_open": 12,
     "sheet_pdf": 13,
+    "sheet_pdf_transfers": 13,
+    "table_sheet_pdf": 14,
     "treasury_closed": 18,  # +1: when each table last changed (stale counts)
     "treasury_open": 18,
 }
@@ -74,6 +76,11 @@ def pages(club, closed, still_open) -> dict[str, str]:
         "sheet_closed": evening_url("evening_sheet", closed),
         "sheet_open": evening_url("evening_sheet", still_open),
         "sheet_pdf": evening_url("evening_sheet_pdf", closed),
+        "sheet_pdf_transfers": evening_url("evening_sheet_pdf", closed) + "?transfers=1",
+        "table_sheet_pdf": reverse(
+            "table_sheet_pdf",
+            kwargs={"club": slug, "pk": closed.pk, "table": closed.tables.order_by("pk")[0].pk},
+        ),
         "treasury_closed": evening_url("evening_treasury", closed),
         "treasury_open": evening_url("evening_treasury", still_open),
     }

@@ -87,24 +87,25 @@ def evening_e(club):
 
 
 def test_evening_sheet_pdf_of_evening_e(evening_e):
-    """The sheet prints every hand's nets and cups, the split and +65 / -30 / -35 with money."""
+    """The sheet prints every hand's nets, running totals and cups, the split and +65 / -30 /
+    -35 with money; the transfers only in an appendix when asked (test_evening_sheet.py)."""
     with translation.override("en"):
         filename, content_type, content = reports.evening_sheet_pdf(evening=evening_e)
     assert (filename, content_type) == ("evening-test-2026-11-05.pdf", "application/pdf")
     reader, text = pdf_text(content)
     assert page_size(reader) == A4
     assert reader.metadata.title == "Evening sheet Nov. 5, 2026 · Hjørring Tarokklub"
-    assert "Funding -40 -40 -40 60 60" in text
-    assert "1 Anna last trick: Carl -60 -20 +70 65 65" in text
-    assert "+145 -75 -70 60 70" in text
-    assert "3 Carl last trick: Bo -25 +60 -45 65 75" in text
-    assert "Split +45 +45 +50 0 0" in text
-    assert "Bo → Anna 40 (ultimo)" in text
+    assert "Funding -40 -40 -40 -40 -40 -40 60 60" in text
+    assert "1 Anna -60 -100 -20 -60 +70 30 65 65 last trick: Carl" in text
+    assert "+145 45 -75 -135 -70 -40 60 70" in text
+    assert "3 Carl -25 20 +60 -75 -45 -85 65 75 last trick: Bo" in text
+    assert "Split +45 65 +45 -30 +50 -35 0 0" in text
+    assert "Bo → Anna 40 (ultimo)" not in text
     assert "Anna +20 +45 +65 16.25" in text
     assert "Bo -75 +45 -30 -7.50" in text
     assert "Carl -85 +50 -35 -8.75" in text
     assert "Total -140 +140 0 0.00" in text
-    assert "Treasurer (signature)" in text and "Member (signature)" in text
+    assert "Treasurer (signature) Anna Bo Carl" in text
     assert "Hjørring Tarokklub" in text
     assert "Page 1 of 1" in text
     assert "Printed " in text

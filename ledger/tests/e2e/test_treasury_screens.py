@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.test import Client
 
 from ledger.models import Evening, EveningResult, Member
@@ -190,3 +191,40 @@ def test_evening_sheet_screen(open_page, season_club):
     assert anna.locator("[data-money]").get_attribute("data-money") == "16.25"
     assert page.locator("#to-treasury").count() == 0
     shot(page, "evening-sheet")
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LANDSCAPE], ids=["phone", "desktop"])
+def test_score_sheet_on_a_phone_and_a_desktop(open_page, season_club, viewport):
+    """The sheet fits the screen's width (a table scrolls inside its own box), the reader's
+    result comes before the tables and his column first; on a phone only his table is open;
+    a tap on a hand's number shows its transfers."""
+    club, _, evenings, _, _ = season_club
+    anna = Member.objects.get(club=club, name="Anna")
+    anna.user = get_user_model().objects.create_user(username="anna", password="pw-anna-123")
+    anna.save()
+    page = open_page(anna.user, viewport)
+    page.goto(f"/c/{club.slug}/evening/{evenings[1].pk}/sheet/")  # Anna at table 1 of 2
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    mine = page.locator("#my-result")
+    assert mine.get_attribute("data-member") == "Anna"
+    first_table = page.locator("details.sheet-table").first
+    assert mine.bounding_box()["y"] < first_table.bounding_box()["y"]
+    heads = page.locator("#table-1 table.sheet thead th.member")
+    assert heads.first.get_attribute("data-member") == "Anna"
+    assert page.locator("#table-2 thead th.member").first.get_attribute("data-member") == "Erik"
+    folded = page.evaluate("[...document.querySelectorAll('details.sheet-table')].map(d => d.open)")
+    assert folded == ([True, False] if viewport is PHONE else [True, True])
+    box = page.locator("#table-1 .table-scroll").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+
+    transfers = page.locator('#table-1 tr.transfers[data-transfers-of="2"]')
+    assert not transfers.is_visible()
+    page.locator('#table-1 tr[data-hand="2"] details.tx summary').click()
+    assert transfers.is_visible()
+    assert "→" in transfers.inner_text()
+    name = "score-sheet-phone" if viewport is PHONE else "score-sheet"
+    shot(page, name)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-top-{page.viewport_label}.png"))

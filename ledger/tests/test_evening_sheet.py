@@ -1,0 +1,390 @@
+"""The evening sheet as a score sheet: the selector's running totals, the screen (the reader's
+own column and result first, transfers a tap away), the PDF (compact, transfers only in an
+appendix when asked, a line for each member to sign) and the one-page sheet of a table.
+
+Evening E's figures are the spec's (danish-tarok.md section 9): funding 40 each (cups 60/60);
+hand 1 Anna -60, Bo -20, Carl +70; hand 2 +145, -75, -70; hand 3 -25, +60, -45; the split
++45, +45, +50; final +65, -30, -35. PDFs are read back as text with pypdf.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from django.utils import translation
+
+from ledger import reports, selectors_season, services
+from ledger.models import Member
+from ledger.tests import factories
+from ledger.tests.conftest import load_example
+from ledger.tests.test_reports import pdf_text, save_first_page
+
+pytestmark = pytest.mark.django_db
+
+# Evening E, posting by posting: (kind, number, dealer, net, running, cups after).
+EVENING_E_ROWS = [
+    ("funding", None, "", (-40, -40, -40), (-40, -40, -40), (60, 60)),
+    ("hand", 1, "Anna", (-60, -20, 70), (-100, -60, 30), (65, 65)),
+    ("hand", 2, "Bo", (145, -75, -70), (45, -135, -40), (60, 70)),
+    ("hand", 3, "Carl", (-25, 60, -45), (20, -75, -85), (65, 75)),
+    ("split", None, "", (45, 45, 50), (65, -30, -35), (0, 0)),
+]
+SEATS = ("Anna", "Bo", "Carl")
+CUPS = ("kongekop", "pagatkop")
+
+
+@pytest.fixture
+def club():
+    club = factories.make_club(name="Hjørring Tarokklub")
+    factories.make_season(club)
+    return club
+
+
+@pytest.fixture
+def bo(club):
+    """Bo, who plays Evening E, with a log-in."""
+    return factories.make_member(club, "Bo", login=True)
+
+
+@pytest.fixture
+def evening_e(club, bo):
+    evening, _table, _hands = factories.evening_e(club)
+    return services.evening_close(evening=evening)
+
+
+def rows_of(sheet_table) -> list[tuple]:
+    return [
+        (
+            p.kind,
+            p.number,
+            p.dealer,
+            tuple(p.net[n] for n in SEATS),
+            tuple(p.running[n] for n in SEATS),
+            tuple(p.cups_after[c] for c in CUPS),
+        )
+        for p in sheet_table.postings
+    ]
+
+
+def english(client):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+def sheet_url(name, evening, **kwargs):
+    return reverse(name, kwargs={"club": evening.club.slug, "pk": evening.pk, **kwargs})
+
+
+def four_tables(club, hands: int, *, seats: int = 4, seed: int = 7):
+    """Open an evening of four tables of ``seats`` members and record ``hands`` at each."""
+    members = [factories.make_member(club, f"M{i:02d}") for i in range(4 * seats)]
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 12))
+    tables = []
+    for i in range(4):
+        table = services.table_open(evening=evening, members=members[i * seats : i * seats + seats])
+        factories.random_table_hands(table, hands, seed=seed + i)
+        tables.append(table)
+    return evening, tables
+
+
+# --- the selector --------------------------------------------------------------------------
+
+
+def test_running_totals_of_evening_e(evening_e):
+    """Each posting carries each member's net and his running total after it, funding
+    included: after hand 2 Anna stands at +45, Bo at -135, Carl at -40; after the split the
+    running totals are the results +65, -30, -35."""
+    (sheet_table,) = selectors_season.evening_sheet(evening=evening_e).tables
+    assert rows_of(sheet_table) == EVENING_E_ROWS
+    assert sheet_table.balances == {"Anna": 65, "Bo": -30, "Carl": -35, **dict.fromkeys(CUPS, 0)}
+
+
+def test_a_voided_hand_keeps_the_running_totals_of_the_hand_before(club, bo):
+    """A voided hand has its row in its place with no points and the running totals of the
+    row before it; the hands after it run on from there."""
+    evening, table, hands = factories.evening_e(club)
+    services.hand_void(hand=hands[1], reason="misdeal")
+    (sheet_table,) = selectors_season.evening_sheet(evening=evening).tables
+    kinds = [(p.kind, p.number) for p in sheet_table.postings]
+    assert kinds == [("funding", None), ("hand", 1), ("voided", 2), ("hand", 3)]
+    _funding, first, voided, third = sheet_table.postings
+    assert voided.running == first.running == {"Anna": -100, "Bo": -60, "Carl": 30}
+    assert voided.note == "misdeal"
+    assert third.running == {n: first.running[n] + third.net[n] for n in SEATS}
+    assert third.running == {n: sheet_table.balances[n] for n in SEATS}
+
+
+def test_one_table_of_the_evening(club):
+    """With ``table`` the sheet holds that table alone, and its settlement is each member's
+    result at that table."""
+    evening, tables = four_tables(club, 3)
+    sheet = selectors_season.evening_sheet(evening=evening, table=tables[2])
+    (sheet_table,) = sheet.tables
+    assert sheet_table.table == tables[2]
+    assert [s.name for s in sorted(sheet.settlement, key=lambda s: s.name)] == sorted(
+        sheet_table.seats
+    )
+    for row in sheet.settlement:
+        assert row.points == sheet_table.balances[row.name]
+
+
+@pytest.mark.parametrize("n_tables, hands", [(1, 3), (4, 12)])
+def test_the_sheet_costs_six_queries_whatever_the_hands(
+    club, django_assert_num_queries, n_tables, hands
+):
+    """One table of three hands or four tables of twelve, with a voided hand: six queries."""
+    evening, tables = four_tables(club, hands)
+    services.hand_void(hand=tables[0].hands.get(number=2), reason="misdeal")
+    table = tables[0] if n_tables == 1 else None
+    with django_assert_num_queries(6):
+        sheet = selectors_season.evening_sheet(evening=evening, table=table)
+    assert len(sheet.tables) == n_tables
+    for sheet_table in sheet.tables:
+        previous = dict.fromkeys(sheet_table.seats, 0)
+        for posting in sheet_table.postings:
+            assert posting.running == {n: previous[n] + posting.net[n] for n in previous}
+            previous = posting.running
+        assert previous == {n: sheet_table.balances[n] for n in sheet_table.seats}
+
+
+# --- the screen ----------------------------------------------------------------------------
+
+
+def test_the_screen_is_a_score_sheet_with_the_transfers_a_tap_away(client, evening_e, bo):
+    """A row per hand with its dealer, each member's points and running total and the cups;
+    its transfers in words behind the hand's number (a <details>), not a row of their own
+    until it is opened; a totals row at the bottom."""
+    client.force_login(bo.user)
+    page = english(client).get(sheet_url("evening_sheet", evening_e)).content.decode()
+    hand_2 = re.search(r'<tr data-kind="hand" data-hand="2"[^>]*>(.*?)</tr>', page, re.S).group(1)
+    assert '<details class="tx"><summary title="Transfers">2</summary></details>' in hand_2
+    assert '<td class="dealer">Bo</td>' in hand_2
+    nets = re.findall(r'data-points="(-?\d+)"', hand_2)
+    running = re.findall(r'data-running="(-?\d+)"', hand_2)
+    assert (nets, running) == (["-75", "145", "-70"], ["-135", "45", "-40"])  # Bo first
+    assert "ultimo: Anna (king); kongekop refunded" in hand_2
+    transfers = re.search(r'<tr class="transfers" data-transfers-of="2">(.*?)</tr>', page, re.S)
+    assert "<li>Bo → Anna 40 (ultimo)</li>" in transfers.group(1)
+    footer = re.search(r"<tfoot.*?</tfoot>", page, re.S).group(0)
+    assert re.findall(r'data-points="(-?\d+)"', footer) == ["-30", "65", "-35"]
+
+
+def test_the_readers_own_column_and_result_come_first(client, evening_e, bo):
+    """Bo's column is the first member column at his table and his result (-30 points,
+    -7.50 DKK) is shown above the tables, with a link to his table."""
+    client.force_login(bo.user)
+    page = english(client).get(sheet_url("evening_sheet", evening_e)).content.decode()
+    heads = re.findall(r'<th class="member num" data-member="([^"]+)"', page)
+    assert heads == ["Bo", "Anna", "Carl"]
+    mine = re.search(r'<section class="my-result".*?</section>', page, re.S).group(0)
+    assert 'data-points="-30"' in mine and 'data-money="-7.50"' in mine
+    assert '<a href="#table-1">Table 1</a>' in mine
+    assert page.index('id="my-result"') < page.index('id="table-1"')
+    assert '<details class="sheet-table" id="table-1" data-table="1" data-mine open>' in page
+
+
+def test_before_the_close_the_reader_sees_his_balance_so_far(client, club, bo):
+    """On an open evening the reader's figure is his balance before the split (-75)."""
+    evening, _table, _hands = factories.evening_e(club)
+    client.force_login(bo.user)
+    page = english(client).get(sheet_url("evening_sheet", evening)).content.decode()
+    mine = re.search(r'<section class="my-result".*?</section>', page, re.S).group(0)
+    assert "Your balance so far" in mine and 'data-points="-75"' in mine
+    assert "data-money" not in mine
+
+
+def test_a_reader_who_did_not_play_sees_the_seat_order(client, club, evening_e):
+    """A member who sat at no table gets no result of his own and the columns in seat order."""
+    mia = factories.make_member(club, "Mia", login=True)
+    client.force_login(mia.user)
+    page = english(client).get(sheet_url("evening_sheet", evening_e)).content.decode()
+    assert re.findall(r'<th class="member num" data-member="([^"]+)"', page) == list(SEATS)
+    assert 'id="my-result"' not in page and "data-mine" not in page
+
+
+def test_the_screen_links_both_pdfs_and_each_table_sheet(client, evening_e, bo):
+    """The sheet links the PDF, the PDF with the transfers appendix and each table's sheet;
+    so does the table screen."""
+    client.force_login(bo.user)
+    page = english(client).get(sheet_url("evening_sheet", evening_e)).content.decode()
+    pdf = sheet_url("evening_sheet_pdf", evening_e)
+    table = evening_e.tables.get()
+    table_pdf = sheet_url("table_sheet_pdf", evening_e, table=table.pk)
+    assert f'data-export="pdf" href="{pdf}"' in page
+    assert f'data-export="pdf-transfers" href="{pdf}?transfers=1"' in page
+    assert f'data-export="table-pdf" href="{table_pdf}">Print table sheet</a>' in page
+    screen = client.get(reverse("table", kwargs={"club": "test", "pk": table.pk}))
+    assert f'id="table-sheet" data-export="table-pdf" href="{table_pdf}"' in screen.content.decode()
+
+
+def test_the_danish_screen_says_it_in_danish(client, evening_e, bo):
+    """The new words of the sheet are Danish by default."""
+    client.force_login(bo.user)
+    page = client.get(sheet_url("evening_sheet", evening_e)).content.decode()
+    assert "Udskriv bordets ark" in page and "PDF med overførsler" in page
+    assert "Dit resultat i aften" in page
+
+
+# --- the evening sheet's PDF ---------------------------------------------------------------
+
+
+def test_the_pdf_is_a_compact_score_sheet_with_a_line_to_sign_for_each_member(evening_e):
+    """Each hand on one line: number, dealer, each member's points and running total, the
+    cups, what happened; the totals; a signature line for the treasurer and for each member
+    with his name; no transfers."""
+    with translation.override("en"):
+        _, _, content = reports.evening_sheet_pdf(evening=evening_e)
+    reader, text = pdf_text(content)
+    assert len(reader.pages) == 1
+    assert "# Dealer Anna Bo Carl kongekop pagatkop What happened" in text
+    assert "Funding -40 -40 -40 -40 -40 -40 60 60" in text
+    assert "1 Anna -60 -100 -20 -60 +70 30 65 65 last trick: Carl" in text
+    assert "2 Bo +145 45 -75 -135 -70 -40 60 70 ultimo: Anna (king); kongekop refunded" in text
+    assert "3 Carl -25 20 +60 -75 -45 -85 65 75 last trick: Bo" in text
+    assert "Split +45 65 +45 -30 +50 -35 0 0" in text
+    assert "Total +65 -30 -35 0 0" in text
+    assert "Treasurer (signature) Anna Bo Carl" in text
+    assert "→" not in text and "Appendix" not in text
+    save_first_page(content, "score-sheet")
+
+
+def test_the_transfers_are_an_appendix_only_when_asked(client, evening_e, bo):
+    """``transfers=True`` (``?transfers=1``) adds every posting's transfers on pages of their
+    own after the sheet; without it there are none."""
+    with translation.override("en"):
+        _, _, plain = reports.evening_sheet_pdf(evening=evening_e)
+        name, _, content = reports.evening_sheet_pdf(evening=evening_e, transfers=True)
+    assert name == "evening-test-2026-11-05-transfers.pdf"
+    reader, text = pdf_text(content)
+    assert len(reader.pages) == len(pypdf_pages(plain)) + 1
+    appendix = reader.pages[-1].extract_text()
+    assert appendix.startswith("Appendix: every transfer")
+    assert "2 Bo → kongekop 5 (dealer's fee)" in appendix
+    assert "Bo → Anna 40 (ultimo)" in appendix
+    assert "Split kongekop → Anna 45 (split)" in appendix
+    client.force_login(bo.user)
+    response = client.get(sheet_url("evening_sheet_pdf", evening_e) + "?transfers=1")
+    assert response["Content-Disposition"].endswith('-transfers.pdf"')
+    assert "→" in pdf_text(response.content)[1]
+    response = client.get(sheet_url("evening_sheet_pdf", evening_e))
+    assert "→" not in pdf_text(response.content)[1]
+
+
+def pypdf_pages(content: bytes):
+    return pdf_text(content)[0].pages
+
+
+def test_a_full_evening_prints_on_a_few_pages(club):
+    """Four tables of forty hands (a full evening) print on at most four pages, in portrait."""
+    evening, _tables = four_tables(club, 40)
+    evening = services.evening_close(evening=evening)
+    _, _, content = reports.evening_sheet_pdf(evening=evening)
+    reader, text = pdf_text(content)
+    assert len(reader.pages) <= 4
+    assert all(page.mediabox.width < page.mediabox.height for page in reader.pages)
+    assert text.count("Total") >= 5  # each table's totals and the settlement's
+    save_first_page(content, "score-sheet-full")
+
+
+# --- the table's sheet ---------------------------------------------------------------------
+
+
+def test_the_table_sheet_of_evening_e(client, evening_e, bo):
+    """One page: the club, the table and the date, the game, every hand, each member's result
+    in points and money, and a line to sign with each member's name."""
+    table = evening_e.tables.get()
+    with translation.override("en"):
+        name, content_type, content = reports.table_sheet_pdf(table=table)
+    assert (name, content_type) == ("table-test-2026-11-05-1.pdf", "application/pdf")
+    reader, text = pdf_text(content)
+    assert len(reader.pages) == 1
+    assert reader.metadata.title == "Table 1, Nov. 5, 2026 · Hjørring Tarokklub"
+    assert "Danish Tarok · Anna, Bo, Carl · Closed" in text
+    assert "2 Bo +145 45 -75 -135 -70 -40 60 70 ultimo: Anna (king); kongekop refunded" in text
+    assert "Total +65 -30 -35 0 0" in text
+    # Under each line to sign, the member's name and his result in points and money.
+    assert "Result at this table, to sign\nAnna\n+65 points\n16.25 DKK\nBo\n-30 points" in text
+    assert "Carl\n-35 points\n-8.75 DKK" in text
+    assert "→" not in text
+    client.force_login(bo.user)
+    response = client.get(sheet_url("table_sheet_pdf", evening_e, table=table.pk))
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'inline; filename="table-test-2026-11-05-1.pdf"'
+    save_first_page(content, "table-sheet")
+
+
+def test_an_open_tables_sheet_shows_the_balances_so_far(club, bo):
+    """Before the close the table sheet has the balances so far and no money."""
+    _evening, table, _hands = factories.evening_e(club)
+    with translation.override("en"):
+        _, _, content = reports.table_sheet_pdf(table=table)
+    _, text = pdf_text(content)
+    assert "Open: the cups are not split yet" in text
+    assert "Balances so far (the cups are not split yet)\nAnna\n+20 points\nBo\n-75 points" in text
+    assert not re.search(r"points\n-?[\d.]+ DKK", text)
+
+
+@pytest.mark.parametrize("seats", [4, 5])
+def test_forty_hands_fit_on_one_page(club, seats):
+    """A table of forty hands, four or five members, prints on one A4 page to sign."""
+    evening, tables = four_tables(club, 0, seats=seats)
+    factories.random_table_hands(tables[1], 40, seed=11)
+    services.evening_close(evening=evening)
+    _, _, content = reports.table_sheet_pdf(table=tables[1])
+    reader, text = pdf_text(content)
+    assert len(reader.pages) == 1
+    assert "\n40 " in text
+    for name in Member.objects.filter(seats__table=tables[1]).values_list("name", flat=True):
+        assert re.search(rf"\n{name}\n[+-]?\d+ points\n", text), name
+    save_first_page(content, f"table-sheet-40-{seats}")
+
+
+def test_another_evenings_table_is_404(client, club, evening_e, bo):
+    """A table of another evening of the club is not found under this evening's address."""
+    other, _table, _hands = factories.evening_e(club, date=datetime.date(2026, 11, 6))
+    client.force_login(bo.user)
+    url = sheet_url("table_sheet_pdf", evening_e, table=other.tables.get().pk)
+    assert client.get(url).status_code == 404
+
+
+# --- the other games -----------------------------------------------------------------------
+
+
+def test_a_slovenian_sheet_names_its_pool(client):
+    """A Slovenian table's sheets have the game's pool column, in the game's word."""
+    club = factories.make_club(slug="sl", name="Ljubljana", game="slovenian_tarok")
+    members = [factories.make_member(club, n) for n in ("Anna", "Bo", "Carl", "Dorte")]
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
+    table = services.table_open(evening=evening, members=members, first_dealer=members[0])
+    for hand in load_example("SL_EVENING.evening.json")["hands"]:
+        hand = {k: v for k, v in hand.items() if k != "radli_before"}
+        services.hand_record(table=table, record={"game": "slovenian_tarok", **hand})
+    services.evening_close(evening=evening, confirm_differences=True)
+    with translation.override("en"):
+        _, _, content = reports.table_sheet_pdf(table=table)
+        _, _, sheet = reports.evening_sheet_pdf(evening=evening)
+    for pdf in (content, sheet):
+        _, text = pdf_text(pdf)
+        assert "# Dealer Anna Bo Carl Dorte pool What happened" in text
+        assert "Total +10 +80 +60 -150 0" in text
+
+
+def test_a_hungarian_sheet_has_no_pool_columns():
+    """A Hungarian table has no pools: the sheets have a column per member and what happened,
+    in the game's words."""
+    club = factories.make_club(slug="hu", name="Budapest", game="hungarian_tarokk")
+    members = [factories.make_member(club, n) for n in ("Anna", "Bo", "Carl", "Dorte")]
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
+    table = services.table_open(evening=evening, members=members, first_dealer=members[3])
+    services.hand_record(table=table, record=load_example("HU1.hand.json"))
+    services.evening_close(evening=evening)
+    with translation.override("en"):
+        _, _, content = reports.table_sheet_pdf(table=table)
+    _, text = pdf_text(content)
+    assert "# Dealer Anna Bo Carl Dorte What happened" in text
+    assert "\n1 Dorte +3 3 -3 -3 +3 3 -3 -3 " in text
+    assert "Total +3 -3 +3 -3\n" in text
