@@ -18,7 +18,7 @@ from django.utils.text import capfirst, slugify
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django.views.generic import TemplateView
-from django_tables2 import RequestConfig, SingleTableMixin
+from django_tables2 import LazyPaginator, RequestConfig, SingleTableMixin
 from django_tables2.export import ExportMixin, TableExport
 
 from ledger import charts, render_cache, reports, selectors, selectors_season, services
@@ -207,7 +207,10 @@ def member_season(request, pk):
         return response
     RequestConfig(request, paginate=False).configure(evenings)
     render_cache.keep(evenings, request, rows=(member.pk, data.stats_columns, data.evenings))
-    RequestConfig(request, paginate={"per_page": 25}).configure(hands)
+    # No count of every hand he played: the pages are "previous" and "next" (LazyPaginator).
+    RequestConfig(request, paginate={"per_page": 25, "paginator_class": LazyPaginator}).configure(
+        hands
+    )
     chart = charts.cumulative_points_svg(
         points=[(e["date"], e["cumulative"]) for e in data.evenings],
         title=gettext("Points over the season: {name}").format(name=member.name),

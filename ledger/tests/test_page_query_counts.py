@@ -35,7 +35,7 @@ QUERIES = {
     "hand": 10,
     "hand_correct": 11,
     "hand_new": 11,
-    "member_season": 11,
+    "member_season": 10,
     "member_season_pdf": 11,
     "my_page": 12,
     "setup_invitations": 6,
