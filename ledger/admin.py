@@ -138,15 +138,15 @@ class MemberAdmin(admin.ModelAdmin):
     fields = ["club", "name", "user", "role", "active"]
 
 
-@admin.register(AccountBalance)
-class AccountBalanceAdmin(admin.ModelAdmin):
-    """The running balances are derived from the transfers: read them, never edit them
-    (``rebuild_balances`` rebuilds them; ``verify_ledger`` checks them)."""
+class SummaryAdmin(admin.ModelAdmin):
+    """A summary derived from the ledger (``rebuild_balances`` rebuilds it, ``verify_ledger``
+    checks it): read it, never edit it."""
 
-    list_display = ["account", "balance", "transfers"]
     list_select_related = ["account__member", "account__table__evening__club"]
     list_filter = ["account__table__evening__club"]
-    readonly_fields = ["account", "balance", "transfers"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.list_display
 
     def has_add_permission(self, request):
         return False
@@ -156,26 +156,20 @@ class AccountBalanceAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(AccountBalance)
+class AccountBalanceAdmin(SummaryAdmin):
+    """The running balances, derived from the transfers."""
+
+    list_display = ["account", "balance", "transfers"]
 
 
 @admin.register(AccountStats)
-class AccountStatsAdmin(admin.ModelAdmin):
-    """The statistics are derived from the live hands: read them, never edit them
-    (``rebuild_balances`` rebuilds them; ``verify_ledger`` checks them)."""
+class AccountStatsAdmin(SummaryAdmin):
+    """The statistics, derived from the live hands."""
 
     list_display = ["account", "stats"]
-    list_select_related = ["account__member", "account__table__evening__club"]
-    list_filter = ["account__table__evening__club"]
-    readonly_fields = ["account", "stats"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Invitation)

@@ -23,7 +23,13 @@ from ledger.games import GAME_CHOICES, GAMES, get_game
 from ledger.games.errors import RateCardError
 from ledger.games.web import get_web
 from ledger.models import Club, Member, Season
-from ledger.services_setup import parse_names, season_dates, season_name, username_free
+from ledger.services_setup import (
+    CLUB_SETTINGS,
+    parse_names,
+    season_dates,
+    season_name,
+    username_free,
+)
 
 FINE_PREFIX = "fine_"
 NESTED = "__"
@@ -225,14 +231,7 @@ class SeasonForm(forms.ModelForm):
 class ClubSettingsForm(forms.ModelForm):
     class Meta:
         model = Club
-        fields = [
-            "name",
-            "price_per_point",
-            "currency",
-            "starting_jetons",
-            "publish_results",
-            "publish_money",
-        ]
+        fields = list(CLUB_SETTINGS)
 
 
 DANISH_LETTERS = str.maketrans({"æ": "ae", "ø": "oe", "å": "aa", "Æ": "Ae", "Ø": "Oe", "Å": "Aa"})
