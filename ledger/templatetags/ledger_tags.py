@@ -26,3 +26,20 @@ def render_table_kept(context, table):
     from ledger import render_cache
 
     return render_cache.render(table, context["request"])
+
+
+@register.simple_tag
+def table_row(row):
+    """Return a django-tables2 row as its template writes it: ``<tr>`` with the row's
+    attributes, a ``<td>`` per cell with the column's attributes, the value localized as the
+    column asks (``column.localize``)."""
+    from django.templatetags.l10n import localize, unlocalize
+    from django.utils.html import conditional_escape, format_html
+    from django.utils.safestring import mark_safe
+
+    cells = []
+    for column, cell in row.items():
+        if column.localize is not None:
+            cell = localize(cell) if column.localize else unlocalize(cell)
+        cells.append(f"<td {column.attrs['td'].as_html()}>{conditional_escape(cell)}</td>")
+    return format_html("<tr {}>{}</tr>", row.attrs.as_html(), mark_safe("".join(cells)))  # noqa: S308
