@@ -19,9 +19,9 @@ from django.utils.text import format_lazy, slugify
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ledger.games import GAME_CHOICES, GAMES, get_game
+from ledger.games import GAMES, get_game
 from ledger.games.errors import RateCardError
-from ledger.games.web import get_web
+from ledger.games.web import game_choices, get_web
 from ledger.models import Club, Member, Season
 from ledger.services_setup import (
     CLUB_SETTINGS,
@@ -176,7 +176,7 @@ class ClubCreateForm(forms.ModelForm):
         self.initial.setdefault("season_name", season_name(starts))
         self.initial.setdefault("season_starts_on", starts.isoformat())
         self.initial.setdefault("season_ends_on", ends.isoformat())
-        self.fields["game"].choices = GAME_CHOICES
+        self.fields["game"].choices = game_choices()
         self.fields["slug"].help_text = _("Used in the club's addresses, e.g. hjoerring.")
 
     def clean(self):

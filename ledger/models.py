@@ -64,9 +64,10 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from ledger.games import DEFAULT_GAME, GAME_CHOICES
+from ledger.games import DEFAULT_GAME
 from ledger.games.base import reserved_account_names
 from ledger.games.money import MAX_POINTS
+from ledger.games.web import game_choices
 
 
 def validate_member_name(value: str) -> None:
@@ -97,7 +98,7 @@ class Club(models.Model):
         help_text=_("Each member's stack when a table starts, for counting jetons."),
     )
     rate_card = models.JSONField(_("rate card"), default=dict, blank=True)
-    game = models.CharField(_("game"), max_length=30, choices=GAME_CHOICES, default=DEFAULT_GAME)
+    game = models.CharField(_("game"), max_length=30, choices=game_choices, default=DEFAULT_GAME)
     publish_results = models.BooleanField(
         _("publish results"),
         default=False,
@@ -209,7 +210,7 @@ class Evening(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
     )
-    game = models.CharField(_("game"), max_length=30, choices=GAME_CHOICES, default=DEFAULT_GAME)
+    game = models.CharField(_("game"), max_length=30, choices=game_choices, default=DEFAULT_GAME)
     rate_card = models.JSONField(_("rate card in force"))
     price_per_point = models.DecimalField(_("price per point"), max_digits=8, decimal_places=4)
     starting_jetons = models.PositiveIntegerField(_("jetons per member at the start"), default=500)
@@ -275,7 +276,7 @@ class Table(models.Model):
         Evening, verbose_name=_("evening"), on_delete=models.PROTECT, related_name="tables"
     )
     number = models.PositiveSmallIntegerField(_("table"))
-    game = models.CharField(_("game"), max_length=30, choices=GAME_CHOICES, default=DEFAULT_GAME)
+    game = models.CharField(_("game"), max_length=30, choices=game_choices, default=DEFAULT_GAME)
     first_dealer = models.ForeignKey(
         Member,
         verbose_name=_("first dealer"),
@@ -389,7 +390,7 @@ class Hand(models.Model):
         Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="hands"
     )
     number = models.PositiveIntegerField(_("number"))
-    game = models.CharField(_("game"), max_length=30, choices=GAME_CHOICES, default=DEFAULT_GAME)
+    game = models.CharField(_("game"), max_length=30, choices=game_choices, default=DEFAULT_GAME)
     record = models.JSONField(_("hand record"))
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.RECORDED

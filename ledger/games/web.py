@@ -53,6 +53,7 @@ class GameWeb:
     """The defaults of a game's web side: plain words, no entry form, no statistics."""
 
     code = ""
+    title = ""  # the game's name in the reader's language (gettext_lazy)
     entry_template: str | None = None
     entry_script: str | None = None
     entry_styles: tuple[str, ...] = ()
@@ -155,6 +156,14 @@ def get_web(code: str) -> GameWeb:
     from ledger.games.slovenian.web import WEB as SLOVENIAN
 
     return {w.code: w for w in (DANISH, SLOVENIAN, HUNGARIAN)}[code]
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """Return (code, name in the reader's language) of every game: the ``game`` fields'
+    choices (a callable, so a new wording needs no migration)."""
+    from ledger.games import GAMES
+
+    return [(code, get_web(code).title) for code in GAMES]
 
 
 def stats_columns(codes) -> list[tuple[str, str]]:

@@ -202,6 +202,7 @@ def rotation_map(seats: list[str], rates) -> dict:
 
 class DanishWeb(GameWeb):
     code = GAME_CODE
+    title = _("Danish Tarok")  # the game's name in the reader's language
     entry_template = "ledger/games/danish/_entry.html"
     entry_script = "ledger/games/danish/entry.js"
     entry_styles = ("ledger/games/danish/entry.css",)

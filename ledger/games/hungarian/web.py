@@ -97,6 +97,7 @@ PAYMENT_LABELS = {
 
 class HungarianWeb(GameWeb):
     code = GAME_CODE
+    title = _("Hungarian Tarokk")  # the game's name in the reader's language
     entry_template = "ledger/games/hungarian/_entry.html"
     entry_script = "ledger/games/hungarian/entry.js"
     entry_styles = ("ledger/games/hungarian/entry.css",)

@@ -111,6 +111,7 @@ def _signed(value: int) -> str:
 
 class SlovenianWeb(GameWeb):
     code = GAME_CODE
+    title = _("Slovenian Tarok")  # the game's name in the reader's language
     entry_template = "ledger/games/slovenian/_entry.html"
     entry_script = "ledger/games/slovenian/entry.js"
     entry_styles = ("ledger/games/slovenian/entry.css",)
