@@ -503,6 +503,10 @@ class SheetPosting:
     running: dict[str, int] = field(default_factory=dict)
     corrected: bool = False
     note: str = ""
+    # Members not at the table for this posting: not yet arrived (``running`` is then
+    # meaningless too: ``arrived`` says who had come), or not among a hand's seats.
+    away: frozenset = frozenset()
+    arrived: frozenset = frozenset()
 
     @property
     def outcome(self) -> dict:
@@ -590,6 +594,8 @@ def _insert_voided(sheet: SheetTable, hand: Hand) -> None:
             cups_after=dict(before.cups_after) if before else dict.fromkeys(codes, 0),
             running=dict(before.running) if before else dict.fromkeys(sheet.seats, 0),
             note=hand.reason or "",
+            away=before.away if before else frozenset(),
+            arrived=before.arrived if before else frozenset(),
         ),
     )
 
@@ -625,6 +631,8 @@ def evening_sheet(*, evening: Evening, table: Table | None = None) -> EveningShe
         .order_by("table__number", "pk")
     )
     members = {s.member.name: s.member_id for s in seats}
+    seated_as = {(s.table_id, s.name): s.member.name for s in seats}  # records name the seat
+    arrived: dict[int, set] = defaultdict(set)
     for posting in postings:
         sheet = sheets[posting.table_id]
         codes = get_game(sheet.table.game).features.pool_codes
@@ -635,6 +643,14 @@ def evening_sheet(*, evening: Evening, table: Table | None = None) -> EveningShe
             balances[target] = balances.get(target, 0) + points
             net[source] -= points
             net[target] += points
+        here = arrived[posting.table_id]
+        if posting.hand_id:
+            at_table = {
+                seated_as.get((posting.table_id, n), n) for n in posting.hand.record["seats"]
+            }
+        else:
+            at_table = {n for n in sheet.seats if n in net} | here
+        here |= at_table
         if posting.kind == Posting.Kind.SPLIT:
             sheet.before_split = {n: balances.get(n, 0) - net.get(n, 0) for n in sheet.seats}
             sheet.cups_before_split = {c: -net.get(c, 0) for c in codes}
@@ -651,6 +667,8 @@ def evening_sheet(*, evening: Evening, table: Table | None = None) -> EveningShe
                 running={n: balances.get(n, 0) for n in sheet.seats},
                 corrected=(posting.revisions or 0) > 1,
                 note=posting.note if posting.kind == Posting.Kind.ADJUSTMENT else "",
+                away=frozenset(n for n in sheet.seats if n not in at_table),
+                arrived=frozenset(here),
             )
         )
     void_reason = HandRevision.objects.filter(

@@ -535,6 +535,16 @@ class ScoreColumn(tables.Column):
     def render(self, record):
         if record.kind == "voided":
             return ""
+        if self.member not in record.arrived:  # not at the table yet
+            return format_html('<span class="away">{}</span>', "–")
+        if self.member in record.away:  # not among the hand's seats: his total stands
+            return format_html(
+                '<span class="net zero">–</span> '
+                '<strong class="run{}" data-running="{}">{}</strong>',
+                " neg" if record.running.get(self.member, 0) < 0 else "",
+                record.running.get(self.member, 0),
+                running_text(record.running.get(self.member, 0)),
+            )
         return _score_html(self.raw(record), record.running.get(self.member, 0))
 
     def value(self, record):
@@ -615,7 +625,12 @@ class EveningSheetTable(tables.Table):
             scores = [
                 ("", "")
                 if voided
-                else (signed_points(record.net.get(m, 0)), running_text(record.running.get(m, 0)))
+                else ("", "–")
+                if m not in record.arrived
+                else (
+                    "–" if m in record.away else signed_points(record.net.get(m, 0)),
+                    running_text(record.running.get(m, 0)),
+                )
                 for m in self.members
             ]
             rows.append(

@@ -19,6 +19,7 @@ from django.utils import translation
 
 from ledger import reports, selectors_season, services
 from ledger.models import Member
+from ledger.tables import EveningSheetTable
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
 from ledger.tests.test_reports import pdf_text, save_first_page
@@ -391,3 +392,25 @@ def test_a_hungarian_sheet_has_no_pool_columns():
     assert "# Dealer Anna Bo Carl Dorte What happened" in text
     assert "\n1 Dorte +3 3 -3 -3 +3 3 -3 -3 " in text
     assert "Total +3 -3 +3 -3\n" in text
+
+
+def test_a_member_who_came_later_has_no_figures_before_he_came(club, bo):
+    """Dorte sits down after Evening E's three hands: before that her column says "–" (not
+    0), on screen and in the rows the PDFs print; from her funding on she has a total."""
+    evening, table, _ = factories.evening_e(club)
+    dorte = factories.make_member(club, "Dorte")
+    services.table_seat(table=table, member=dorte)
+    factories.random_table_hands(table, 4, seed=2)
+    sheet = selectors_season.evening_sheet(evening=evening).tables[0]
+    hands = [p for p in sheet.postings if p.kind == "hand"]
+    assert all("Dorte" not in p.arrived for p in hands[:3])
+    assert all("Dorte" in p.arrived for p in hands[3:])
+    seen = [p for p in sheet.postings if "Dorte" in p.arrived]
+    assert seen[0].kind == "funding" and seen[0].net["Dorte"] < 0
+    # Four seats and no sitting_out in the records: all four are at the table, none away.
+    assert all(not p.away for p in hands[3:])
+    rows = EveningSheetTable(sheet).print_rows()
+    assert [r["scores"][sheet.seats.index("Dorte")] for r in rows[:4]] == [("", "–")] * 4
+    assert rows[4]["kind"] == "funding" and rows[4]["scores"][3][0].startswith("−")
+    html = EveningSheetTable(sheet).as_html(None)
+    assert html.count('<span class="away">–</span>') == 4  # the first funding and hands 1-3
