@@ -27,6 +27,16 @@ CHROMIUM_ARGS = [
 ]
 
 
+def log_in(context, user, url: str, *, client=None) -> None:
+    """Give a browser context ``user``'s session (a logged-in Django test client's cookie)."""
+    if client is None:
+        client = Client()
+        client.force_login(user)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": url}]
+    )
+
+
 def chromium_path() -> str | None:
     for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
         if candidate and Path(candidate).exists():
@@ -87,15 +97,7 @@ def tablet(browser, live_server, viewport):
             locale="da-DK",  # a Danish tablet: the pages come in Danish
             base_url=live_server.url,
         )
-        context.add_cookies(
-            [
-                {
-                    "name": "sessionid",
-                    "value": client.cookies["sessionid"].value,
-                    "url": live_server.url,
-                }
-            ]
-        )
+        log_in(context, user, live_server.url, client=client)
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()

@@ -8,12 +8,11 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 from playwright.sync_api import expect
 
 from ledger import invitations, services_setup
 from ledger.models import Club, Member, Table
-from ledger.tests.e2e.conftest import screenshot
+from ledger.tests.e2e.conftest import log_in, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -33,17 +32,7 @@ def open_page(browser, live_server):
             base_url=live_server.url,
         )
         if user is not None:
-            client = Client()
-            client.force_login(user)
-            context.add_cookies(
-                [
-                    {
-                        "name": "sessionid",
-                        "value": client.cookies["sessionid"].value,
-                        "url": live_server.url,
-                    }
-                ]
-            )
+            log_in(context, user, live_server.url)
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()

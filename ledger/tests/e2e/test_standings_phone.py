@@ -4,11 +4,10 @@ points and money first and in view, the other columns behind "Vis alle kolonner"
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 
 from ledger.models import Club
 from ledger.tests import factories
-from ledger.tests.e2e.conftest import screenshot
+from ledger.tests.e2e.conftest import log_in, screenshot
 from ledger.tests.test_standings import build_season
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -31,17 +30,7 @@ def open_page(browser, live_server, viewport, user=None):
         viewport=viewport, has_touch=True, locale="da-DK", base_url=live_server.url
     )
     if user is not None:
-        client = Client()
-        client.force_login(user)
-        context.add_cookies(
-            [
-                {
-                    "name": "sessionid",
-                    "value": client.cookies["sessionid"].value,
-                    "url": live_server.url,
-                }
-            ]
-        )
+        log_in(context, user, live_server.url)
     context.set_default_timeout(15_000)
     violations: list[str] = []
     page = context.new_page()
