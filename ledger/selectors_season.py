@@ -1,11 +1,13 @@
 """Reads of the treasurer and the season: standings, statistics, a member's season, an
 evening's sheet and its jeton reconciliation.
 
-Every function costs a fixed number of queries, whatever the size of the history: sums and
-counts are SQL aggregations (``GROUP BY`` over transfers and hand postings). Python only merges
-the aggregated rows (one per member and evening at most) and converts points to money through
-``ledger.games.money.to_money``, the one rounding helper, once per member and evening, exactly as
-``services.evening_close`` does.
+Every function costs a fixed number of queries, whatever the size of the history. The standings
+and a member's season read the two summaries, one row per member account (``AccountBalance``
+and ``AccountStats``, see ``ledger.balances`` and ``ledger.stats``, which derive the statistics
+with the SQL below); the sheet and the hands are SQL over one evening or one member's tables.
+Python only merges the rows (one per member and evening at most) and converts points to money
+through ``ledger.games.money.to_money``, the one rounding helper, once per member and evening,
+exactly as ``services.evening_close`` does.
 
 Definitions (the README repeats them):
 
