@@ -307,3 +307,36 @@ def test_the_admin_speaks_danish(client, admin_world, compiled):
                 left.append((url, word))
     assert pages > 20
     assert left == []
+
+
+def engine_messages() -> list[tuple[str, str]]:
+    """Return (file, message) for every refusal the games' engines mark with ``_("...")``."""
+    import ast
+    from pathlib import Path
+
+    import ledger.games
+
+    root = Path(ledger.games.__file__).parent
+    found = []
+    for path in sorted(root.rglob("engine/*.py")) + [root / "errors.py", root / "validation.py"]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "_"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                found.append((str(path.relative_to(root)), node.args[0].value))
+    return found
+
+
+def test_every_refusal_of_every_game_has_a_danish_translation():
+    """Each game's engine words its refusals in English; every one of them reads in Danish."""
+    from django.utils.translation import gettext
+
+    messages = engine_messages()
+    assert len(messages) > 100  # the walk found the engines
+    with translation.override("da"):
+        missing = [(where, text) for where, text in messages if gettext(text) == text]
+    assert missing == []
