@@ -187,6 +187,16 @@ MORE_NUM_ATTRS = {part: {"class": f"num {MORE}"} for part in ("td", "th", "tf")}
 MORE_SIGNED_ATTRS = {**MORE_NUM_ATTRS, "td": {"class": _more_signed_class}}
 
 
+def points_total(field: str):
+    """Return a column footer: the rows' ``field`` summed, as signed points."""
+    return lambda table: signed_points(sum(getattr(r, field) for r in table.data))
+
+
+def money_total(field: str):
+    """Return a column footer: the rows' ``field`` summed, as money."""
+    return lambda table: money_text(sum(getattr(r, field) for r in table.data))
+
+
 class PointsColumn(tables.Column):
     """Signed points, coloured; exports the plain integer."""
 
@@ -239,11 +249,11 @@ class StandingsTable(tables.Table):
     )
     points = PointsColumn(
         verbose_name=_("Points"),
-        footer=lambda table: signed_points(sum(r.points for r in table.data)),
+        footer=points_total("points"),
     )
     money = MoneyColumn(
         verbose_name=_("Money"),
-        footer=lambda table: money_text(sum(r.money for r in table.data)),
+        footer=money_total("money"),
     )
     evenings = CountColumn(verbose_name=_("Evenings"), attrs=MORE_NUM_ATTRS)
     played = CountColumn(verbose_name=_("Hands"), attrs=MORE_NUM_ATTRS)
@@ -297,11 +307,11 @@ class PublicResultsTable(tables.Table):
     name = tables.Column(verbose_name=_("Member"), footer=_("Total"))
     points = PointsColumn(
         verbose_name=_("Points"),
-        footer=lambda table: signed_points(sum(r.points for r in table.data)),
+        footer=points_total("points"),
     )
     money = MoneyColumn(
         verbose_name=_("Money"),
-        footer=lambda table: money_text(sum(r.money for r in table.data)),
+        footer=money_total("money"),
     )
 
     class Meta:
@@ -468,19 +478,19 @@ class SettlementTable(tables.Table):
     name = tables.Column(verbose_name=_("Member"), footer=_("Total"))
     before_split = PointsColumn(
         verbose_name=_("Before the split"),
-        footer=lambda table: signed_points(sum(r.before_split for r in table.data)),
+        footer=points_total("before_split"),
     )
     split = PointsColumn(
         verbose_name=_("Share of the cups"),
-        footer=lambda table: signed_points(sum(r.split for r in table.data)),
+        footer=points_total("split"),
     )
     points = PointsColumn(
         verbose_name=_("Result"),
-        footer=lambda table: signed_points(sum(r.points for r in table.data)),
+        footer=points_total("points"),
     )
     money = MoneyColumn(
         verbose_name=_("Money"),
-        footer=lambda table: money_text(sum(r.money for r in table.data)),
+        footer=money_total("money"),
     )
 
     class Meta:
