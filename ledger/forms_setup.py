@@ -243,7 +243,7 @@ def suggested_username(name: str) -> str | None:
 
 
 class InvitationAcceptForm(forms.Form):
-    """The invited member chooses his user name (a new log-in only) and his password."""
+    """The invited member chooses the user name and password of his new log-in."""
 
     username = forms.CharField(label=_("User name"), max_length=150)
     password1 = forms.CharField(
@@ -261,12 +261,8 @@ class InvitationAcceptForm(forms.Form):
     def __init__(self, *args, member: Member, **kwargs):
         super().__init__(*args, **kwargs)
         self.member = member
-        self.user = member.user
-        if self.user is not None:
-            del self.fields["username"]
-        else:
-            self.fields["username"].initial = suggested_username(member.name)
-            self.fields["username"].validators.append(UnicodeUsernameValidator())
+        self.fields["username"].initial = suggested_username(member.name)
+        self.fields["username"].validators.append(UnicodeUsernameValidator())
 
     def clean_username(self):
         username = self.cleaned_data["username"].strip()
@@ -280,7 +276,7 @@ class InvitationAcceptForm(forms.Form):
         if p1 and p2 and p1 != p2:
             self.add_error("password2", gettext("The two passwords differ."))
         elif p1:
-            probe = self.user or get_user_model()(username=cleaned.get("username", ""))
+            probe = get_user_model()(username=cleaned.get("username", ""))
             try:
                 password_validation.validate_password(p1, probe)
             except forms.ValidationError as error:

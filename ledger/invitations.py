@@ -31,6 +31,10 @@ class InvitationRefused(Exception):
         "used": _("This link has already been used. Ask your club's admin for a new one."),
         "expired": _("This link has expired. Ask your club's admin for a new one."),
         "inactive": _("Your membership is not active. Ask your club's admin."),
+        "has_login": _(
+            "You already have a log-in. If you have forgotten its password, reset it from the "
+            "log-in page."
+        ),
     }
 
     def __init__(self, reason: str):
@@ -59,8 +63,12 @@ def pending(club) -> list[Invitation]:
     """Return the club's invitations neither used nor expired, newest first."""
     return list(
         Invitation.objects.filter(
-            member__club=club, used_at__isnull=True, expires__gt=timezone.now()
-        ).select_related("member", "member__user")
+            member__club=club,
+            member__user__isnull=True,
+            member__active=True,
+            used_at__isnull=True,
+            expires__gt=timezone.now(),
+        ).select_related("member")
     )
 
 
@@ -78,6 +86,8 @@ def find(token: str, *, for_update: bool = False) -> Invitation:
         raise InvitationRefused("expired")
     if not invitation.member.active:
         raise InvitationRefused("inactive")
+    if invitation.member.user_id is not None:
+        raise InvitationRefused("has_login")
     return invitation
 
 

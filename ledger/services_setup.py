@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -131,11 +131,29 @@ def members_add(*, club: Club, names, role: str = Member.Role.MEMBER) -> list[Me
     return members
 
 
+def protected_login(member: Member) -> bool:
+    """Return whether ``member``'s log-in is a superuser's or a staff user's, which only a
+    superuser may change through the club's screens."""
+    user = member.user
+    return user is not None and (user.is_superuser or user.is_staff)
+
+
 @transaction.atomic
 def member_update(
-    *, member: Member, role: str | None = None, active: bool | None = None, name=None
+    *, member: Member, role: str | None = None, active: bool | None = None, name=None, by=None
 ) -> Member:
-    """Change a member's role, whether he is active, or his name (validated by the model)."""
+    """Change a member's role, whether he is active, or his name (validated by the model).
+
+    ``by`` is the user asking (None for a command); a member whose log-in is a superuser's or a
+    staff user's is refused to anyone but a superuser (``ValidationError`` naming ``member``).
+    """
+    if by is not None and not by.is_superuser and protected_login(member):
+        raise ValidationError(
+            {
+                "member": _("%(name)s's log-in is a site administrator's; only one may change it.")
+                % {"name": member.name}
+            }
+        )
     if role is not None:
         member.role = role
     if active is not None:
@@ -202,13 +220,39 @@ def username_free(username: str, *, except_user=None) -> bool:
     return not users.exists()
 
 
+def invitation_refusal(member: Member) -> str | None:
+    """Return why ``member`` may not be given an invitation link, or None when he may.
+
+    An invitation only ever creates a new log-in for an active member who has none. Access to
+    an existing log-in (a superuser's, a staff user's, one shared with another club or a plain
+    member's) is restored by its owner's own password reset, by e-mail: never by a link that a
+    club admin can read.
+    """
+    if member.user_id is not None:
+        return _(
+            "%(name)s already has a log-in; a forgotten password is reset by its owner from "
+            "the log-in page (by e-mail)."
+        ) % {"name": member.name}
+    if not member.active:
+        return _("%(name)s is not active.") % {"name": member.name}
+    return None
+
+
 @transaction.atomic
 def invitation_create(*, member: Member, by=None, valid_for=None, now=None):
-    """Create a one-time link for ``member`` (a new log-in, or a new password for his
-    existing one); return ``(invitation, token)``. His older pending links stop working."""
+    """Create a one-time link for ``member`` to choose his first log-in; return
+    ``(invitation, token)``. His older pending links stop working.
+
+    Raises ``ValidationError`` naming ``member`` when he already has a log-in or is not active
+    (``invitation_refusal``); nothing is written then.
+    """
     from ledger import invitations
     from ledger.models import Invitation
 
+    member = Member.objects.select_for_update(of=("self",)).get(pk=member.pk)
+    reason = invitation_refusal(member)
+    if reason:
+        raise ValidationError({"member": reason})
     now = now or timezone.now()
     Invitation.objects.filter(member=member, used_at__isnull=True, expires__gt=now).update(
         expires=now
@@ -227,27 +271,31 @@ def invitation_create(*, member: Member, by=None, valid_for=None, now=None):
 
 
 @transaction.atomic
-def invitation_accept(*, token: str, password: str, username: str | None = None):
-    """Use the link ``token`` once: create the member's log-in named ``username`` (or set a
-    new password on the one he has); return ``(user, invitation)``.
+def invitation_accept(*, token: str, password: str, username: str):
+    """Use the link ``token`` once: create the member's new log-in named ``username`` with
+    ``password``; return ``(user, invitation)``.
 
-    Raises ``invitations.InvitationRefused`` for an unknown, used or expired link; the
-    invitation row is locked, so two uses at once cannot both succeed.
+    Raises ``invitations.InvitationRefused`` for an unknown, used or expired link, or one whose
+    member has a log-in by now (an invitation never touches an existing user); the invitation
+    and member rows are locked, so two uses at once cannot both succeed. A user name that is
+    taken (also by a concurrent acceptance) is a ``ValidationError`` naming ``username``.
     """
     from ledger import invitations
 
     invitation = invitations.find(token, for_update=True)
-    member = invitation.member
-    user = member.user
-    if user is None:
-        if not username or not username_free(username):
-            raise ValidationError({"username": _("That user name is taken; choose another.")})
-        user = get_user_model().objects.create_user(username=username, password=password)
-        member.user = user
-        member.save(update_fields=["user"])
-    else:
-        user.set_password(password)
-        user.save(update_fields=["password"])
+    member = Member.objects.select_for_update(of=("self",)).get(pk=invitation.member_id)
+    if member.user_id is not None:
+        raise invitations.InvitationRefused("has_login")
+    taken = ValidationError({"username": _("That user name is taken; choose another.")})
+    if not username or not username_free(username):
+        raise taken
+    try:
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(username=username, password=password)
+    except IntegrityError as error:
+        raise taken from error
+    member.user = user
+    member.save(update_fields=["user"])
     invitation.used_at = timezone.now()
     invitation.save(update_fields=["used_at"])
     return user, invitation

@@ -137,6 +137,7 @@ def member_edit(request, pk):
                     member=member,
                     role=form.cleaned_data["role"] or None,
                     active=form.cleaned_data["active"],
+                    by=request.user,
                 )
             except ValidationError as error:
                 messages.error(request, " ".join(error.messages))
@@ -254,12 +255,20 @@ def club_settings(request):
 @club_role(ADMIN)
 @require_POST
 def invitation_new(request, pk):
-    """Make a member a one-time link: his first log-in, or a new password for his log-in."""
+    """Make a member without a log-in a one-time link to choose his first one.
+
+    A member who has a log-in is refused with the reason on the members page, and nothing is
+    written: access to an existing log-in is its owner's own password reset, never a link the
+    club admin can read.
+    """
     member = get_object_or_404(Member, pk=pk, club=request.club)
-    if not member.active:
-        messages.error(request, gettext("{name} is not active.").format(name=member.name))
-        return redirect("setup_members", club=request.club.slug)
-    services_setup.invitation_create(member=member, by=request.user)
+    try:
+        services_setup.invitation_create(member=member, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        response = redirect("setup_members", club=request.club.slug)
+        response.status_code = 303
+        return response
     messages.success(
         request,
         gettext("A link for {name} is ready; print it or show its QR code.").format(
@@ -328,7 +337,7 @@ def invitation_accept(request, token):
                 user, _ = services_setup.invitation_accept(
                     token=token,
                     password=form.cleaned_data["password1"],
-                    username=form.cleaned_data.get("username"),
+                    username=form.cleaned_data["username"],
                 )
             except invitations.InvitationRefused as refused:
                 return render(

@@ -147,7 +147,7 @@ def ledger_data():
     an open evening."""
     club = make_club(slug="hjoerring", name="Hjørring Tarokklub")
     make_season(club)
-    dorte = make_member(club, "Dorte", login=True)
+    dorte = make_member(club, "Dorte")
     services_setup.invitation_create(member=dorte)
     evening, table, hands = evening_e(club)
     record = dict(hands[2].record)
