@@ -14,8 +14,6 @@ import random
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from ledger import balances as summary
-from ledger import stats
 from ledger.games import get_game
 from ledger.games.danish.engine.generate import random_hand
 from ledger.games.money import MAX_POINTS, to_money
@@ -34,6 +32,8 @@ from ledger.models import (
     Table,
     Transfer,
 )
+from ledger.services import balances as summary
+from ledger.services import stats
 
 GAME = get_game("danish_tarok")
 POOLS = GAME.features.pool_codes

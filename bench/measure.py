@@ -54,7 +54,7 @@ def measure_hand_record(summary) -> dict:
 
 
 def measure_verify(ms) -> dict:
-    from ledger.verify import verify_ledger
+    from ledger.selectors.verify import verify_ledger
 
     started = time.perf_counter()
     report = verify_ledger()
@@ -77,8 +77,8 @@ SOAK_THREADS, SOAK_OPERATIONS, SOAK_TABLES = 4, 60, 8
 def measure_soak() -> dict:
     """The full-bound soak: threads record, correct and void at 8 evening-sized tables."""
     from ledger.models import Table
+    from ledger.selectors.verify import verify_ledger
     from ledger.tests.soak import run_soak
-    from ledger.verify import verify_ledger
 
     club = Club.objects.create(name="Soak", slug="bench-soak")
     members = [Member.objects.create(club=club, name=f"M{i}") for i in range(SOAK_TABLES * 4)]

@@ -41,7 +41,7 @@ def _get(client, url, timed, repeat):
 
 
 def _get_cold(client, url, timed, repeat):
-    """Time ``url`` with no kept rendering (``ledger.render_cache``): the first reader after
+    """Time ``url`` with no kept rendering (``ledger.web.render_cache``): the first reader after
     a change."""
     from django.core.cache import cache
 

@@ -18,7 +18,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from ledger import selectors
-from ledger.forms_admin import ClubForm, amount_fields, fine_fields, option_fields
+from ledger.forms.admin import ClubForm, amount_fields, fine_fields, option_fields
 from ledger.models import (
     Account,
     AccountBalance,

@@ -8,9 +8,7 @@ class LedgerConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from ledger import (
-            db,  # noqa: F401  (registers the SQLite guard function)
-            tables2_speed,
-        )
+        from ledger import db  # noqa: F401  (registers the SQLite guard function)
+        from ledger.web import tables2_speed
 
         tables2_speed.install()

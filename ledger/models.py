@@ -9,7 +9,7 @@ with a role), **Seasons** and **Evenings**. An evening copies the club's rate ca
 per point when it opens, so later changes to the house rules never alter past evenings.
 A club may publish its results (``publish_results``, off by default): the standings and its
 closed evenings' results, names and points, readable without log-in under /p/<club>/
-(``ledger.views_public``); money only when it also ticks ``publish_money``.
+(``ledger.views.public``); money only when it also ticks ``publish_money``.
 
 A **Table** is one sitting of 3 to 5 members with its game's pools, from opening to close.
 The evening copies the club's game with its rate card; tables and hands name it too. A
@@ -44,12 +44,12 @@ itself, a transfer between tables and any update or delete of a transfer or post
 constraints and triggers, see migration 0002); ``verify_ledger`` re-checks the whole ledger.
 An **AccountBalance** is a summary kept for speed: each account's running balance and number
 of transfers, written by ``services._Ledger.post_accounts`` in the same transaction as the
-transfers it sums (``ledger.balances``), rebuilt after a ``loaddata`` (``restore``,
+transfers it sums (``services.balances``), rebuilt after a ``loaddata`` (``restore``,
 ``seed_demo``) and by ``rebuild_balances``, never edited by hand; ``verify_ledger`` re-derives
 every balance from the transfers and reports a summary row that differs.
 An **AccountStats** row is the same kind of summary for statistics: each member account's
 hands played and its game's counts, rewritten for a table at the end of every transaction that
-posts to it (``ledger.stats``), compared by ``verify_ledger`` and rebuilt with the balances.
+posts to it (``services.stats``), compared by ``verify_ledger`` and rebuilt with the balances.
 A **JetonCount** records what the treasurer counted on the table, never changing the ledger.
 """
 
@@ -303,6 +303,69 @@ class Table(models.Model):
         return reverse("table", kwargs={"club": self.evening.club.slug, "pk": self.pk})
 
 
+class SeatQuerySet(models.QuerySet):
+    def of_table(self, table_id: int, *, current: bool = True) -> list[Seat]:
+        """Return the table's seats in the direction of play, with their members: those still
+        at the table, or with ``current=False`` every seat (those who left included)."""
+        seats = self.filter(table_id=table_id)
+        if current:
+            seats = seats.filter(left=False)
+        return list(seats.select_related("member").order_by("position"))
+
+
+class PostingQuerySet(models.QuerySet):
+    def live(self):
+        """Return the postings that count: neither a reversal nor reversed."""
+        return self.filter(reversed_by__isnull=True).exclude(kind=Posting.Kind.REVERSAL)
+
+    def changing_the_count(self):
+        """Return the postings that change what a table's jetons should be: hands (a
+        correction posts one too), late arrivals' funding, and the reversal of a hand (a void).
+        Adjustments reconcile the ledger with a count, and a reopening only reverses the split:
+        neither makes a count stale."""
+        return self.filter(
+            models.Q(kind__in=[Posting.Kind.HAND, Posting.Kind.FUNDING])
+            | models.Q(kind=Posting.Kind.REVERSAL, reverses__kind=Posting.Kind.HAND)
+        )
+
+
+class TransferQuerySet(models.QuerySet):
+    def live(self):
+        """Return the transfers of live postings (neither a reversal nor reversed)."""
+        return self.filter(posting__reversed_by__isnull=True).exclude(
+            posting__kind=Posting.Kind.REVERSAL
+        )
+
+    def balances(self) -> dict[int, int]:
+        """Return account id -> points, the balance of every account these transfers touch:
+        what it received minus what it gave (two grouped queries). The one sum over
+        transfers; the running summary (``AccountBalance``) is re-checked against it."""
+        return {pk: balance for pk, (balance, _n) in self.balances_and_counts().items()}
+
+    def balances_and_counts(self) -> dict[int, tuple[int, int]]:
+        """Return account id -> (balance, number of transfers) over these transfers."""
+        totals: dict[int, list[int]] = {}
+        for column, sign in (("target_id", 1), ("source_id", -1)):
+            rows = (
+                self.order_by()
+                .values(column)
+                .annotate(s=models.Sum("points"), n=models.Count("pk"))
+                .values_list(column, "s", "n")
+            )
+            for pk, points, n in rows:
+                total = totals.setdefault(pk, [0, 0])
+                total[0] += sign * points
+                total[1] += n
+        return {pk: (balance, n) for pk, (balance, n) in totals.items()}
+
+
+class AccountBalanceQuerySet(models.QuerySet):
+    def of_table(self, table_id: int) -> dict[int, int]:
+        """Return every account's balance of a table, by account id (one query), read from the
+        summary; an account without transfers is missing (its balance is 0)."""
+        return dict(self.filter(account__table_id=table_id).values_list("account_id", "balance"))
+
+
 class Seat(models.Model):
     table = models.ForeignKey(
         Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="seats"
@@ -316,6 +379,8 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField(_("position"))
     joined_at_hand = models.PositiveIntegerField(_("joined at hand"), default=1)
     left = models.BooleanField(_("has left"), default=False)
+
+    objects = SeatQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("seat")
@@ -506,6 +571,8 @@ class Posting(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
+    objects = PostingQuerySet.as_manager()
+
     class Meta:
         verbose_name = _("posting")
         verbose_name_plural = _("postings")
@@ -531,6 +598,8 @@ class Transfer(models.Model):
     points = models.IntegerField(_("points"))
     reason = models.CharField(_("reason"), max_length=40)
 
+    objects = TransferQuerySet.as_manager()
+
     class Meta:
         verbose_name = _("transfer")
         verbose_name_plural = _("transfers")
@@ -551,7 +620,7 @@ class Transfer(models.Model):
 class AccountBalance(models.Model):
     """The running balance of one account (a summary of its transfers, kept for speed).
 
-    Written only in the transaction that writes the transfers (``ledger.balances``); an
+    Written only in the transaction that writes the transfers (``services.balances``); an
     account without transfers may have no row (its balance is 0).
     """
 
@@ -564,6 +633,8 @@ class AccountBalance(models.Model):
     )
     balance = models.BigIntegerField(_("balance"), default=0)
     transfers = models.PositiveIntegerField(_("transfers"), default=0)
+
+    objects = AccountBalanceQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("account balance")
@@ -579,7 +650,7 @@ class AccountStats(models.Model):
 
     ``stats`` maps each statistic of the table's game (``played`` and the game's
     ``stats_columns`` keys) to its count or points. Written only at the end of the transaction
-    that posts to the account's table (``ledger.stats``); a member account without a row has
+    that posts to the account's table (``services.stats``); a member account without a row has
     played nothing.
     """
 
@@ -664,7 +735,7 @@ class Invitation(models.Model):
     """A one-time, expiring link with which a member chooses his log-in or a new password.
 
     Only the token's SHA-256 is looked up; the token itself is an HMAC of ``nonce`` under the
-    site's secret key (``ledger.invitations``), so the sheet of pending links can be printed
+    site's secret key (``services.invitations``), so the sheet of pending links can be printed
     again, and the database alone gives no link away. ``used_at`` makes it single use.
     """
 

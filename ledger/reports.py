@@ -18,7 +18,7 @@ from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
-from ledger import charts, selectors_season
+from ledger import selectors
 from ledger.games.web import stats_notes
 from ledger.models import Evening, Member, Season, Table
 from ledger.tables import (
@@ -31,6 +31,7 @@ from ledger.tables import (
     price_text,
     standing_summary,
 )
+from ledger.web import charts
 
 PDF = "application/pdf"
 
@@ -170,7 +171,7 @@ def evening_sheet_pdf(*, evening: Evening, transfers: bool = False) -> tuple[str
     every posting's transfers."""
     # Read the evening afresh: a caller's copy may predate its closing.
     evening = Evening.objects.select_related("club", "season").get(pk=evening.pk)
-    sheet = selectors_season.evening_sheet(evening=evening)
+    sheet = selectors.evening_sheet(evening=evening)
     date = formats.date_format(evening.date, "DATE_FORMAT")
     title = gettext("Evening sheet {date}").format(date=date)
     tables = _score_sheets(sheet)
@@ -201,7 +202,7 @@ def table_sheet_pdf(*, table: Table) -> tuple[str, str, bytes]:
     closed) and a line for each member's signature with his name under it."""
     table = Table.objects.select_related("evening__club", "evening__season").get(pk=table.pk)
     evening = table.evening
-    sheet = selectors_season.evening_sheet(evening=evening, table=table)
+    sheet = selectors.evening_sheet(evening=evening, table=table)
     tables = _score_sheets(sheet)
     score_sheet = tables[0] if tables else None
     seats = score_sheet["sheet"].seats if score_sheet else []
@@ -225,14 +226,14 @@ def table_sheet_pdf(*, table: Table) -> tuple[str, str, bytes]:
 
 def season_standings_pdf(*, season: Season) -> tuple[str, str, bytes]:
     """Return the season's standings with the list of its evenings."""
-    rows = selectors_season.standings_for_season(season=season)
+    rows = selectors.standings_for_season(season=season)
     title = gettext("Standings {season}").format(season=season.name)
     context = {
         "season": season,
         "standings_table": StandingsTable(rows, orderable=False),
         "stats_notes": stats_notes(rows.games or [season.club.game]),
         "evenings_table": SeasonEveningsTable(
-            selectors_season.season_evenings(season=season).order_by("date", "pk"),
+            selectors.season_evenings(season=season).order_by("date", "pk"),
             orderable=False,
             exclude=("actions",),
             sheet_url=_no_link,
@@ -247,7 +248,7 @@ def season_standings_pdf(*, season: Season) -> tuple[str, str, bytes]:
 
 def member_season_pdf(*, season: Season, member: Member) -> tuple[str, str, bytes]:
     """Return a member's season: totals, the chart of cumulative points, evenings and hands."""
-    data = selectors_season.member_season(season=season, member=member)
+    data = selectors.member_season(season=season, member=member)
     title = gettext("{name}: season {season}").format(name=member.name, season=season.name)
     chart = charts.cumulative_points_svg(
         points=[(e["date"], e["cumulative"]) for e in data.evenings],
@@ -263,7 +264,7 @@ def member_season_pdf(*, season: Season, member: Member) -> tuple[str, str, byte
             data.evenings, stats_columns=data.stats_columns, orderable=False
         ),
         "hands_table": MemberHandsTable(
-            selectors_season.member_hands(season=season, member=member), orderable=False
+            selectors.member_hands(season=season, member=member), orderable=False
         ),
     }
     content = _render("ledger/pdf/member_season.html", context, club=season.club, title=title)

@@ -107,7 +107,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                "ledger.context_processors.club",
+                "ledger.web.context_processors.club",
             ],
         },
     },

@@ -26,7 +26,7 @@ checkout asks a payment provider for its form and labels. Every game's ``WEB`` i
   ``stats_note`` the definitions printed under the standings; ``stats_help`` what each
   column counts, in a sentence (its header's tooltip), and ``column_notes()`` the lines under
   the standings that explain a column whose name alone could mislead.
-- ``demo``: the game's demo club (``ledger.demos.Demo``) or None.
+- ``demo``: the game's demo club (``ledger.services.demo.Demo``) or None.
 - ``rate_card_form_fields()``: the club admin form's fields of the game's rate card, and
   ``rate_card_field_groups()`` their names in groups (amounts, fines, options).
 """
@@ -68,7 +68,7 @@ class GameWeb:
     stats_note = ""
     stats_help: dict = {}  # statistics key -> what the column counts (the header's tooltip)
     wait_hint = None  # the preview's words before a hand is complete (None: the Danish ones)
-    demo = None  # the game's demo club (``ledger.demos.Demo``), if it has one
+    demo = None  # the game's demo club (``ledger.services.demo.Demo``), if it has one
 
     def plays_in_slot(self, i: int):
         """Return the SQL condition (on ``selectors_season``'s ``n_seats`` and ``dealer_slot``

@@ -9,7 +9,7 @@ def fill(apps, schema_editor):
     # database with hands is summarised with that code (as ``rebuild_balances`` would).
     if not apps.get_model("ledger", "Posting").objects.exists():
         return
-    from ledger import stats
+    from ledger.services import stats
 
     stats.rebuild()
 

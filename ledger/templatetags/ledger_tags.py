@@ -22,8 +22,8 @@ def money(amount):
 
 @register.simple_tag(takes_context=True)
 def render_table_kept(context, table):
-    """Render a django-tables2 table, kept by what it shows (``ledger.render_cache``)."""
-    from ledger import render_cache
+    """Render a django-tables2 table, kept by what it shows (``ledger.web.render_cache``)."""
+    from ledger.web import render_cache
 
     return render_cache.render(table, context["request"])
 

@@ -13,11 +13,11 @@ import time
 from django.db import OperationalError, connections
 
 from ledger import services
-from ledger.errors import LedgerError
 from ledger.games.danish.engine import rotation
 from ledger.games.danish.engine.generate import random_hand
 from ledger.models import Hand
 from ledger.selectors import current_seats
+from ledger.services.errors import LedgerError
 
 
 def run_soak(tables, *, threads: int = 4, operations: int = 40, seed: int = 1) -> dict:

@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from ledger import services, services_setup
-from ledger.forms_admin import ClubForm
+from ledger import services
+from ledger.forms.admin import ClubForm
 from ledger.games.danish.engine import RateCard
 from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
 from ledger.models import Club, Posting, Transfer
@@ -148,7 +148,7 @@ def ledger_data():
     club = make_club(slug="hjoerring", name="Hjørring Tarokklub")
     make_season(club)
     dorte = make_member(club, "Dorte")
-    services_setup.invitation_create(member=dorte)
+    services.invitation_create(member=dorte)
     evening, table, hands = evening_e(club)
     record = dict(hands[2].record)
     record["count"] = {"Carl": 20, "Bo": 24}
@@ -310,7 +310,7 @@ def test_club_page_shows_errors_for_a_negative_amount(client, superuser):
 def test_a_club_of_another_game_keeps_its_own_house_rules(client, superuser):
     """The admin's rate-card fields are the default game's: saving a Slovenian club there
     never stores a Danish card on it, and switching a club's game starts from its defaults."""
-    from ledger.forms_admin import ClubForm
+    from ledger.forms.admin import ClubForm
     from ledger.games import get_game
 
     club = make_club(slug="sl", name="Ljubljana", game="slovenian_tarok")
@@ -329,7 +329,7 @@ def test_a_club_of_another_game_keeps_its_own_house_rules(client, superuser):
 
 
 def _defaults_of_the_form() -> dict:
-    from ledger.forms_admin import ClubForm
+    from ledger.forms.admin import ClubForm
 
     form = ClubForm()
     return {

@@ -12,11 +12,12 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db.models import F
 
-from ledger import balances, selectors, services
+from ledger import selectors, services
 from ledger.models import AccountBalance, Club, Posting, Table, Transfer
+from ledger.selectors.verify import verify_ledger
+from ledger.services import balances
 from ledger.tests.factories import evening_e, make_club, random_table_hands
 from ledger.tests.test_backup import wipe
-from ledger.verify import verify_ledger
 
 pytestmark = pytest.mark.django_db
 

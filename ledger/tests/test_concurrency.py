@@ -7,9 +7,9 @@ from django.db import connection, connections
 
 from ledger import selectors, services
 from ledger.models import Hand, Posting
+from ledger.selectors.verify import verify_ledger
 from ledger.tests.conftest import load_example
 from ledger.tests.factories import evening_e, make_club
-from ledger.verify import verify_ledger
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

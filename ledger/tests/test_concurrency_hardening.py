@@ -7,12 +7,12 @@ import pytest
 from django.db import OperationalError, connection
 
 from ledger import services
-from ledger.errors import EveningClosedError, LedgerError
 from ledger.models import Evening, Hand, Posting, Table
+from ledger.selectors.verify import verify_ledger
+from ledger.services.errors import EveningClosedError, LedgerError
 from ledger.tests.conftest import load_example
 from ledger.tests.factories import make_club, make_member
 from ledger.tests.test_concurrency import run_together
-from ledger.verify import verify_ledger
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

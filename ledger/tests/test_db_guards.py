@@ -4,8 +4,8 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from ledger.models import Account, Posting, Transfer
+from ledger.selectors.verify import verify_ledger
 from ledger.tests.factories import evening_e, make_club
-from ledger.verify import verify_ledger
 
 pytestmark = pytest.mark.django_db
 

@@ -36,7 +36,7 @@ from ledger.models import (
     Table,
     Transfer,
 )
-from ledger.verify import verify_ledger
+from ledger.selectors.verify import verify_ledger
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from ledger.games.hungarian.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USERS, EV
 from ledger.games.hungarian.engine.ratecard import GAME_CODE
 from ledger.games.web import get_web
 from ledger.models import Club, Evening, HandRevision, Member, Posting, Table
-from ledger.verify import verify_ledger
+from ledger.selectors.verify import verify_ledger
 
 pytestmark = pytest.mark.django_db
 
@@ -97,7 +97,7 @@ def test_demo_pages_show_hungarian_statistics(client):
 
 def test_statistics_count_the_hungarian_roles(client):
     """A member's Hungarian statistics: as declarer, partner, alone, figures, claims."""
-    from ledger import stats
+    from ledger.services import stats
 
     seed(force=True)
     club = Club.objects.get(slug=DEMO_SLUG)

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from ledger import reports, selectors_season, services
+from ledger import reports, selectors, services
 from ledger.models import Member
 from ledger.tables import EveningSheetTable
 from ledger.tests import factories
@@ -99,7 +99,7 @@ def test_running_totals_of_evening_e(evening_e):
     """Each posting carries each member's net and his running total after it, funding
     included: after hand 2 Anna stands at +45, Bo at -135, Carl at -40; after the split the
     running totals are the results +65, -30, -35."""
-    (sheet_table,) = selectors_season.evening_sheet(evening=evening_e).tables
+    (sheet_table,) = selectors.evening_sheet(evening=evening_e).tables
     assert rows_of(sheet_table) == EVENING_E_ROWS
     assert sheet_table.balances == {"Anna": 65, "Bo": -30, "Carl": -35, **dict.fromkeys(CUPS, 0)}
 
@@ -109,7 +109,7 @@ def test_a_voided_hand_keeps_the_running_totals_of_the_hand_before(club, bo):
     row before it; the hands after it run on from there."""
     evening, table, hands = factories.evening_e(club)
     services.hand_void(hand=hands[1], reason="misdeal")
-    (sheet_table,) = selectors_season.evening_sheet(evening=evening).tables
+    (sheet_table,) = selectors.evening_sheet(evening=evening).tables
     kinds = [(p.kind, p.number) for p in sheet_table.postings]
     assert kinds == [("funding", None), ("hand", 1), ("voided", 2), ("hand", 3)]
     _funding, first, voided, third = sheet_table.postings
@@ -123,7 +123,7 @@ def test_one_table_of_the_evening(club):
     """With ``table`` the sheet holds that table alone, and its settlement is each member's
     result at that table."""
     evening, tables = four_tables(club, 3)
-    sheet = selectors_season.evening_sheet(evening=evening, table=tables[2])
+    sheet = selectors.evening_sheet(evening=evening, table=tables[2])
     (sheet_table,) = sheet.tables
     assert sheet_table.table == tables[2]
     assert [s.name for s in sorted(sheet.settlement, key=lambda s: s.name)] == sorted(
@@ -142,7 +142,7 @@ def test_the_sheet_costs_six_queries_whatever_the_hands(
     services.hand_void(hand=tables[0].hands.get(number=2), reason="misdeal")
     table = tables[0] if n_tables == 1 else None
     with django_assert_num_queries(6):
-        sheet = selectors_season.evening_sheet(evening=evening, table=table)
+        sheet = selectors.evening_sheet(evening=evening, table=table)
     assert len(sheet.tables) == n_tables
     for sheet_table in sheet.tables:
         previous = dict.fromkeys(sheet_table.seats, 0)
@@ -401,7 +401,7 @@ def test_a_member_who_came_later_has_no_figures_before_he_came(club, bo):
     dorte = factories.make_member(club, "Dorte")
     services.table_seat(table=table, member=dorte)
     factories.random_table_hands(table, 4, seed=2)
-    sheet = selectors_season.evening_sheet(evening=evening).tables[0]
+    sheet = selectors.evening_sheet(evening=evening).tables[0]
     hands = [p for p in sheet.postings if p.kind == "hand"]
     assert all("Dorte" not in p.arrived for p in hands[:3])
     assert all("Dorte" in p.arrived for p in hands[3:])

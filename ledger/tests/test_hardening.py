@@ -20,7 +20,6 @@ from django.db import IntegrityError, connection, transaction
 
 from ledger import selectors, services
 from ledger.db import ledger_unlocked
-from ledger.errors import LedgerError, SeatingError, StaleFormError
 from ledger.games.errors import RateCardError
 from ledger.models import (
     Account,
@@ -32,9 +31,10 @@ from ledger.models import (
     Table,
     Transfer,
 )
+from ledger.selectors.verify import verify_ledger
+from ledger.services.errors import LedgerError, SeatingError, StaleFormError
 from ledger.tests.conftest import EXAMPLES, load_example
 from ledger.tests.factories import evening_e, make_club, make_member
-from ledger.verify import verify_ledger
 
 pytestmark = pytest.mark.django_db
 

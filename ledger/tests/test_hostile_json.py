@@ -17,10 +17,10 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from ledger.games.errors import RulesError
-from ledger.jsonin import MAX_BYTES, MAX_DEPTH, MAX_INT_DIGITS, load_json_safely
 from ledger.models import Hand, Transfer
 from ledger.tests import factories
 from ledger.tests.conftest import EXAMPLES, ROOT
+from ledger.web.jsonin import MAX_BYTES, MAX_DEPTH, MAX_INT_DIGITS, load_json_safely
 
 DEEP = b"[" * 50_000 + b"]" * 50_000
 HOSTILE = {
@@ -66,14 +66,14 @@ def test_load_json_safely_accepts_ordinary_json_within_the_limits():
 
 
 def test_load_json_safely_is_pure():
-    """ledger.jsonin imports nothing of Django."""
+    """ledger.web.jsonin imports nothing of Django."""
     import importlib
 
-    sys.modules.pop("ledger.jsonin", None)
+    sys.modules.pop("ledger.web.jsonin", None)
     before = {m for m in sys.modules if m.startswith("django")}
-    importlib.import_module("ledger.jsonin")
+    importlib.import_module("ledger.web.jsonin")
     assert {m for m in sys.modules if m.startswith("django")} == before
-    source = (ROOT / "ledger" / "jsonin.py").read_text()
+    source = (ROOT / "ledger" / "web" / "jsonin.py").read_text()
     assert "django" not in source
 
 

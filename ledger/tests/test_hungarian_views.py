@@ -15,12 +15,12 @@ from django.conf import settings
 from django.urls import reverse
 
 from ledger import selectors, services
-from ledger.errors import LedgerError
 from ledger.games.hungarian.engine.ratecard import GAME_CODE
 from ledger.models import Evening, EveningResult, Hand, Member, Posting, Transfer
+from ledger.selectors.verify import verify_ledger
+from ledger.services.errors import LedgerError
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.verify import verify_ledger
 
 pytestmark = pytest.mark.django_db
 

@@ -12,9 +12,9 @@ from django.core.management import call_command
 
 from ledger import selectors
 from ledger.models import Evening, EveningLog, EveningResult, Hand, Member, Table
+from ledger.selectors.verify import verify_ledger
 from ledger.tests.conftest import EXAMPLES, load_example
 from ledger.tests.factories import make_club, make_member
-from ledger.verify import verify_ledger
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from ledger import selectors_season
+from ledger import selectors
 from ledger.models import Member
 from ledger.tests import factories
 from ledger.tests.test_query_counts import large_history, small_history
@@ -46,21 +46,20 @@ def test_my_page_shows_tonight_the_season_rank_and_last_hands(client):
     anna = log_in_as(client, club)
     response = client.get(reverse("my_page", kwargs={"club": club.slug}))
     html = response.content.decode()
-    standings = selectors_season.standings_for_season(season=season)
+    standings = selectors.standings_for_season(season=season)
     mine = next(r for r in standings if r.member_id == anna.pk)
     assert response.context["rank"] == mine.rank
     assert response.context["ranked"] == len(standings)
     assert response.context["standing"].points == mine.points
     assert response.context["standing"].best == mine.best
     # Tonight: Anna sits at the open evening's table; her balance there is the table's.
-    from ledger import selectors
 
     open_table = evenings[3].tables.get()
     tonight = [t for t in response.context["tonight"] if t.table_id == open_table.pk]
     assert tonight[0].balance == selectors.table_balances(open_table.pk)["Anna"]
     assert 'id="tonight"' in html and 'id="chart"' in html and 'id="me-hands"' in html
     assert len(response.context["hands"]) == 10
-    hands = list(selectors_season.member_hands(season=season, member=anna))
+    hands = list(selectors.member_hands(season=season, member=anna))
     assert [h.pk for h in response.context["hands"]] == [h.pk for h in reversed(hands)][:10]
     assert 'id="my-page-link"' in html  # the top bar links to the page
 

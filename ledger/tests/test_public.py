@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ledger import selectors_season, services, services_setup
-from ledger.forms_admin import ClubForm
+from ledger import selectors, services
+from ledger.forms.admin import ClubForm
 from ledger.models import Club, EveningResult
 from ledger.tables import money_text
 from ledger.tests import factories
@@ -44,7 +44,7 @@ def public_urls(club, evening) -> list[str]:
 
 def money_figures(season) -> set[str]:
     """Return the money of the standings as the page would print it (nonzero amounts)."""
-    rows = selectors_season.standings_for_season(season=season, closed_only=True)
+    rows = selectors.standings_for_season(season=season, closed_only=True)
     return {money_text(r.money) for r in rows if r.money}
 
 
@@ -74,7 +74,7 @@ def test_standings_are_public_with_names_and_points_and_no_money(season_club):
     response = Client().get(reverse("public_club", kwargs={"club": club.slug}))
     assert response.status_code == 200
     html = response.content.decode()
-    for row in selectors_season.standings_for_season(season=season, closed_only=True):
+    for row in selectors.standings_for_season(season=season, closed_only=True):
         assert f'data-member="{row.name}"' in html
         assert f'data-points="{row.points}"' in html
     assert "data-money" not in html
@@ -183,10 +183,9 @@ def test_an_open_evening_is_not_in_the_public_standings(season_club):
     club, season, evenings = season_club
     html = Client().get(reverse("public_club", kwargs={"club": club.slug})).content.decode()
     closed = {
-        r.name: r.points
-        for r in selectors_season.standings_for_season(season=season, closed_only=True)
+        r.name: r.points for r in selectors.standings_for_season(season=season, closed_only=True)
     }
-    everything = {r.name: r.points for r in selectors_season.standings_for_season(season=season)}
+    everything = {r.name: r.points for r in selectors.standings_for_season(season=season)}
     assert closed != everything  # the open evening has points in it
     for name, points in closed.items():
         assert f'data-member="{name}"' in html
@@ -258,7 +257,7 @@ def test_the_club_admin_publishes_the_results_on_the_settings_screen():
 def test_club_update_accepts_the_public_settings():
     """The set-up service stores both settings."""
     club = factories.make_club()
-    services_setup.club_update(club=club, publish_results=True, publish_money=True)
+    services.club_update(club=club, publish_results=True, publish_money=True)
     club.refresh_from_db()
     assert (club.publish_results, club.publish_money) == (True, True)
 

@@ -4,7 +4,7 @@ The same pages are requested over a small history (Evening E, closed, and a seco
 still open) and over a large one (four evenings, two tables at one of them, five members,
 ~150 hands with a voided one and an adjustment): each page must cost exactly the number of
 queries pinned here in both. Five of them are the request's own: the session, the user, the
-club and the membership (read twice by ``ledger.permissions``).
+club and the membership (read twice by ``ledger.web.permissions``).
 """
 
 from __future__ import annotations

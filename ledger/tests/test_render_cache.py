@@ -1,5 +1,5 @@
-"""Kept renderings (``ledger.render_cache``) are never stale, and the django-tables2
-signature memo (``ledger.tables2_speed``) answers exactly as django-tables2 does."""
+"""Kept renderings (``ledger.web.render_cache``) are never stale, and the django-tables2
+signature memo (``ledger.web.tables2_speed``) answers exactly as django-tables2 does."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from django.core.cache import cache
 from django.urls import reverse
 from django_tables2 import utils
 
-from ledger import tables2_speed
 from ledger.tests import factories
 from ledger.tests.test_my_page import log_in_as
+from ledger.web import tables2_speed
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import translation
 
-from ledger import reports, selectors_season, services
+from ledger import reports, selectors, services
 from ledger.models import Member
 from ledger.tests import factories
 from ledger.tests.test_standings import NAMES, build_season
@@ -138,7 +138,7 @@ def test_evening_sheet_view_serves_the_pdf(client, club, evening_e):
 def test_season_pdf_has_the_standings_figures(club):
     """The season PDF prints each member's points and money exactly as the standings."""
     season, _ = build_season(club)
-    rows = selectors_season.standings_for_season(season=season)
+    rows = selectors.standings_for_season(season=season)
     with translation.override("en"):
         filename, _, content = reports.season_standings_pdf(season=season)
     assert filename == "standings-test-20262027.pdf"
@@ -175,9 +175,7 @@ def test_member_pdf_of_a_season_draws_the_chart(club):
     dorte = Member.objects.get(club=club, name="Dorte")
     _, _, content = reports.member_season_pdf(season=season, member=dorte)
     _, text = pdf_text(content)
-    standing = next(
-        r for r in selectors_season.standings_for_season(season=season) if r.name == "Dorte"
-    )
+    standing = next(r for r in selectors.standings_for_season(season=season) if r.name == "Dorte")
     assert f"{standing.points:+d}" in text
     save_first_page(content, "member")
 
@@ -185,7 +183,7 @@ def test_member_pdf_of_a_season_draws_the_chart(club):
 def test_exports_open_in_openpyxl_and_csv(client, club):
     """The standings export to XLSX (numbers as numbers) and CSV with the exact figures."""
     season, _ = build_season(club)
-    rows = selectors_season.standings_for_season(season=season)
+    rows = selectors.standings_for_season(season=season)
     factories.make_member(club, "Mia", login=True)
     client.login(username="test-mia", password=factories.PASSWORD)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # the headers are English msgids
@@ -257,7 +255,7 @@ def test_export_of_evening_e_figures(client, evening_e):
 def test_season_report_command_writes_the_pdf(club, tmp_path):
     """season_report --club --season (id or name) --output writes the standings PDF."""
     season, _ = build_season(club, open_evening=False)
-    rows = selectors_season.standings_for_season(season=season)
+    rows = selectors.standings_for_season(season=season)
     by_id, by_name = tmp_path / "by-id.pdf", tmp_path / "by-name.pdf"
     out = io.StringIO()
     call_command("season_report", club="test", season=str(season.pk), output=str(by_id), stdout=out)

@@ -8,13 +8,18 @@ from django.apps import apps
 from django.core import serializers
 
 from ledger import selectors, services
-from ledger.errors import EveningClosedError, JetonDifferenceError, LedgerError, SeatingError
 from ledger.games.danish.engine import HandError, RateCard, rotation, settle_evening
 from ledger.games.danish.engine.generate import random_hand
 from ledger.models import EveningResult, Hand, HandRevision, Member, Posting, Transfer
+from ledger.selectors.verify import verify_ledger
+from ledger.services.errors import (
+    EveningClosedError,
+    JetonDifferenceError,
+    LedgerError,
+    SeatingError,
+)
 from ledger.tests.conftest import load_example
 from ledger.tests.factories import evening_e, make_club
-from ledger.verify import verify_ledger
 
 pytestmark = pytest.mark.django_db
 

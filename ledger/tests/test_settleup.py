@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.settleup import Payment, fewest_payments
+from ledger.selectors.settleup import Payment, fewest_payments
 
 
 def test_evening_e_needs_two_payments():

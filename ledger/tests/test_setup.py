@@ -14,9 +14,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from ledger import invitations, services, services_setup
+from ledger import services
 from ledger.games import GAMES
 from ledger.models import Club, Invitation, Member, Season
+from ledger.services import invitations
 from ledger.tests.factories import make_club, make_member, make_season
 
 pytestmark = pytest.mark.django_db
@@ -69,11 +70,11 @@ def test_a_superuser_without_a_club_lands_on_the_create_club_screen(su_client):
 
 
 def test_the_season_is_august_to_july():
-    assert services_setup.season_dates(datetime.date(2026, 7, 31)) == (
+    assert services.season_dates(datetime.date(2026, 7, 31)) == (
         datetime.date(2025, 8, 1),
         datetime.date(2026, 7, 31),
     )
-    assert services_setup.season_dates(datetime.date(2026, 8, 1))[0] == datetime.date(2026, 8, 1)
+    assert services.season_dates(datetime.date(2026, 8, 1))[0] == datetime.date(2026, 8, 1)
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -201,7 +202,7 @@ def test_pool_names_of_every_game_are_refused(club_admin):
     club, _, _ = club_admin
     for pool in ("kongekop", "pagatkop", "pool"):
         with pytest.raises(ValidationError):
-            services_setup.members_add(club=club, names=[pool])
+            services.members_add(club=club, names=[pool])
 
 
 def test_add_one_member_with_a_role(club_admin):
@@ -381,7 +382,7 @@ def test_an_expired_link_is_refused(club_admin):
     assert response.status_code == 410
     assert "udløbet" in response.content.decode()
     with pytest.raises(invitations.InvitationRefused):
-        services_setup.invitation_accept(token=token, password=PW, username="bo")
+        services.invitation_accept(token=token, password=PW, username="bo")
     assert Client().get("/invite/" + "0" * 64 + "/").status_code == 410
 
 
@@ -419,7 +420,7 @@ def test_an_inactive_member_cannot_use_his_link(club_admin):
     club, _, client = club_admin
     bo = make_member(club, "Bo")
     _, token = _invite(client, bo)
-    services_setup.member_update(member=bo, active=False)
+    services.member_update(member=bo, active=False)
     assert Client().get(f"/invite/{token}/").status_code == 410
 
 

@@ -11,8 +11,8 @@ from ledger.games.slovenian.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USERS
 from ledger.games.slovenian.engine.hand import CONTRACTS
 from ledger.games.slovenian.engine.ratecard import BONUS_TYPES
 from ledger.models import Club, Evening, Hand, HandRevision, Posting, Table
+from ledger.selectors.verify import verify_ledger
 from ledger.tests.test_demo import demo, seed  # noqa: F401  (the class-scoped fixture)
-from ledger.verify import verify_ledger
 
 pytestmark = pytest.mark.django_db
 

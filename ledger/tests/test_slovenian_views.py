@@ -211,7 +211,7 @@ def test_hands_played_follow_the_slovenian_rotation():
     import random
 
     from ledger.games.slovenian.engine.generate import random_hand
-    from ledger.selectors_season import standings_for_season
+    from ledger.selectors import standings_for_season
 
     club = factories.make_club(slug="slp", game="slovenian_tarok")
     season = factories.make_season(club)

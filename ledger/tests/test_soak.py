@@ -7,9 +7,9 @@ from django.db import connection
 
 from ledger import services
 from ledger.models import Hand, Member
+from ledger.selectors.verify import verify_ledger
 from ledger.tests.factories import make_club
 from ledger.tests.soak import run_soak
-from ledger.verify import verify_ledger
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

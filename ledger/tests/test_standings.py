@@ -13,11 +13,11 @@ from decimal import Decimal
 
 import pytest
 
-from ledger import selectors, selectors_season, services
+from ledger import selectors, services
 from ledger.games.danish.engine import rotation, to_money
 from ledger.models import EveningResult, Member, Posting, Transfer
+from ledger.selectors.verify import verify_ledger
 from ledger.tests import factories
-from ledger.verify import verify_ledger
 
 pytestmark = pytest.mark.django_db
 
@@ -129,7 +129,7 @@ def test_standings_of_evening_e(club):
     season = factories.make_season(club)
     evening, _, _ = factories.evening_e(club)
     services.evening_close(evening=evening)
-    rows = {r.name: r for r in selectors_season.standings_for_season(season=season)}
+    rows = {r.name: r for r in selectors.standings_for_season(season=season)}
     assert {n: (r.rank, r.points, r.money) for n, r in rows.items()} == {
         "Anna": (1, 65, Decimal("16.25")),
         "Bo": (2, -30, Decimal("-7.50")),
@@ -154,7 +154,7 @@ def test_standings_equal_the_sum_of_the_evenings(club):
             expected_evenings[name] += 1
     for result in EveningResult.objects.filter(evening__season=season):
         assert result.money == to_money(result.points, result.evening.price_per_point)
-    rows = selectors_season.standings_for_season(season=season)
+    rows = selectors.standings_for_season(season=season)
     assert {r.name: r.points for r in rows} == dict(expected_points)
     assert {r.name: r.money for r in rows} == dict(expected_money)
     assert {r.name: r.evenings for r in rows} == dict(expected_evenings)
@@ -169,7 +169,7 @@ def test_statistics_equal_a_python_replay_of_the_live_hands(club):
     oracle = _python_stats(season)
     for key in ("played", "ultimo_pagat", "ultimo_king", "bagud", "nolo", "tout", "melds"):
         assert any(oracle[name][key] for name in NAMES), f"the season has no {key}"
-    rows = selectors_season.standings_for_season(season=season)
+    rows = selectors.standings_for_season(season=season)
     keys = ("played", "ultimo_pagat", "ultimo_king", "bagud", "nolo", "tout", "melds")
     assert {r.name: {k: getattr(r, k) for k in keys} for r in rows} == {
         name: {k: oracle[name][k] for k in keys} for name in NAMES
@@ -190,7 +190,7 @@ def test_sitting_out_is_not_playing(club):
     evening = services.evening_open(club=club, date=datetime.date(2026, 9, 1))
     table = services.table_open(evening=evening, members=members)
     factories.random_table_hands(table, 8, seed=3)
-    rows = {r.name: r.played for r in selectors_season.standings_for_season(season=season)}
+    rows = {r.name: r.played for r in selectors.standings_for_season(season=season)}
     # Eight hands at four seats: each member deals twice and sits out twice.
     assert rows == {"Anna": 6, "Bo": 6, "Carl": 6, "Dorte": 6}
 
@@ -201,13 +201,13 @@ def test_member_season_and_hands_of_evening_e(club):
     evening, _, _ = factories.evening_e(club)
     services.evening_close(evening=evening)
     anna = Member.objects.get(club=club, name="Anna")
-    data = selectors_season.member_season(season=season, member=anna)
+    data = selectors.member_season(season=season, member=anna)
     assert data.standing.points == 65
     assert data.standing.money == Decimal("16.25")
     assert [(e["points"], e["money"], e["cumulative"], e["played"]) for e in data.evenings] == [
         (65, Decimal("16.25"), 65, 3)
     ]
-    hands = list(selectors_season.member_hands(season=season, member=anna))
+    hands = list(selectors.member_hands(season=season, member=anna))
     assert [(h.hand_number, h.net, h.outcome.get("ultimo")) for h in hands] == [
         (1, -60, None),
         (2, 145, ["Anna", "king"]),
@@ -218,15 +218,15 @@ def test_member_season_and_hands_of_evening_e(club):
 def test_member_season_cumulates_over_evenings(club):
     """The member page's running total ends at his standing, evening by evening."""
     season, _ = build_season(club)
-    rows = {r.name: r for r in selectors_season.standings_for_season(season=season)}
+    rows = {r.name: r for r in selectors.standings_for_season(season=season)}
     for name in NAMES:
         member = Member.objects.get(club=club, name=name)
-        data = selectors_season.member_season(season=season, member=member)
+        data = selectors.member_season(season=season, member=member)
         assert data.evenings[-1]["cumulative"] == rows[name].points
         assert data.standing.money == rows[name].money
         assert data.standing.played == rows[name].played
         assert sum(e["played"] for e in data.evenings) == rows[name].played
-        hands = selectors_season.member_hands(season=season, member=member)
+        hands = selectors.member_hands(season=season, member=member)
         assert hands.count() == rows[name].played
 
 
@@ -234,7 +234,7 @@ def test_evening_sheet_of_evening_e(club):
     """The sheet shows each hand's net and cups, the split 45/45/50 and the settlement."""
     evening, _, _ = factories.evening_e(club)
     services.evening_close(evening=evening)
-    sheet = selectors_season.evening_sheet(evening=evening)
+    sheet = selectors.evening_sheet(evening=evening)
     (table,) = sheet.tables
     assert [(h.number, h.dealer, h.net, h.cups_after) for h in table.hands] == [
         (1, "Anna", {"Anna": -60, "Bo": -20, "Carl": 70}, {"kongekop": 65, "pagatkop": 65}),
@@ -259,7 +259,7 @@ def test_evening_sheet_of_evening_e(club):
 def test_evening_sheet_of_an_open_evening_shows_the_balances_so_far(club):
     """Before the split the sheet's settlement is the balances: +20, -75, -85."""
     evening, _, _ = factories.evening_e(club)
-    sheet = selectors_season.evening_sheet(evening=evening)
+    sheet = selectors.evening_sheet(evening=evening)
     assert [(s.name, s.before_split, s.split, s.points) for s in sheet.settlement] == [
         ("Anna", 20, 0, 20),
         ("Bo", -75, 0, -75),
@@ -271,7 +271,7 @@ def test_evening_sheet_of_an_open_evening_shows_the_balances_so_far(club):
 def test_evening_jetons_expected_counted_and_difference(club):
     """Expected jetons are the stack plus the balance; a count 5 short shows -5."""
     evening, table, _ = factories.evening_e(club)
-    (jetons,) = selectors_season.evening_jetons(evening=evening)
+    (jetons,) = selectors.evening_jetons(evening=evening)
     assert [(line.name, line.expected, line.counted) for line in jetons.lines] == [
         ("Anna", 520, None),
         ("Bo", 425, None),
@@ -282,7 +282,7 @@ def test_evening_jetons_expected_counted_and_difference(club):
     assert {line.name: line.expected for line in jetons.lines} == services.jeton_expected(table)
     services.jetons_count(table=table, counts={"Anna": 520, "Bo": 421, "Carl": 415})
     services.jetons_count(table=table, counts={"Bo": 420})
-    (jetons,) = selectors_season.evening_jetons(evening=evening)
+    (jetons,) = selectors.evening_jetons(evening=evening)
     assert jetons.differences == {"Bo": -5} == services.jeton_differences(table)
     assert (jetons.total_expected, jetons.total_counted, jetons.total_difference) == (
         1500,

@@ -13,7 +13,7 @@ from ledger import selectors, services
 from ledger.games.danish.engine import rotation
 from ledger.games.danish.engine.generate import random_hand, random_rates
 from ledger.models import Club, Hand, Member, Table
-from ledger.verify import verify_ledger
+from ledger.selectors.verify import verify_ledger
 
 NAMES = ["Anna", "Bo", "Carl", "Dorte", "Erik", "Frida", "Gorm"]
 _clubs = itertools.count()

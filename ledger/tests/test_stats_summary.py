@@ -12,12 +12,14 @@ import pytest
 from django.core.management import call_command
 from django.db.models import Count, Value
 
-from ledger import services, stats
+from ledger import services
 from ledger.models import Account, AccountStats, Member, Table
-from ledger.selectors_season import _played_by, live_hand_postings, standings_for_season
+from ledger.selectors import standings_for_season
+from ledger.selectors.verify import verify_ledger
+from ledger.services import stats
+from ledger.services.stats import _played_by, live_hand_postings
 from ledger.tests.factories import evening_e, make_club, make_season, random_table_hands
 from ledger.tests.test_backup import wipe
-from ledger.verify import verify_ledger
 
 pytestmark = pytest.mark.django_db
 

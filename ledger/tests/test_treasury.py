@@ -15,8 +15,8 @@ from django.urls import reverse
 
 from ledger import selectors, services
 from ledger.models import Account, Evening, EveningLog, EveningResult, Member, Posting, Transfer
+from ledger.selectors.verify import verify_ledger
 from ledger.tests import factories
-from ledger.verify import verify_ledger
 
 pytestmark = pytest.mark.django_db
 

@@ -25,8 +25,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 
 from ledger import selectors, services
-from ledger.demos import Clock as _Clock
-from ledger.demos import Demo, DemoUser
 from ledger.games.danish.engine import RateCard, rotation
 from ledger.games.danish.engine.generate import random_hand
 from ledger.models import (
@@ -35,6 +33,8 @@ from ledger.models import (
     Season,
     Table,
 )
+from ledger.services.demo import Clock as _Clock
+from ledger.services.demo import Demo, DemoUser
 
 DEMO_SLUG = "demo"
 DEMO_NAME = "Hjørring Tarokklub"

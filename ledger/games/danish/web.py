@@ -173,7 +173,7 @@ CHOICE_LABELS = {
 
 def _text(transform) -> NullIf:
     """Return a JSON key's text as plain text, NULL when missing or null (see
-    ``selectors_season._text``: the same expression, for the same reasons)."""
+    ``selectors._text``: the same expression, for the same reasons)."""
     return NullIf(
         ExpressionWrapper(transform, output_field=TextField()),
         Value("null", output_field=TextField()),

@@ -77,7 +77,7 @@ def _side_word(side: str) -> str:
 
 def _text(transform) -> NullIf:
     """Return a JSON key's text as plain text, NULL when missing or null (as the Danish web
-    side and ``selectors_season._text`` do)."""
+    side and ``selectors._text`` do)."""
     return NullIf(
         ExpressionWrapper(transform, output_field=TextField()),
         Value("null", output_field=TextField()),
@@ -401,7 +401,7 @@ class HungarianWeb(GameWeb):
         alone = declares & Q(hux_partner__isnull=True)
         declarer_side = declares | partners
         won = Q(hux_won_by="declarer")
-        from ledger.selectors_season import _played_by
+        from ledger.services.stats import _played_by
 
         opponent = _played_by(name) & ~declarer_side & Q(hux_bid__isnull=False)
 

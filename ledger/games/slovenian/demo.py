@@ -19,8 +19,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 
 from ledger import services
-from ledger.demos import Clock, Demo, DemoUser
 from ledger.models import Club, Member, Season
+from ledger.services.demo import Clock, Demo, DemoUser
 
 from . import GAME
 from .engine.generate import random_hand

@@ -78,7 +78,7 @@ DEFAULT_RATES = RateCard()
 
 def _text(transform) -> NullIf:
     """Return a JSON key's text as plain text, NULL when missing or null (as the Danish web
-    side and ``selectors_season._text`` do)."""
+    side and ``selectors._text`` do)."""
     return NullIf(
         ExpressionWrapper(transform, output_field=TextField()),
         Value("null", output_field=TextField()),
@@ -383,7 +383,7 @@ class SlovenianWeb(GameWeb):
         return annotations
 
     def hand_counts(self, name):
-        from ledger.selectors_season import _played_by
+        from ledger.services.stats import _played_by
 
         won = Q(slo_won__in=("true", "1"))
         on_side = Q(slo_declarer=name) | Q(slo_partner=name)

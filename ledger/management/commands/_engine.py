@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand
 
 from ledger.games import GAMES, get_game
 from ledger.games.errors import Problem, RulesError
-from ledger.jsonin import MAX_BYTES, load_json_safely
+from ledger.web.jsonin import MAX_BYTES, load_json_safely
 
 EXIT_REFUSED = 2
 DEFAULT_GAME = "danish_tarok"  # a file without ``game`` is Danish (hand-format.md)
@@ -62,7 +62,7 @@ class EngineCommand(BaseCommand):
         self.stdout.write(json.dumps(result, ensure_ascii=False, indent=2))
 
     def read_json(self, name: str, field: str):
-        """Read ``name`` (or standard input for ``-``) as JSON within ``ledger.jsonin``'s
+        """Read ``name`` (or standard input for ``-``) as JSON within ``ledger.web.jsonin``'s
         limits; raise RulesError naming ``field`` when it cannot be read or is refused."""
         try:
             if name == "-":

@@ -1,6 +1,6 @@
 """Create a club for a scripted install: the club of a game with its default house rules, its
 first season and, with ``--admin``, that user as the club's admin (through
-``services_setup.club_create``, as the "Create a club" screen does)."""
+``services.club_create``, as the "Create a club" screen does)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from ledger.games import GAMES
-from ledger.services_setup import club_create, season_dates, season_name
+from ledger.services.setup import club_create, season_dates, season_name
 
 
 def _date(value: str) -> datetime.date:

@@ -16,9 +16,9 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from ledger import selectors, services
-from ledger.errors import LedgerError
 from ledger.games.errors import EveningError, Problem, RulesError
 from ledger.models import Club, Evening, EveningResult, Member
+from ledger.services.errors import LedgerError
 
 from ._engine import EXIT_REFUSED, EngineCommand, game_of
 

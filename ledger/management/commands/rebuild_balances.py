@@ -3,8 +3,8 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from ledger import balances, stats
 from ledger.models import Club, Table
+from ledger.services import balances, stats
 
 
 class Command(BaseCommand):

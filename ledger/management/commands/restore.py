@@ -4,10 +4,10 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
-from ledger import balances, stats
 from ledger.db import ledger_unlocked
 from ledger.models import Club, Transfer
-from ledger.verify import verify_ledger
+from ledger.selectors.verify import verify_ledger
+from ledger.services import balances, stats
 
 
 class Command(BaseCommand):

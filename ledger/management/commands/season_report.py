@@ -4,7 +4,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 
-from ledger import reports, selectors_season
+from ledger import reports, selectors
 from ledger.models import Club, Member, Season
 
 
@@ -30,7 +30,7 @@ class Command(BaseCommand):
         if club is None:
             raise CommandError(f"no club with the short name {options['club']!r}")
         try:
-            season = selectors_season.season_resolve(club=club, value=options["season"])
+            season = selectors.season_resolve(club=club, value=options["season"])
         except Season.DoesNotExist:
             raise CommandError(
                 f"no season {options['season']!r} in {club.slug}; seasons: "

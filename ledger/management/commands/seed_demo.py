@@ -14,9 +14,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.urls import reverse
 
-from ledger import balances, stats
-from ledger.demos import Demo, all_demos, write_fixture
 from ledger.models import Club, Member, Table
+from ledger.services import balances, stats
+from ledger.services.demo import Demo, all_demos, write_fixture
 
 
 def default_fixture(demo: Demo | None = None) -> Path:

@@ -3,7 +3,7 @@ import sys
 from django.core.management.base import BaseCommand
 
 from ledger.models import Table
-from ledger.verify import verify_ledger
+from ledger.selectors.verify import verify_ledger
 
 
 class Command(BaseCommand):

@@ -10,8 +10,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from ledger import invitations, services_setup
+from ledger import services
 from ledger.models import Club, Member, Table
+from ledger.services import invitations
 from ledger.tests.e2e.conftest import log_in, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -115,7 +116,7 @@ def test_from_a_fresh_superuser_to_the_first_hand(open_page):
 
 
 def test_an_invited_members_first_log_in_on_a_phone(open_page):
-    club, _, _ = services_setup.club_create(
+    club, _, _ = services.club_create(
         name="Hjørring Tarokklub",
         slug="hjoerring",
         game="danish_tarok",
@@ -123,8 +124,8 @@ def test_an_invited_members_first_log_in_on_a_phone(open_page):
         season_starts_on=datetime.date(2026, 8, 1),
         season_ends_on=datetime.date(2027, 7, 31),
     )
-    (dorte,) = services_setup.members_add(club=club, names=["Dorte Ærø"])
-    invitation, token = services_setup.invitation_create(member=dorte)
+    (dorte,) = services.members_add(club=club, names=["Dorte Ærø"])
+    invitation, token = services.invitation_create(member=dorte)
     page = open_page(None, 390, 844)
     page.goto(invitations.link_path(invitation))
     expect(page.locator("#invitation-form")).to_be_visible()

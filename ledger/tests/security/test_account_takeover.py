@@ -16,8 +16,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from ledger import invitations, services_setup
+from ledger import services
 from ledger.models import Invitation, Member
+from ledger.services import invitations
 from ledger.tests.factories import PASSWORD, make_club, make_member, make_season
 
 pytestmark = pytest.mark.django_db
@@ -106,12 +107,12 @@ def test_the_service_never_sets_an_existing_users_password(probe):
     chef, chef_member, _eve, _attacker = probe
     token = _forged_link(chef_member).rstrip("/").rsplit("/", 1)[1]
     with pytest.raises(invitations.InvitationRefused) as refused:
-        services_setup.invitation_accept(token=token, password=NEW, username="other")
+        services.invitation_accept(token=token, password=NEW, username="other")
     assert refused.value.reason == "has_login"
     _assert_untouched(chef, SU_PASSWORD)
     before = Invitation.objects.count()
     with pytest.raises(ValidationError) as error:
-        services_setup.invitation_create(member=chef_member)
+        services.invitation_create(member=chef_member)
     assert list(error.value.message_dict) == ["member"]
     assert Invitation.objects.count() == before
 

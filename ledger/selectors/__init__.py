@@ -1,0 +1,68 @@
+"""Reads, by area: ``table`` (one table's seats, accounts and balances), ``season`` (seasons,
+standings, a member's season and hands), ``sheet`` (an evening's sheet), ``jetons`` (the
+jeton reconciliation), ``me`` (a member's own page), ``public`` (the published results) and
+``verify`` (the whole-ledger check). Selectors return rows, querysets or plain data and know
+nothing of HTTP: "not found" is ``None``, which a view maps to 404.
+
+The read functions are importable from here (``selectors.standings_for_season``).
+"""
+
+from ledger.selectors.jetons import evening_jetons
+from ledger.selectors.me import last_hands, season_rank, tonight
+from ledger.selectors.public import (
+    closed_evenings,
+    evening_results,
+    published_club,
+    published_evening,
+)
+from ledger.selectors.season import (
+    member_hands,
+    member_season,
+    season_evenings,
+    season_pick,
+    season_resolve,
+    seasons_for_club,
+    standings_for_season,
+)
+from ledger.selectors.sheet import evening_for_club, evening_sheet, table_account_names
+from ledger.selectors.table import (
+    account_balances,
+    account_balances_from_transfers,
+    all_seats,
+    current_seats,
+    pool_balances,
+    season_open_evenings,
+    seated_at_open_tables,
+    table_accounts,
+    table_balances,
+)
+
+__all__ = [
+    "account_balances",
+    "account_balances_from_transfers",
+    "all_seats",
+    "closed_evenings",
+    "current_seats",
+    "evening_for_club",
+    "evening_jetons",
+    "evening_results",
+    "evening_sheet",
+    "last_hands",
+    "member_hands",
+    "member_season",
+    "pool_balances",
+    "published_club",
+    "published_evening",
+    "season_evenings",
+    "season_open_evenings",
+    "season_pick",
+    "season_rank",
+    "season_resolve",
+    "seasons_for_club",
+    "seated_at_open_tables",
+    "standings_for_season",
+    "table_account_names",
+    "table_accounts",
+    "table_balances",
+    "tonight",
+]

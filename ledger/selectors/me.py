@@ -1,0 +1,89 @@
+"""Reads of a member's own page ("Min side"): tonight, his season, its rank, his last hands.
+
+Every function costs a fixed number of queries. Balances come from the account balance
+summary (``AccountBalance``), written with the transfers it sums.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Sum
+
+from ledger.models import Account, AccountBalance, Member, Season, Seat
+from ledger.selectors.season import member_hands
+
+
+@dataclass
+class Tonight:
+    """The member's place at an open evening: his table and his balance there so far."""
+
+    evening_id: int
+    date: object
+    table_id: int
+    table_number: int
+    table_open: bool
+    balance: int
+
+
+def tonight(*, member: Member) -> list[Tonight]:
+    """Return the member's accounts at open evenings with their balances (one query)."""
+    rows = (
+        Account.objects.filter(
+            member=member, kind=Account.Kind.MEMBER, table__evening__status="open"
+        )
+        .select_related("table__evening", "summary")
+        .order_by("-table__evening__date", "table__number")
+    )
+    result = []
+    for account in rows:
+        summary = getattr(account, "summary", None)
+        result.append(
+            Tonight(
+                evening_id=account.table.evening_id,
+                date=account.table.evening.date,
+                table_id=account.table_id,
+                table_number=account.table.number,
+                table_open=account.table.status == "open",
+                balance=summary.balance if summary else 0,
+            )
+        )
+    return result
+
+
+def season_rank(*, season: Season, member: Member) -> tuple[int | None, int]:
+    """Return the member's rank in the season's standings and the number ranked (two queries).
+
+    As in ``standings_for_season``: everyone seated in the season, by points (best first),
+    then by name; points are the members' account balances summed over the season.
+    """
+    names = dict(
+        Seat.objects.filter(table__evening__season=season)
+        .values_list("member_id", "member__name")
+        .distinct()
+        .order_by()
+    )
+    points = dict.fromkeys(names, 0)
+    for member_id, total in (
+        AccountBalance.objects.filter(
+            account__table__evening__season=season, account__kind=Account.Kind.MEMBER
+        )
+        .values("account__member_id")
+        .annotate(total=Sum("balance"))
+        .order_by()
+        .values_list("account__member_id", "total")
+    ):
+        if member_id in points:
+            points[member_id] += total
+    order = sorted(points, key=lambda pk: (-points[pk], names[pk]))
+    rank = order.index(member.pk) + 1 if member.pk in points else None
+    return rank, len(order)
+
+
+def last_hands(*, season: Season, member: Member, count: int = 10) -> list:
+    """Return the member's last ``count`` hands of the season, newest first (one query)."""
+    return list(
+        member_hands(season=season, member=member).order_by(
+            "-evening_date", "-table_number", "-hand_number"
+        )[:count]
+    )

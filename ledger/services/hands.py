@@ -1,0 +1,183 @@
+"""Hands: record one, correct one (re-settling every later hand), void one."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from ledger.games import get_game
+from ledger.models import (
+    Hand,
+    HandRevision,
+    Posting,
+    Seat,
+    Table,
+)
+from ledger.services.errors import (
+    LedgerError,
+    StaleFormError,
+)
+from ledger.services.ledger import (
+    VOID,
+    TableLedger,
+    check_writable,
+    lock_table,
+    next_hand_number,
+    post_hand,
+    rate_card,
+    replay_tail,
+    table_state,
+    table_version,
+    writing,
+)
+
+# --- hands ---------------------------------------------------------------------------------
+
+
+def hand_record(
+    *,
+    table: Table,
+    record: dict,
+    token: str | None = None,
+    number: int | None = None,
+    version: int | None = None,
+    by=None,
+) -> Hand:
+    """Record one hand: validate it, settle it from the table's state and post its transfers.
+
+    A ``token`` already used returns the hand it recorded, so a retried or double-tapped
+    submit records the hand once. ``number`` and ``version`` are what the form was previewed
+    against (the hand's number, ``table_version``): a save whose slot another device took, or
+    whose table changed since the preview, is refused (StaleFormError). Raises HandError
+    (from the game) or LedgerError; nothing is written then.
+    """
+    with writing():
+        table = lock_table(table.pk)
+        if token:
+            existing = Hand.objects.filter(token=token).first()
+            if existing is not None:
+                if existing.table_id != table.pk:
+                    raise LedgerError(_("this form was already used at another table"), "token")
+                return existing
+        check_writable(table)
+        next_number = next_hand_number(table.pk)
+        if number is not None and number != next_number:
+            raise StaleFormError(
+                _("Hand {number} has already been saved from another device").format(number=number),
+                "number",
+                hand_number=number,
+            )
+        if version is not None and version != table_version(table.pk):
+            raise StaleFormError(
+                _("the table changed since this preview; look at the preview again"),
+                "version",
+                hand_number=number,
+            )
+        seats = Seat.objects.of_table(table.pk)
+        names = [s.name for s in seats]
+        game = get_game(table.game)
+        data = {k: v for k, v in dict(record).items() if k != game.features.state_in}
+        if "seats" in data and data["seats"] != names:
+            raise LedgerError(
+                _("the seats must be the table's: {names}").format(names=", ".join(names)), "seats"
+            )
+        data["seats"] = names
+        rates = rate_card(table.evening)
+        ledger = TableLedger(table)
+        state = table_state(table, ledger)
+        parsed = game.parse_hand(data, rates, state=state)
+        stored = parsed.as_dict()
+        stored.pop(game.features.state_in or "", None)
+        dealer = next(s.member for s in seats if s.name == parsed.dealer)
+        hand = Hand.objects.create(
+            table=table,
+            number=next_number,
+            game=table.game,
+            record=stored,
+            token=token or None,
+            dealer=dealer,
+            created_by=by,
+        )
+        revision = HandRevision.objects.create(
+            hand=hand, number=1, action=HandRevision.Action.RECORD, record=stored, by=by
+        )
+        post_hand(ledger, hand, revision, stored, rates, state, by)
+    return hand
+
+
+def live_hand_posting(hand: Hand) -> Posting:
+    return Posting.objects.get(hand=hand, kind=Posting.Kind.HAND, reversed_by__isnull=True)
+
+
+def hand_correct(*, hand: Hand, record: dict, reason: str, based_on: int | None = None, by=None):
+    """Correct a hand: reverse it and every later posting of its table, then post them again.
+
+    ``based_on`` is the revision number the correction was made from. A resend of a
+    correction already saved (its record equals the latest revision) changes nothing and
+    returns ``[]``; a correction made from an older revision is refused as changed meanwhile.
+    Return a list of ``(hand, old posting, new posting)`` for every re-settled hand.
+    """
+    if not reason or not reason.strip():
+        raise LedgerError(_("a correction needs a reason"), "reason")
+    with writing():
+        table = lock_table(hand.table_id)
+        check_writable(table)
+        hand = Hand.objects.select_for_update(of=("self",)).get(pk=hand.pk)
+        if hand.status != Hand.Status.RECORDED:
+            raise LedgerError(_("a voided hand cannot be corrected"), "hand")
+        game = get_game(hand.game)
+        data = {k: v for k, v in dict(record).items() if k != game.features.state_in}
+        data.setdefault("seats", hand.record["seats"])
+        if data["seats"] != hand.record["seats"]:
+            raise LedgerError(_("the seats of a recorded hand cannot change"), "seats")
+        rates = rate_card(table.evening)
+        parsed = game.parse_hand(data, rates)
+        stored = parsed.as_dict()
+        stored.pop(game.features.state_in or "", None)
+        latest = hand.revisions.order_by("-number").first()
+        if based_on is not None and based_on != latest.number:
+            if stored == latest.record:
+                return []
+            raise StaleFormError(
+                _("hand {number} was changed meanwhile; look at it again").format(
+                    number=hand.number
+                ),
+                "based_on",
+                hand_number=hand.number,
+            )
+        revision = HandRevision.objects.create(
+            hand=hand,
+            number=latest.number + 1,
+            action=HandRevision.Action.CORRECT,
+            record=stored,
+            reason=reason,
+            by=by,
+        )
+        first = live_hand_posting(hand)
+        changed = replay_tail(table, first, {hand.pk: revision}, by=by, note=reason)
+        dealer = Seat.objects.get(table=table, name=parsed.dealer).member
+        Hand.objects.filter(pk=hand.pk).update(record=stored, dealer=dealer)
+    return changed
+
+
+def hand_void(*, hand: Hand, reason: str, by=None):
+    """Void a hand: reverse it, and re-settle every later hand without it."""
+    if not reason or not reason.strip():
+        raise LedgerError(_("voiding a hand needs a reason"), "reason")
+    with writing():
+        table = lock_table(hand.table_id)
+        check_writable(table)
+        hand = Hand.objects.select_for_update(of=("self",)).get(pk=hand.pk)
+        if hand.status != Hand.Status.RECORDED:
+            raise LedgerError(_("the hand is already voided"), "hand")
+        HandRevision.objects.create(
+            hand=hand,
+            number=hand.revisions.count() + 1,
+            action=HandRevision.Action.VOID,
+            record=hand.record,
+            reason=reason,
+            by=by,
+        )
+        first = live_hand_posting(hand)
+        changed = replay_tail(table, first, {hand.pk: VOID}, by=by, note=reason)
+        Hand.objects.filter(pk=hand.pk).update(status=Hand.Status.VOIDED)
+    return changed

@@ -1,0 +1,108 @@
+"""Invitation links: a one-time, expiring token per member, and its QR code.
+
+The token is ``HMAC(secret key, nonce)``; the database keeps the nonce and the token's SHA-256
+(looked up on use), never the token. A new invitation of a member cuts the older pending ones
+short. ``services.invitation_create`` / ``invitation_accept`` write the rows.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import secrets
+
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+from django.utils.crypto import salted_hmac
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
+
+from ledger.models import Invitation
+
+SALT = "ledger.invitation"
+VALID_FOR = datetime.timedelta(days=7)
+
+
+class InvitationRefused(Exception):
+    """A link that is unknown, used or expired; ``message`` says so in the user's language."""
+
+    MESSAGES = {
+        "unknown": _("This link is not valid. Ask your club's admin for a new one."),
+        "used": _("This link has already been used. Ask your club's admin for a new one."),
+        "expired": _("This link has expired. Ask your club's admin for a new one."),
+        "inactive": _("Your membership is not active. Ask your club's admin."),
+        "has_login": _(
+            "You already have a log-in. If you have forgotten its password, reset it from the "
+            "log-in page."
+        ),
+    }
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        self.message = self.MESSAGES[reason]
+        super().__init__(reason)
+
+
+def new_nonce() -> str:
+    return secrets.token_hex(16)
+
+
+def token_of(nonce: str) -> str:
+    return salted_hmac(SALT, nonce, algorithm="sha256").hexdigest()
+
+
+def hash_of(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def link_path(invitation: Invitation) -> str:
+    return reverse("invitation_accept", kwargs={"token": token_of(invitation.nonce)})
+
+
+def pending(club) -> list[Invitation]:
+    """Return the club's invitations neither used nor expired, newest first."""
+    return list(
+        Invitation.objects.filter(
+            member__club=club,
+            member__user__isnull=True,
+            member__active=True,
+            used_at__isnull=True,
+            expires__gt=timezone.now(),
+        ).select_related("member")
+    )
+
+
+def find(token: str, *, for_update: bool = False) -> Invitation:
+    """Return the invitation of ``token`` while it may be used; else raise InvitationRefused."""
+    rows = Invitation.objects.select_related("member", "member__user", "member__club")
+    if for_update:
+        rows = rows.select_for_update(of=("self",))  # only the invitation row
+    invitation = rows.filter(token_hash=hash_of(token)).first()
+    if invitation is None:
+        raise InvitationRefused("unknown")
+    if invitation.used_at is not None:
+        raise InvitationRefused("used")
+    if invitation.expires <= timezone.now():
+        raise InvitationRefused("expired")
+    if not invitation.member.active:
+        raise InvitationRefused("inactive")
+    if invitation.member.user_id is not None:
+        raise InvitationRefused("has_login")
+    return invitation
+
+
+def landing_url(club) -> str:
+    """Where a member lands after his first log-in: his own page if the site has one."""
+    try:
+        return reverse("my_page", kwargs={"club": club.slug})
+    except NoReverseMatch:
+        return reverse("club", kwargs={"club": club.slug})
+
+
+def qr_svg(text: str, *, title: str = "", scale: int = 4):
+    """Return ``text`` as a QR code in inline SVG markup (no style, no script)."""
+    import segno
+
+    code = segno.make(text, error="m")
+    svg = code.svg_inline(scale=scale, omitsize=True, title=title or None, light="#fff")
+    return mark_safe(svg.replace("<svg ", '<svg role="img" ', 1))  # noqa: S308 (segno's markup)

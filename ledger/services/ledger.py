@@ -1,0 +1,324 @@
+"""The ledger's writing core: every service's transaction, the locks, and one table's ledger.
+
+Every service is one ``transaction.atomic(durable=True)`` block (``writing``, which also
+rewrites the statistics summary of the tables it posted to before it commits). It first locks
+the rows it writes to, only those (``select_for_update(of=("self",))``, never a joined row),
+always in one order: **the evening, then its tables by id, then a hand**. A service that writes
+to one table locks only that table and reads the evening after the lock (so it sees a close
+that committed while it waited); a service that changes an evening (close, reopen, a new table,
+a seat) locks the evening first. Concurrent tablets at one table are thereby serialised, close
+and saves never deadlock, and a refused write leaves nothing behind.
+
+Services speak the game's language through ``ledger.games``: moves name accounts by their
+code (the seat's name as seated, or a pool's code) and the ledger maps codes to account ids
+once per table. Services take keyword arguments only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext_lazy as _
+
+from ledger.games import get_game
+from ledger.models import (
+    Account,
+    AccountBalance,
+    Evening,
+    Hand,
+    HandRevision,
+    Posting,
+    Seat,
+    Table,
+    Transfer,
+)
+from ledger.services import balances as summary
+from ledger.services import stats
+from ledger.services.errors import (
+    CupNegativeError,
+    EveningClosedError,
+    LedgerError,
+)
+
+VOID = object()
+
+# The tables posted to in the current service's transaction (see ``writing``).
+_POSTED: contextvars.ContextVar[dict | None] = contextvars.ContextVar("posted", default=None)
+
+
+@contextlib.contextmanager
+def writing():
+    """Every service's transaction: ``transaction.atomic(durable=True)`` that, before it
+    commits, rewrites the statistics summary of every table it posted to (``services.stats``),
+    so the summary is written in the same transaction as the postings it sums."""
+    with transaction.atomic(durable=True):
+        token = _POSTED.set({})
+        try:
+            yield
+            stats.refresh(_POSTED.get().values())
+        finally:
+            _POSTED.reset(token)
+
+
+def posted_to(table: Table) -> None:
+    posted = _POSTED.get()
+    if posted is None:  # a posting outside a service's transaction: summarise it at once
+        stats.refresh([table])
+    else:
+        posted[table.pk] = table
+
+
+# --- locks and reads under them ------------------------------------------------------------
+
+
+def in_transaction() -> None:
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("rows are locked only inside a transaction")
+
+
+def lock_evening(evening_id: int) -> Evening:
+    in_transaction()
+    return Evening.objects.select_for_update(of=("self",)).get(pk=evening_id)
+
+
+def lock_table(table_id: int) -> Table:
+    """Lock one table row (and nothing else), then read its evening as it is now."""
+    in_transaction()
+    table = Table.objects.select_for_update(of=("self",)).get(pk=table_id)
+    table.evening = Evening.objects.select_related("club").get(pk=table.evening_id)
+    return table
+
+
+def check_writable(table: Table) -> None:
+    if table.evening.status != Evening.Status.OPEN:
+        raise EveningClosedError()
+    if table.status != Table.Status.OPEN:
+        raise LedgerError(_("the table is closed"), "table")
+
+
+def evening_game(evening: Evening):
+    """Return the game of ``evening`` (copied from the club when it opened)."""
+    return get_game(evening.game)
+
+
+def rate_card(evening: Evening):
+    """Return the rate card in force at ``evening`` (copied when it opened)."""
+    return evening_game(evening).rate_card(evening.rate_card)
+
+
+def table_version(table_id: int) -> int:
+    """Return the id of the table's latest posting (0 before any): a form previewed against
+    one version may be saved only while the table is still at it."""
+    return Posting.objects.filter(table_id=table_id).aggregate(v=Max("pk"))["v"] or 0
+
+
+def next_hand_number(table_id: int) -> int:
+    return (Hand.objects.filter(table_id=table_id).aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+def table_balances(table_id: int) -> dict[str, int]:
+    """Return each account's balance of a table by code (members as seated, and the pools)."""
+    balances = AccountBalance.objects.of_table(table_id)
+    return {
+        code: balances.get(pk, 0)
+        for pk, code in Account.objects.filter(table_id=table_id).values_list("pk", "code")
+    }
+
+
+class TableLedger:
+    """The accounts and running balances of one locked table, for writing postings."""
+
+    def __init__(self, table: Table):
+        self.table = table
+        self.game = get_game(table.game)
+        self.accounts = {a.code: a for a in Account.objects.filter(table_id=table.pk)}
+        self.by_id = {a.pk: a for a in self.accounts.values()}
+        self.balances = AccountBalance.objects.of_table(table.pk)
+        self.guarded = [p.code for p in self.game.features.pools if not p.may_go_negative]
+
+    def balance(self, code: str) -> int:
+        return self.balances.get(self.accounts[code].pk, 0)
+
+    def pools(self) -> dict[str, int]:
+        return {code: self.balance(code) for code in self.game.features.pool_codes}
+
+    def balances_by_code(self) -> dict[str, int]:
+        return {code: self.balances.get(a.pk, 0) for code, a in self.accounts.items()}
+
+    def post(self, kind: str, moves, *, by=None, **fields) -> Posting:
+        """Write one posting of ``moves`` (Moves, or (source, target, points, reason) by code)."""
+        return self.post_accounts(
+            kind,
+            [
+                (self._account(m[0]), self._account(m[1]), m[2], m[3])
+                for m in (_as_tuple(m) for m in moves)
+            ],
+            by=by,
+            **fields,
+        )
+
+    def _account(self, code: str) -> Account:
+        try:
+            return self.accounts[code]
+        except KeyError:
+            raise LedgerError(
+                _("{name} has no account at this table").format(name=code), "__all__"
+            ) from None
+
+    def post_accounts(self, kind: str, moves, *, by=None, **fields) -> Posting:
+        posting = Posting.objects.create(table=self.table, kind=kind, created_by=by, **fields)
+        rows = []
+        for src, dst, points, reason in moves:
+            self.balances[src.pk] = self.balances.get(src.pk, 0) - points
+            self.balances[dst.pk] = self.balances.get(dst.pk, 0) + points
+            for code in self.guarded:
+                if self.balance(code) < 0:
+                    raise CupNegativeError(
+                        _("the {cup} would go below zero").format(cup=code), "__all__"
+                    )
+            rows.append(
+                Transfer(
+                    posting=posting,
+                    table=self.table,
+                    source=src,
+                    target=dst,
+                    points=points,
+                    reason=reason,
+                )
+            )
+        Transfer.objects.bulk_create(rows)
+        # The summary, in the same transaction as the transfers it sums.
+        summary.add(summary.deltas((t.source_id, t.target_id, t.points) for t in rows))
+        posted_to(self.table)
+        return posting
+
+    def reverse(self, posting: Posting, *, by=None, note: str = "") -> Posting:
+        moves = [
+            (self.by_id[t.target_id], self.by_id[t.source_id], t.points, t.reason)
+            for t in reversed(list(posting.transfers.all()))
+        ]
+        return self.post_accounts(
+            Posting.Kind.REVERSAL, moves, by=by, reverses=posting, hand=posting.hand, note=note
+        )
+
+    def repost(self, posting: Posting, *, by=None, note: str = "") -> Posting:
+        """Post the transfers of ``posting`` again, unchanged (funding, an adjustment)."""
+        moves = [
+            (self.by_id[t.source_id], self.by_id[t.target_id], t.points, t.reason)
+            for t in posting.transfers.all()
+        ]
+        return self.post_accounts(
+            posting.kind, moves, by=by, note=posting.note or note, intent=posting.intent
+        )
+
+
+def _as_tuple(move):
+    if isinstance(move, tuple | list):
+        return tuple(move)
+    return (move.source, move.target, move.points, move.reason)
+
+
+def live_postings(table: Table, *, from_id: int | None = None):
+    qs = Posting.objects.filter(
+        table=table, reverses__isnull=True, reversed_by__isnull=True
+    ).exclude(kind=Posting.Kind.REVERSAL)
+    if from_id is not None:
+        qs = qs.filter(pk__gte=from_id)
+    return list(qs.select_related("hand", "revision").order_by("pk"))
+
+
+def last_state(table: Table, before_id: int | None = None):
+    """Return the state after the table's last live hand (before posting ``before_id``)."""
+    qs = Posting.objects.filter(
+        table=table, kind=Posting.Kind.HAND, reversed_by__isnull=True
+    ).order_by("-pk")
+    if before_id is not None:
+        qs = qs.filter(pk__lt=before_id)
+    last = qs.values_list("state_after", flat=True).first()
+    return last
+
+
+def seat_names(table: Table, *, current: bool = True) -> list[str]:
+    seats = Seat.objects.of_table(table.pk, current=current)
+    return [s.name for s in seats]
+
+
+def post_hand(ledger: TableLedger, hand: Hand, revision: HandRevision, record, rates, state, by):
+    """Settle ``record`` from ``state`` and post it; return (posting, settlement)."""
+    game = ledger.game
+    parsed = game.parse_hand(record, rates, state=state)
+    settlement = game.settle(parsed, rates, state)
+    posting = ledger.post(
+        Posting.Kind.HAND,
+        settlement.transfers,
+        by=by,
+        hand=hand,
+        revision=revision,
+        state_before=dict(state),
+        state_after=settlement.state_after,
+        outcome={**settlement.outcome_data, "roles": settlement.roles},
+    )
+    return posting, settlement
+
+
+def replay_tail(table: Table, from_posting: Posting, replacements: dict, *, by, note: str):
+    """Reverse every live posting of ``table`` from ``from_posting`` on, then post them again.
+
+    Hands are re-settled from their record (or from the replacement revision in
+    ``replacements``, keyed by hand id; ``VOID`` leaves the hand out), so every later hand sees
+    the state it would have seen; funding and adjustments are posted again unchanged.
+    """
+    rates = rate_card(table.evening)
+    ledger = TableLedger(table)
+    tail = live_postings(table, from_id=from_posting.pk)
+    previous = last_state(table, before_id=from_posting.pk)
+    for posting in reversed(tail):
+        ledger.reverse(posting, by=by, note=note)
+    latest = {
+        r.hand_id: r
+        for r in HandRevision.objects.filter(
+            hand_id__in=[p.hand_id for p in tail if p.hand_id]
+        ).order_by("number")
+    }
+    changed = []
+    for posting in tail:
+        if posting.kind == Posting.Kind.HAND:
+            hand = posting.hand
+            revision = replacements.get(hand.pk, latest[hand.pk])
+            if revision is VOID:
+                continue
+            seats = revision.record.get("seats") or seat_names(table)
+            state = ledger.game.next_state(previous, ledger.pools(), seats)
+            new, settlement = post_hand(ledger, hand, revision, revision.record, rates, state, by)
+            previous = settlement.state_after
+            changed.append((hand, posting, new))
+        else:
+            ledger.repost(posting, by=by, note=note)
+    return changed
+
+
+def table_state(table: Table, ledger: TableLedger | None = None) -> dict:
+    """Return the game's state the next hand of ``table`` starts from."""
+    ledger = ledger or TableLedger(table)
+    return ledger.game.next_state(last_state(table), ledger.pools(), seat_names(table))
+
+
+# --- closing -------------------------------------------------------------------------------
+
+
+def close_moves(table: Table, ledger: TableLedger) -> list:
+    rates = rate_card(table.evening)
+    seats = seat_names(table, current=False)
+    state = table_state(table, ledger)
+    return ledger.game.close(ledger.balances_by_code(), state, rates, seats)
+
+
+def post_split(table: Table, by) -> Posting | None:
+    ledger = TableLedger(table)
+    moves = close_moves(table, ledger)
+    if not moves:
+        return None
+    return ledger.post(Posting.Kind.SPLIT, moves, by=by)

@@ -1,0 +1,301 @@
+"""Club set-up writes: a club with its first admin and season, members, roles, invitations.
+
+These rows are not ledger rows (no posting, no transfer), but every write of the set-up
+screens, the ``create_club`` command and the invitation link still goes through one of
+these small functions, each validating with the model's own rules (``full_clean``) and
+refusing with a ``ValidationError`` that names the field.
+"""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ledger.games import get_game
+from ledger.games.errors import RateCardError
+from ledger.models import Club, Member, Season
+
+
+def season_dates(today: datetime.date) -> tuple[datetime.date, datetime.date]:
+    """Return the club season around ``today``: 1 August to 31 July."""
+    start_year = today.year if today.month >= 8 else today.year - 1
+    return datetime.date(start_year, 8, 1), datetime.date(start_year + 1, 7, 31)
+
+
+def season_name(starts_on: datetime.date) -> str:
+    return f"{starts_on.year}/{starts_on.year + 1}"
+
+
+def validated_rate_card(game_code: str, data: dict | None) -> dict:
+    """Return the complete, validated rate card of ``game_code`` from ``data``.
+
+    Raises ``RateCardError`` (every problem naming its key) for a card the game refuses.
+    """
+    return get_game(game_code).rate_card(dict(data or {})).as_dict()
+
+
+@transaction.atomic
+def club_create(
+    *,
+    name: str,
+    slug: str,
+    game: str,
+    rate_card: dict | None = None,
+    price_per_point: Decimal = Decimal("0.25"),
+    currency: str = "DKK",
+    starting_jetons: int = 500,
+    season_name: str,
+    season_starts_on: datetime.date,
+    season_ends_on: datetime.date,
+    admin_user=None,
+    admin_name: str | None = None,
+) -> tuple[Club, Member | None, Season]:
+    """Create a club of ``game`` with its house rules, its first season and its admin.
+
+    ``admin_user`` (the superuser who sets the club up) gets a Member row as club admin,
+    named ``admin_name`` (default: his full name or user name).
+    """
+    try:
+        card = validated_rate_card(game, rate_card)
+    except KeyError as error:
+        raise ValidationError({"game": _("Unknown game.")}) from error
+    except RateCardError as error:
+        raise ValidationError({"rate_card": [p.message for p in error.problems]}) from error
+    club = Club(
+        name=name,
+        slug=slug,
+        game=game,
+        rate_card=card,
+        price_per_point=price_per_point,
+        currency=currency,
+        starting_jetons=starting_jetons,
+    )
+    club.full_clean()
+    club.save()
+    season = Season(club=club, name=season_name, starts_on=season_starts_on, ends_on=season_ends_on)
+    season.full_clean()
+    season.save()
+    member = None
+    if admin_user is not None:
+        display = admin_name or admin_user.get_full_name() or admin_user.get_username()
+        member = Member(club=club, name=display, user=admin_user, role=Member.Role.ADMIN)
+        member.full_clean()
+        member.save()
+    return club, member, season
+
+
+def parse_names(text: str) -> list[str]:
+    """Return the names of a pasted list, one a line, blank lines and surrounding space dropped."""
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+@transaction.atomic
+def members_add(*, club: Club, names, role: str = Member.Role.MEMBER) -> list[Member]:
+    """Add members named ``names`` to ``club``, all or none.
+
+    Every name is validated by the model (a pool's name is refused, a name already in the club
+    or twice in the list too); the error lists each refused name with its reason.
+    """
+    names = [n.strip() for n in names]
+    problems: list[str] = []
+    members: list[Member] = []
+    seen: set[str] = set()
+    for name in names:
+        if name.casefold() in seen:
+            problems.append(_("%(name)s: is in the list twice") % {"name": name})
+            continue
+        seen.add(name.casefold())
+        member = Member(club=club, name=name, role=role)
+        try:
+            member.full_clean()
+        except ValidationError as error:
+            reasons = "; ".join(m for msgs in error.message_dict.values() for m in msgs)
+            problems.append(f"{name}: {reasons}")
+            continue
+        if Member.objects.filter(club=club, name__iexact=name).exists():
+            problems.append(_("%(name)s: a member of that name exists") % {"name": name})
+            continue
+        members.append(member)
+    if not names:
+        problems.append(_("Write at least one name."))
+    if problems:
+        raise ValidationError(problems)
+    for member in members:
+        member.save()
+    return members
+
+
+def protected_login(member: Member) -> bool:
+    """Return whether ``member``'s log-in is a superuser's or a staff user's, which only a
+    superuser may change through the club's screens."""
+    user = member.user
+    return user is not None and (user.is_superuser or user.is_staff)
+
+
+@transaction.atomic
+def member_update(
+    *, member: Member, role: str | None = None, active: bool | None = None, name=None, by=None
+) -> Member:
+    """Change a member's role, whether he is active, or his name (validated by the model).
+
+    ``by`` is the user asking (None for a command); a member whose log-in is a superuser's or a
+    staff user's is refused to anyone but a superuser (``ValidationError`` naming ``member``).
+    """
+    if by is not None and not by.is_superuser and protected_login(member):
+        raise ValidationError(
+            {
+                "member": _("%(name)s's log-in is a site administrator's; only one may change it.")
+                % {"name": member.name}
+            }
+        )
+    if role is not None:
+        member.role = role
+    if active is not None:
+        member.active = active
+    if name is not None:
+        member.name = name.strip()
+    member.full_clean()
+    member.save()
+    return member
+
+
+CLUB_SETTINGS = (
+    "name",
+    "price_per_point",
+    "currency",
+    "starting_jetons",
+    "publish_results",
+    "publish_money",
+)
+
+
+@transaction.atomic
+def club_update(*, club: Club, **fields) -> Club:
+    """Change the club's own settings (name, price per point, currency, starting jetons,
+    whether its results and their money are public)."""
+    for key, value in fields.items():
+        if key not in CLUB_SETTINGS:
+            raise ValueError(key)
+        setattr(club, key, value)
+    club.full_clean()
+    club.save()
+    return club
+
+
+@transaction.atomic
+def rate_card_set(*, club: Club, rate_card: dict) -> Club:
+    """Store the club's house rules: validated by its game, complete; evenings opened
+    afterwards copy them, evenings already open keep theirs."""
+    try:
+        club.rate_card = validated_rate_card(club.game, rate_card)
+    except RateCardError as error:
+        raise ValidationError({"rate_card": [p.message for p in error.problems]}) from error
+    club.save(update_fields=["rate_card"])
+    return club
+
+
+@transaction.atomic
+def season_save(*, club: Club, season: Season | None = None, **fields) -> Season:
+    """Add a season to ``club`` or change one of its seasons' name and dates."""
+    season = season or Season(club=club)
+    if season.club_id != club.pk:
+        raise ValidationError(_("The season belongs to another club."))
+    for key, value in fields.items():
+        setattr(season, key, value)
+    season.full_clean()
+    season.save()
+    return season
+
+
+def username_free(username: str, *, except_user=None) -> bool:
+    users = get_user_model().objects.filter(username__iexact=username)
+    if except_user is not None:
+        users = users.exclude(pk=except_user.pk)
+    return not users.exists()
+
+
+def invitation_refusal(member: Member) -> str | None:
+    """Return why ``member`` may not be given an invitation link, or None when he may.
+
+    An invitation only ever creates a new log-in for an active member who has none. Access to
+    an existing log-in (a superuser's, a staff user's, one shared with another club or a plain
+    member's) is restored by its owner's own password reset, by e-mail: never by a link that a
+    club admin can read.
+    """
+    if member.user_id is not None:
+        return _(
+            "%(name)s already has a log-in; a forgotten password is reset by its owner from "
+            "the log-in page (by e-mail)."
+        ) % {"name": member.name}
+    if not member.active:
+        return _("%(name)s is not active.") % {"name": member.name}
+    return None
+
+
+@transaction.atomic
+def invitation_create(*, member: Member, by=None, valid_for=None, now=None):
+    """Create a one-time link for ``member`` to choose his first log-in; return
+    ``(invitation, token)``. His older pending links stop working.
+
+    Raises ``ValidationError`` naming ``member`` when he already has a log-in or is not active
+    (``invitation_refusal``); nothing is written then.
+    """
+    from ledger.models import Invitation
+    from ledger.services import invitations
+
+    member = Member.objects.select_for_update(of=("self",)).get(pk=member.pk)
+    reason = invitation_refusal(member)
+    if reason:
+        raise ValidationError({"member": reason})
+    now = now or timezone.now()
+    Invitation.objects.filter(member=member, used_at__isnull=True, expires__gt=now).update(
+        expires=now
+    )
+    nonce = invitations.new_nonce()
+    token = invitations.token_of(nonce)
+    invitation = Invitation.objects.create(
+        member=member,
+        nonce=nonce,
+        token_hash=invitations.hash_of(token),
+        created=now,
+        expires=now + (valid_for or invitations.VALID_FOR),
+        created_by=by,
+    )
+    return invitation, token
+
+
+@transaction.atomic
+def invitation_accept(*, token: str, password: str, username: str):
+    """Use the link ``token`` once: create the member's new log-in named ``username`` with
+    ``password``; return ``(user, invitation)``.
+
+    Raises ``invitations.InvitationRefused`` for an unknown, used or expired link, or one whose
+    member has a log-in by now (an invitation never touches an existing user); the invitation
+    and member rows are locked, so two uses at once cannot both succeed. A user name that is
+    taken (also by a concurrent acceptance) is a ``ValidationError`` naming ``username``.
+    """
+    from ledger.services import invitations
+
+    invitation = invitations.find(token, for_update=True)
+    member = Member.objects.select_for_update(of=("self",)).get(pk=invitation.member_id)
+    if member.user_id is not None:
+        raise invitations.InvitationRefused("has_login")
+    taken = ValidationError({"username": _("That user name is taken; choose another.")})
+    if not username or not username_free(username):
+        raise taken
+    try:
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(username=username, password=password)
+    except IntegrityError as error:
+        raise taken from error
+    member.user = user
+    member.save(update_fields=["user"])
+    invitation.used_at = timezone.now()
+    invitation.save(update_fields=["used_at"])
+    return user, invitation

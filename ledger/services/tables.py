@@ -1,0 +1,228 @@
+"""Evenings and tables: open an evening, open a table, seat a late arrival, let a member leave,
+close a table."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.db import IntegrityError
+from django.db.models import Max
+from django.utils.translation import gettext_lazy as _
+
+from ledger.games import get_game
+from ledger.games.base import reserved_account_names
+from ledger.models import (
+    Account,
+    Club,
+    Evening,
+    EveningLog,
+    Member,
+    Posting,
+    Season,
+    Seat,
+    Table,
+)
+from ledger.services.errors import (
+    EveningClosedError,
+    LedgerError,
+    SeatingError,
+)
+from ledger.services.ledger import (
+    TableLedger,
+    check_writable,
+    lock_evening,
+    lock_table,
+    next_hand_number,
+    post_split,
+    rate_card,
+    writing,
+)
+
+# --- evenings and tables -------------------------------------------------------------------
+
+
+def evening_open(*, club: Club, date: datetime.date, season: Season | None = None, by=None):
+    """Open an evening, copying the club's game, rate card and price per point onto it.
+
+    At most one evening of a club is open per date (the database holds it too).
+    """
+    game = get_game(club.game)
+    rates = game.rate_card(club.rate_card or {})
+    if season is None:
+        season = Season.objects.filter(club=club, starts_on__lte=date, ends_on__gte=date).first()
+    elif season.club_id != club.pk:
+        raise LedgerError(_("the season belongs to another club"), "season")
+    if Evening.objects.filter(club=club, date=date, status=Evening.Status.OPEN).exists():
+        raise LedgerError(_("an evening of this date is already open"), "date")
+    try:
+        with writing():
+            evening = Evening(
+                club=club,
+                season=season,
+                date=date,
+                game=game.code,
+                rate_card=rates.as_dict(),
+                price_per_point=club.price_per_point,
+                starting_jetons=club.starting_jetons,
+            )
+            evening.full_clean(validate_constraints=False)
+            evening.save()
+            EveningLog.objects.create(evening=evening, action="open", by=by)
+    except IntegrityError as error:
+        # Two requests raced past the check above: the partial unique index refused one.
+        raise LedgerError(_("an evening of this date is already open"), "date") from error
+    return evening
+
+
+def seated_elsewhere(evening: Evening, members, *, table: Table | None = None) -> list[str]:
+    """Return the names of ``members`` already seated at another open table of the evening."""
+    seats = Seat.objects.filter(
+        member__in=members, left=False, table__status=Table.Status.OPEN, table__evening=evening
+    )
+    if table is not None:
+        seats = seats.exclude(table=table)
+    return sorted({s.member.name for s in seats.select_related("member")})
+
+
+def check_seatable(game, members) -> None:
+    reserved = reserved_account_names()
+    for m in members:
+        if m.name in reserved:
+            raise SeatingError(
+                _("{name} is the name of a table's account; rename the member first").format(
+                    name=m.name
+                ),
+                "members",
+            )
+
+
+def table_open(*, evening: Evening, members, first_dealer: Member | None = None, by=None):
+    """Open a table of members (in the direction of play); the game's opening moves post."""
+    members = list(members)
+    game = get_game(evening.game)
+    low, high = game.features.min_seats, game.features.max_seats
+    if not low <= len(members) <= high:
+        raise SeatingError(
+            _("a table of this game seats {low} to {high} members, not {n}").format(
+                low=low, high=high, n=len(members)
+            ),
+            "members",
+        )
+    if len({m.pk for m in members}) != len(members):
+        raise SeatingError(_("a member can have only one seat at a table"), "members")
+    if any(m.club_id != evening.club_id for m in members):
+        raise SeatingError(_("every member must belong to the evening's club"), "members")
+    check_seatable(game, members)
+    first_dealer = first_dealer or members[0]
+    if first_dealer not in members:
+        raise SeatingError(_("the first dealer must be seated at the table"), "first_dealer")
+    with writing():
+        evening = lock_evening(evening.pk)
+        if evening.status != Evening.Status.OPEN:
+            raise EveningClosedError()
+        busy = seated_elsewhere(evening, members)
+        if busy:
+            raise SeatingError(
+                _("already seated at another open table: {names}").format(names=", ".join(busy)),
+                "members",
+            )
+        number = (evening.tables.aggregate(n=Max("number"))["n"] or 0) + 1
+        table = Table.objects.create(
+            evening=evening, number=number, game=evening.game, first_dealer=first_dealer
+        )
+        Seat.objects.bulk_create(
+            Seat(table=table, member=m, name=m.name, position=i + 1) for i, m in enumerate(members)
+        )
+        Account.objects.bulk_create(
+            [Account(table=table, kind=Account.Kind.POOL, code=c) for c in game.features.pool_codes]
+            + [
+                Account(table=table, kind=Account.Kind.MEMBER, member=m, code=m.name)
+                for m in members
+            ]
+        )
+        table = lock_table(table.pk)
+        rates = rate_card(evening)
+        _state, moves = game.initial_state([m.name for m in members], rates)
+        if moves:
+            TableLedger(table).post(Posting.Kind.FUNDING, moves, by=by)
+    return table
+
+
+def table_seat(*, table: Table, member: Member, position: int | None = None, by=None) -> Seat:
+    """Seat a late arrival at ``position`` (0 = first; default last); he pays what the game
+    asks of a late arrival."""
+    with writing():
+        evening = lock_evening(table.evening_id)
+        table = lock_table(table.pk)
+        check_writable(table)
+        game = get_game(table.game)
+        if member.club_id != evening.club_id:
+            raise SeatingError(_("every member must belong to the evening's club"), "member")
+        check_seatable(game, [member])
+        if Seat.objects.filter(table=table, member=member).exists():
+            raise SeatingError(
+                _("{name} already has a seat at this table").format(name=member.name), "member"
+            )
+        if seated_elsewhere(evening, [member], table=table):
+            raise SeatingError(
+                _("already seated at another open table: {names}").format(names=member.name),
+                "member",
+            )
+        seats = Seat.objects.of_table(table.pk)
+        if len(seats) >= game.features.max_seats:
+            raise SeatingError(
+                _("a table of this game seats at most {n} members").format(
+                    n=game.features.max_seats
+                ),
+                "member",
+            )
+        if Account.objects.filter(table=table, code=member.name).exists():
+            raise SeatingError(_("a member of this name already played at this table"), "member")
+        position = len(seats) if position is None else max(0, min(position, len(seats)))
+        all_seats = list(Seat.objects.filter(table=table).order_by("position"))
+        before = seats[position - 1].position if position > 0 else 0
+        for seat in all_seats:
+            if seat.position > before:
+                seat.position += 1
+        Seat.objects.bulk_update(all_seats, ["position"])
+        seat = Seat.objects.create(
+            table=table,
+            member=member,
+            name=member.name,
+            position=before + 1,
+            joined_at_hand=next_hand_number(table.pk),
+        )
+        Account.objects.create(
+            table=table, kind=Account.Kind.MEMBER, member=member, code=member.name
+        )
+        moves = game.seat_moves(member.name, rate_card(table.evening))
+        if moves:
+            TableLedger(table).post(
+                Posting.Kind.FUNDING, moves, by=by, note=f"{member.name} seated"
+            )
+    return seat
+
+
+def table_leave(*, table: Table, member: Member, by=None) -> None:
+    """Let a member leave the table early; he keeps his share of the close."""
+    with writing():
+        table = lock_table(table.pk)
+        check_writable(table)
+        updated = Seat.objects.filter(table=table, member=member, left=False).update(left=True)
+        if not updated:
+            raise SeatingError(
+                _("{name} has no seat at this table").format(name=member.name), "member"
+            )
+
+
+def table_close(*, table: Table, by=None) -> Table:
+    """Close a table the game's way (Danish: split the cups), and lock it."""
+    with writing():
+        evening = lock_evening(table.evening_id)
+        table = lock_table(table.pk)
+        table.evening = evening
+        check_writable(table)
+        post_split(table, by)
+        table.status = Table.Status.CLOSED
+        table.save(update_fields=["status"])
+    return table

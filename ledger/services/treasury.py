@@ -1,0 +1,230 @@
+"""The treasurer's writes: jeton counts, adjustments, closing and reopening an evening, and
+the jeton arithmetic they share."""
+
+from __future__ import annotations
+
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ledger.games import get_game
+from ledger.games.money import MAX_POINTS, to_money
+from ledger.models import (
+    Account,
+    AccountBalance,
+    Club,
+    Evening,
+    EveningLog,
+    EveningResult,
+    JetonCount,
+    Posting,
+    Table,
+)
+from ledger.services.errors import (
+    EveningClosedError,
+    JetonDifferenceError,
+    LedgerError,
+)
+from ledger.services.ledger import (
+    TableLedger,
+    live_postings,
+    lock_evening,
+    lock_table,
+    post_split,
+    table_balances,
+    writing,
+)
+
+
+def jeton_expected(table: Table, balances: dict[str, int] | None = None) -> dict[str, int]:
+    """Return the jetons each account should hold, by account code: a pool its balance, a
+    member his stack (the evening's ``starting_jetons`` plus his balance)."""
+    balances = balances if balances is not None else table_balances(table.pk)
+    pools = set(get_game(table.game).features.pool_codes)
+    start = table.evening.starting_jetons
+    return {code: balance + (0 if code in pools else start) for code, balance in balances.items()}
+
+
+def jeton_differences(table: Table) -> dict[str, int]:
+    """Return counted minus expected per counted account code (latest count), no zeros."""
+    expected = jeton_expected(table)
+    latest = {}
+    for count in JetonCount.objects.filter(table=table).select_related("account"):
+        latest[count.account.code] = count.points
+    return {
+        code: counted - expected[code]
+        for code, counted in latest.items()
+        if counted != expected[code]
+    }
+
+
+def jeton_counts_stale(table: Table) -> bool:
+    """Return whether a latest count of ``table`` predates its latest change (a hand, a
+    correction, an adjustment; a reopening's reversal of the split is no change)."""
+    counted = JetonCount.objects.filter(table=table).aggregate(at=Max("counted_at"))["at"]
+    if counted is None:
+        return False
+    changed = (
+        Posting.objects.filter(table=table)
+        .changing_the_count()
+        .aggregate(at=Max("created_at"))["at"]
+    )
+    return changed is not None and counted < changed
+
+
+def evening_close(*, evening: Evening, by=None, confirm_differences: bool = False) -> Evening:
+    """Close every table the game's way, write each member's result in points and money,
+    and lock the evening."""
+    with writing():
+        evening = lock_evening(evening.pk)
+        evening.club = Club.objects.get(pk=evening.club_id)
+        if evening.status != Evening.Status.OPEN:
+            raise EveningClosedError()
+        tables = list(
+            Table.objects.select_for_update(of=("self",)).filter(evening=evening).order_by("pk")
+        )
+        tables.sort(key=lambda t: t.number)
+        differences = {
+            t.number: jeton_differences(t) for t in tables if get_game(t.game).features.uses_jetons
+        }
+        if any(differences.values()) and not confirm_differences:
+            raise JetonDifferenceError(
+                _("the counted jetons differ from the ledger; confirm the differences to close"),
+                "confirm_differences",
+            )
+        stale = [
+            t.number
+            for t in tables
+            if get_game(t.game).features.uses_jetons and jeton_counts_stale(t)
+        ]
+        if stale and not confirm_differences:
+            raise JetonDifferenceError(
+                _(
+                    "the jetons of table {tables} were counted before its latest change; "
+                    "count again or confirm to close"
+                ).format(tables=", ".join(str(n) for n in stale)),
+                "confirm_differences",
+            )
+        for table in tables:
+            table.evening = evening
+            if table.status == Table.Status.OPEN:
+                post_split(table, by)
+                table.status = Table.Status.CLOSED
+                table.save(update_fields=["status"])
+        points: dict[int, int] = {}
+        for table in tables:
+            balances = AccountBalance.objects.of_table(table.pk)
+            for account in Account.objects.filter(table=table, kind=Account.Kind.MEMBER):
+                points[account.member_id] = points.get(account.member_id, 0) + balances.get(
+                    account.pk, 0
+                )
+        closing = EveningLog.objects.filter(evening=evening, action="close").count() + 1
+        EveningResult.objects.bulk_create(
+            EveningResult(
+                evening=evening,
+                member_id=member_id,
+                points=total,
+                money=to_money(total, evening.price_per_point),
+                closing=closing,
+            )
+            for member_id, total in points.items()
+        )
+        details = [
+            {"table": n, "account": code, "difference": diff}
+            for n, d in differences.items()
+            for code, diff in d.items()
+        ]
+        EveningLog.objects.create(evening=evening, action="close", details=details, by=by)
+        evening.status = Evening.Status.CLOSED
+        evening.closed_at = timezone.now()
+        evening.save(update_fields=["status", "closed_at"])
+    return evening
+
+
+def evening_reopen(*, evening: Evening, reason: str, by=None) -> Evening:
+    """Reopen a closed evening: reverse every table's close and unlock it. Logged with reason."""
+    if not reason or not reason.strip():
+        raise LedgerError(_("reopening an evening needs a reason"), "reason")
+    with writing():
+        evening = lock_evening(evening.pk)
+        if evening.status != Evening.Status.CLOSED:
+            raise LedgerError(_("the evening is not closed"), "evening")
+        if Evening.objects.filter(
+            club_id=evening.club_id, date=evening.date, status=Evening.Status.OPEN
+        ).exists():
+            raise LedgerError(_("an evening of this date is already open"), "evening")
+        evening.status = Evening.Status.OPEN
+        evening.closed_at = None
+        evening.save(update_fields=["status", "closed_at"])
+        for table in (
+            Table.objects.select_for_update(of=("self",)).filter(evening=evening).order_by("pk")
+        ):
+            table.evening = evening
+            ledger = TableLedger(table)
+            for posting in live_postings(table):
+                if posting.kind == Posting.Kind.SPLIT:
+                    ledger.reverse(posting, by=by, note=reason)
+            table.status = Table.Status.OPEN
+            table.save(update_fields=["status"])
+        EveningLog.objects.create(evening=evening, action="reopen", reason=reason, by=by)
+    return evening
+
+
+def check_points(value, field: str, *, positive: bool) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise LedgerError(_("a whole number of points is needed"), field)
+    low = 1 if positive else 0
+    if not low <= value <= MAX_POINTS:
+        raise LedgerError(
+            _("the points must be between {low} and {high}").format(low=low, high=MAX_POINTS),
+            field,
+        )
+
+
+def jetons_count(*, table: Table, counts: dict[str, int], by=None) -> list[JetonCount]:
+    """Record what the treasurer counted per account code; the ledger is not changed."""
+    with writing():
+        table = lock_table(table.pk)
+        if table.evening.status != Evening.Status.OPEN:
+            raise EveningClosedError()
+        accounts = {a.code: a for a in Account.objects.filter(table=table)}
+        rows = []
+        for code, points in counts.items():
+            if code not in accounts:
+                raise LedgerError(_("{name} has no account at this table").format(name=code), code)
+            check_points(points, code, positive=False)
+            rows.append(
+                JetonCount(table=table, account=accounts[code], points=points, counted_by=by)
+            )
+        return JetonCount.objects.bulk_create(rows)
+
+
+def adjustment_post(
+    *, table: Table, source: str, target: str, points: int, reason: str, by=None
+) -> Posting:
+    """Post a treasurer's explicit adjustment between two accounts (by code), with a reason.
+
+    The posting keeps what was asked (``intent``: account ids and points), which
+    ``verify_ledger`` compares with its transfers.
+    """
+    if not reason or not reason.strip():
+        raise LedgerError(_("an adjustment needs a reason"), "reason")
+    check_points(points, "points", positive=True)
+    if source == target:
+        raise LedgerError(_("an adjustment moves points between two different accounts"), "target")
+    with writing():
+        table = lock_table(table.pk)
+        if table.evening.status != Evening.Status.OPEN:
+            raise EveningClosedError()
+        ledger = TableLedger(table)
+        for field, code in (("source", source), ("target", target)):
+            if code not in ledger.accounts:
+                raise LedgerError(_("{name} has no account at this table").format(name=code), field)
+        src, dst = ledger.accounts[source], ledger.accounts[target]
+        return ledger.post_accounts(
+            Posting.Kind.ADJUSTMENT,
+            [(src, dst, points, "adjustment")],
+            by=by,
+            note=reason,
+            intent={"source": src.pk, "target": dst.pk, "points": points},
+        )

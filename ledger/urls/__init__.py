@@ -1,0 +1,24 @@
+"""URLs of the ledger app. Club-scoped pages live under /c/<club>/ (the club's short name).
+
+Each area keeps its own URL module in this package: ``scoring`` (evenings, tables, hands: the
+scorekeeper's tablet), ``treasury`` (closing, jetons, standings, reports, PDFs), ``setup``,
+``me``, ``public`` (mounted at /p/) and ``password`` (mounted at /password-reset/).
+"""
+
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from ledger.urls import setup as urls_setup
+from ledger.views import home as views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("c/<slug:club>/", views.club_home, name="club"),
+    path("c/<slug:club>/", include("ledger.urls.scoring")),
+    path("c/<slug:club>/", include("ledger.urls.treasury")),
+    path("c/<slug:club>/", include("ledger.urls.setup")),
+    path("c/<slug:club>/", include("ledger.urls.me")),
+    path("", include(urls_setup.public_urlpatterns)),
+]

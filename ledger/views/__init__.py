@@ -1,0 +1,1 @@
+"""Thin views by area: they parse input, call a service or a selector, and render."""

@@ -1,0 +1,48 @@
+"""Thin views: parse input, call a service or a selector, render or redirect."""
+
+from django.shortcuts import redirect, render
+
+from ledger.forms.scoring import EveningStartForm
+from ledger.models import Club, Evening
+from ledger.web.permissions import club_role
+
+
+def home(request):
+    """Show the clubs the user belongs to; with exactly one, go straight there."""
+    clubs = []
+    if request.user.is_authenticated:
+        if request.user.is_superuser:
+            clubs = list(Club.objects.all())
+            if not clubs:  # a fresh installation: set up the first club
+                return redirect("club_new")
+        else:
+            clubs = list(
+                Club.objects.filter(members__user=request.user, members__active=True).distinct()
+            )
+        if len(clubs) == 1:
+            return redirect("club", club=clubs[0].slug)
+    return render(request, "ledger/home.html", {"clubs": clubs})
+
+
+def club_page(request, *, start_form=None, no_season=False, status=200):
+    """Render the club's front page; ``start_form`` is a bound start of an evening to confirm."""
+    evenings = Evening.objects.filter(club=request.club).select_related("season")[:20]
+    live = (
+        Evening.objects.filter(club=request.club, status=Evening.Status.OPEN)
+        .order_by("-date", "-id")
+        .first()
+    )
+    context = {
+        "evenings": evenings,
+        "live_evening": live,
+        "nav_evening": live,
+        "start_form": start_form or EveningStartForm(),
+        "no_season": no_season,
+    }
+    return render(request, "ledger/club.html", context, status=status)
+
+
+@club_role()
+def club_home(request):
+    """The club's front page: the live evening first, then the latest evenings."""
+    return club_page(request)

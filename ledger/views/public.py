@@ -1,0 +1,72 @@
+"""The public results pages of a club that publishes them: no log-in, names and points.
+
+``/p/<club>/`` shows the running season's standings and its closed evenings, ``standings/``
+another season's (``?season=``), ``evening/<pk>/`` a closed evening's results. Every page
+answers 404 unless the club publishes its results, and an open evening is never shown, so a
+page reveals nothing of a club that keeps them private, not even that it exists. Money shows
+only when the club also publishes it; nothing links into the logged-in site but "Log in",
+and no URL names a member.
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import require_safe
+
+from ledger import selectors
+from ledger.games.web import stats_notes
+from ledger.tables import (
+    PublicResultsTable,
+    PublicStandingsTable,
+    PublicTableTable,
+)
+
+
+def _money_excluded(club) -> tuple[str, ...]:
+    return () if club.publish_money else ("money",)
+
+
+def _standings(request, club: str, *, value: str | None):
+    public = selectors.published_club(slug=club)
+    seasons = selectors.seasons_for_club(club=public)
+    season = selectors.season_pick(seasons=seasons, value=value, today=timezone.localdate())
+    context = {"public_club": public, "seasons": seasons, "season": season}
+    if season is not None:
+        # Published results are the closed evenings' only: an open evening is never public.
+        rows = selectors.standings_for_season(season=season, closed_only=True)
+        context.update(
+            table=PublicStandingsTable(rows, exclude=_money_excluded(public)),
+            stats_notes=stats_notes(rows.games or [public.game]),
+            evenings=selectors.closed_evenings(season=season),
+        )
+    return render(request, "ledger/public/standings.html", context)
+
+
+@require_safe
+def public_club(request, club):
+    """The club's public page: the running season's standings, its closed evenings, the
+    other seasons."""
+    return _standings(request, club, value=None)
+
+
+@require_safe
+def public_standings(request, club):
+    """A season's standings on the public page (``?season=<id>``)."""
+    return _standings(request, club, value=request.GET.get("season"))
+
+
+@require_safe
+def public_evening(request, club, pk):
+    """A closed evening's results: each member's result, then each table's members and points."""
+    public = selectors.published_club(slug=club)
+    evening = selectors.published_evening(club=public, pk=pk)
+    data = selectors.evening_results(evening=evening)
+    excluded = _money_excluded(public)
+    context = {
+        "public_club": public,
+        "evening": evening,
+        "results_table": PublicResultsTable(data.results, exclude=excluded),
+        "tables": [(t.number, PublicTableTable(t.lines)) for t in data.tables],
+    }
+    return render(request, "ledger/public/evening.html", context)

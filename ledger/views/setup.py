@@ -1,0 +1,362 @@
+"""Club set-up: a superuser creates a club; its admins keep members, house rules, seasons and
+settings; members get a one-time link to choose their log-in (``ledger.services.invitations``)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from ledger import services
+from ledger.forms.setup import (
+    ClubCreateForm,
+    ClubSettingsForm,
+    InvitationAcceptForm,
+    MemberAddForm,
+    MemberEditForm,
+    MembersPasteForm,
+    RateCardForm,
+    SeasonForm,
+)
+from ledger.models import Member, Season
+from ledger.services import invitations
+from ledger.tables.setup import MemberTable
+from ledger.web.permissions import club_role
+
+ADMIN = Member.Role.ADMIN
+
+
+def _errors_to_form(form, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, errors in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error.messages)
+
+
+@login_required
+def club_new(request):
+    """Create a club (superusers only): the club, its first season, the creator as club admin."""
+    if not request.user.is_superuser:
+        raise PermissionDenied
+    form = ClubCreateForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                club, _member, _season = services.club_create(
+                    name=data["name"],
+                    slug=data["slug"],
+                    game=data["game"],
+                    rate_card=form.rate_card(),
+                    price_per_point=data["price_per_point"],
+                    currency=data["currency"],
+                    starting_jetons=data["starting_jetons"],
+                    season_name=data["season_name"],
+                    season_starts_on=data["season_starts_on"],
+                    season_ends_on=data["season_ends_on"],
+                    admin_user=request.user,
+                )
+            except ValidationError as error:
+                _errors_to_form(form, error)
+            else:
+                messages.success(
+                    request, gettext("The club {name} is created.").format(name=club.name)
+                )
+                return redirect("setup_members", club=club.slug)
+        status = 422
+    return render(request, "ledger/setup/club_new.html", {"form": form}, status=status)
+
+
+def _setup_context(request, tab: str, **extra) -> dict:
+    return {"setup_tab": tab, **extra}
+
+
+@club_role(ADMIN)
+def members(request):
+    """The club's members: add one, paste a list, change roles, deactivate, invite."""
+    add_form = MemberAddForm(prefix="add")
+    paste_form = MembersPasteForm(prefix="paste")
+    status = 200
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "paste":
+            paste_form = MembersPasteForm(request.POST, prefix="paste")
+            form, names = paste_form, None
+            if paste_form.is_valid():
+                names = paste_form.names_list()
+            role = Member.Role.MEMBER
+        else:
+            add_form = MemberAddForm(request.POST, prefix="add")
+            form, names = add_form, None
+            if add_form.is_valid():
+                names = [add_form.cleaned_data["name"]]
+            role = add_form.cleaned_data.get("role") or Member.Role.MEMBER
+        if names is not None:
+            try:
+                added = services.members_add(club=request.club, names=names, role=role)
+            except ValidationError as error:
+                _errors_to_form(form, error)
+            else:
+                messages.success(
+                    request,
+                    gettext("Added: {names}.").format(names=", ".join(m.name for m in added)),
+                )
+                return redirect("setup_members", club=request.club.slug)
+        status = 422
+    rows = Member.objects.filter(club=request.club).select_related("user", "club")
+    table = MemberTable(rows, request=request)
+    return render(
+        request,
+        "ledger/setup/members.html",
+        _setup_context(request, "members", table=table, add_form=add_form, paste_form=paste_form),
+        status=status,
+    )
+
+
+@club_role(ADMIN)
+@require_POST
+def member_edit(request, pk):
+    """Set a member's role, or deactivate / reactivate him."""
+    member = get_object_or_404(Member, pk=pk, club=request.club)
+    form = MemberEditForm(request.POST)
+    if form.is_valid() and (form.cleaned_data["role"] or form.cleaned_data["active"] is not None):
+        if member.user_id == request.user.pk and (
+            form.cleaned_data["role"] not in ("", ADMIN) or form.cleaned_data["active"] is False
+        ):
+            messages.error(request, gettext("You cannot take your own admin rights away."))
+        else:
+            try:
+                services.member_update(
+                    member=member,
+                    role=form.cleaned_data["role"] or None,
+                    active=form.cleaned_data["active"],
+                    by=request.user,
+                )
+            except ValidationError as error:
+                messages.error(request, " ".join(error.messages))
+            else:
+                messages.success(request, gettext("{name} is saved.").format(name=member.name))
+    else:
+        messages.error(request, gettext("Choose a role or active / inactive."))
+    return redirect("setup_members", club=request.club.slug)
+
+
+@club_role(ADMIN)
+def rates(request):
+    """The club's house rules: its game's rate card, field by field, with each default."""
+    club = request.club
+    form = RateCardForm(request.POST or None, game=club.game, card=club.rate_card)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            services.rate_card_set(club=club, rate_card=form.rate_card)
+            messages.success(
+                request,
+                gettext("The house rules are saved; they apply to evenings opened from now."),
+            )
+            return redirect("setup_rates", club=club.slug)
+        status = 422
+    return render(
+        request,
+        "ledger/setup/rates.html",
+        _setup_context(request, "rates", form=form),
+        status=status,
+    )
+
+
+@club_role(ADMIN)
+def seasons(request):
+    """The club's seasons; add one."""
+    form = SeasonForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.season_save(club=request.club, **form.cleaned_data)
+            except ValidationError as error:
+                _errors_to_form(form, error)
+            else:
+                messages.success(request, gettext("The season is saved."))
+                return redirect("setup_seasons", club=request.club.slug)
+        status = 422
+    rows = Season.objects.filter(club=request.club)
+    return render(
+        request,
+        "ledger/setup/seasons.html",
+        _setup_context(request, "seasons", form=form, seasons=rows),
+        status=status,
+    )
+
+
+@club_role(ADMIN)
+def season_edit(request, pk):
+    """Change a season's name and dates."""
+    season = get_object_or_404(Season, pk=pk, club=request.club)
+    form = SeasonForm(request.POST or None, instance=season)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.season_save(club=request.club, season=season, **form.cleaned_data)
+            except ValidationError as error:
+                _errors_to_form(form, error)
+            else:
+                messages.success(request, gettext("The season is saved."))
+                return redirect("setup_seasons", club=request.club.slug)
+        status = 422
+    return render(
+        request,
+        "ledger/setup/season_edit.html",
+        _setup_context(request, "seasons", form=form, season=season),
+        status=status,
+    )
+
+
+@club_role(ADMIN)
+def club_settings(request):
+    """The club's name, price per point, currency and starting jetons."""
+    form = ClubSettingsForm(request.POST or None, instance=request.club)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.club_update(club=request.club, **form.cleaned_data)
+            except ValidationError as error:
+                _errors_to_form(form, error)
+            else:
+                messages.success(request, gettext("The club's settings are saved."))
+                return redirect("setup_settings", club=request.club.slug)
+        status = 422
+    return render(
+        request,
+        "ledger/setup/settings.html",
+        _setup_context(
+            request,
+            "settings",
+            form=form,
+            public_url=request.build_absolute_uri(
+                reverse("public_club", kwargs={"club": request.club.slug})
+            ),
+        ),
+        status=status,
+    )
+
+
+# --- invitations ---------------------------------------------------------------------------
+
+
+@club_role(ADMIN)
+@require_POST
+def invitation_new(request, pk):
+    """Make a member without a log-in a one-time link to choose his first one.
+
+    A member who has a log-in is refused with the reason on the members page, and nothing is
+    written: access to an existing log-in is its owner's own password reset, never a link the
+    club admin can read.
+    """
+    member = get_object_or_404(Member, pk=pk, club=request.club)
+    try:
+        services.invitation_create(member=member, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        response = redirect("setup_members", club=request.club.slug)
+        response.status_code = 303
+        return response
+    messages.success(
+        request,
+        gettext("A link for {name} is ready; print it or show its QR code.").format(
+            name=member.name
+        ),
+    )
+    return redirect("setup_invitations", club=request.club.slug)
+
+
+def _invitation_cards(request) -> list[dict]:
+    cards = []
+    for invitation in invitations.pending(request.club):
+        link = request.build_absolute_uri(invitations.link_path(invitation))
+        cards.append(
+            {
+                "invitation": invitation,
+                "member": invitation.member,
+                "link": link,
+                "qr": invitations.qr_svg(link, title=invitation.member.name),
+            }
+        )
+    return cards
+
+
+@club_role(ADMIN)
+def invitations_sheet(request):
+    """Every pending invitation's link and QR code, to print on A4 (or as a PDF)."""
+    return render(
+        request,
+        "ledger/setup/invitations.html",
+        _setup_context(request, "members", cards=_invitation_cards(request)),
+    )
+
+
+@club_role(ADMIN)
+def invitations_pdf(request):
+    """The pending invitations as an A4 PDF (WeasyPrint)."""
+    from ledger import reports
+
+    title = gettext("Invitations")
+    content = reports._render(
+        "ledger/setup/pdf/invitations.html",
+        {"cards": _invitation_cards(request)},
+        club=request.club,
+        title=title,
+    )
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{request.club.slug}-invitations.pdf"'
+    return response
+
+
+def invitation_accept(request, token):
+    """The invited member chooses his user name and password and is logged in."""
+    try:
+        invitation = invitations.find(token)
+    except invitations.InvitationRefused as refused:
+        return render(
+            request, "ledger/setup/invitation_refused.html", {"reason": refused.message}, status=410
+        )
+    member = invitation.member
+    form = InvitationAcceptForm(request.POST or None, member=member)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                user, _ = services.invitation_accept(
+                    token=token,
+                    password=form.cleaned_data["password1"],
+                    username=form.cleaned_data["username"],
+                )
+            except invitations.InvitationRefused as refused:
+                return render(
+                    request,
+                    "ledger/setup/invitation_refused.html",
+                    {"reason": refused.message},
+                    status=410,
+                )
+            except ValidationError as error:
+                _errors_to_form(form, error)
+            else:
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                messages.success(request, gettext("Welcome, {name}.").format(name=member.name))
+                return redirect(invitations.landing_url(member.club))
+        status = 422
+    return render(
+        request,
+        "ledger/setup/invitation_accept.html",
+        {"form": form, "member": member, "invited_club": member.club},
+        status=status,
+    )

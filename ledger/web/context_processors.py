@@ -1,0 +1,15 @@
+from ledger.models import Member
+from ledger.web.permissions import ROLE_RANK
+
+
+def club(request):
+    """Expose the current club and what the user may do there to every template."""
+    current = getattr(request, "club_role", None)
+    rank = ROLE_RANK[current] if current else -1
+    return {
+        "club": getattr(request, "club", None),
+        "club_member": getattr(request, "member", None),
+        "may_score": rank >= ROLE_RANK[Member.Role.SCOREKEEPER],
+        "may_treasure": rank >= ROLE_RANK[Member.Role.TREASURER],
+        "may_admin": rank >= ROLE_RANK[Member.Role.ADMIN],
+    }
