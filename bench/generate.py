@@ -14,9 +14,10 @@ import random
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from ledger.games import get_game
+from ledger.games.danish.engine import rotation
 from ledger.games.danish.engine.generate import random_hand
 from ledger.games.money import MAX_POINTS, to_money
+from ledger.games.registry import get_game
 from ledger.models import (
     Account,
     AccountBalance,
@@ -149,8 +150,10 @@ def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts)
         pending.append(moves)
         _apply(balance, moves)
         for number in range(1, n_hands + 1):
-            schedule = GAME.schedule(names, names[0], number, rates)
-            dealer, out = schedule.dealer, schedule.sitting_out or None
+            dealer, out = rotation.hand_schedule(
+                names, names[0], number, rates.five_seat_rotation
+            )
+            out = out or None
             state = GAME.next_state(None, {cup: balance[cup] for cup in POOLS}, names)
             record, settlement = _playable_hand(rng, names, dealer, out, rates, state)
             stored = record.as_dict()
@@ -213,8 +216,9 @@ def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts)
         (AccountBalance(account_id=pk, balance=b, transfers=n) for pk, (b, n) in change.items()),
         batch_size=2000,
     )
-    # The statistics summary, derived from the hands just written as the services derive it.
-    stats.refresh(table_rows)
+    # The seat rows of the hands just written and their summary, as the services write them.
+    stats.replay(table_rows)
+    stats.rebuild(table_rows)
     counts["transfers"] += len(transfer_rows)
     counts["tables"] += len(plans)
     EveningResult.objects.bulk_create(

@@ -33,6 +33,7 @@ from ledger.models import (
     JetonCount,
     Member,
     Posting,
+    PostingSeat,
     Season,
     Seat,
     Table,
@@ -167,9 +168,17 @@ class AccountBalanceAdmin(SummaryAdmin):
 
 @admin.register(AccountStats)
 class AccountStatsAdmin(SummaryAdmin):
-    """The statistics, derived from the live hands."""
+    """The statistics, summed from the live seat rows of hands."""
 
     list_display = ["account", "stats"]
+
+
+@admin.register(PostingSeat)
+class PostingSeatAdmin(SummaryAdmin):
+    """The seat rows of hands: each member's role and statistics, derived from his hand."""
+
+    list_display = ["posting", "account", "role", "played", "counts"]
+    list_select_related = ["posting", *SummaryAdmin.list_select_related]
 
 
 @admin.register(Invitation)

@@ -64,15 +64,14 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from ledger.games import DEFAULT_GAME
-from ledger.games.base import reserved_account_names
 from ledger.games.money import MAX_POINTS
+from ledger.games.registry import default_game, is_reserved_name
 from ledger.games.web import game_choices
 
 
 def validate_member_name(value: str) -> None:
     """Refuse a member name that is a table account's name in any game."""
-    if value.strip() in reserved_account_names():
+    if is_reserved_name(value):
         raise ValidationError(
             _("%(name)s is the name of a table's account; choose another name"),
             code="reserved",
@@ -98,7 +97,7 @@ class Club(models.Model):
         help_text=_("Each member's stack when a table starts, for counting jetons."),
     )
     rate_card = models.JSONField(_("rate card"), default=dict, blank=True)
-    game = models.CharField(_("game"), max_length=30, choices=game_choices, default=DEFAULT_GAME)
+    game = models.CharField(_("game"), max_length=30, choices=game_choices, default=default_game)
     publish_results = models.BooleanField(
         _("publish results"),
         default=False,
@@ -210,7 +209,7 @@ class Evening(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
     )
-    game = models.CharField(_("game"), max_length=30, choices=game_choices, default=DEFAULT_GAME)
+    game = models.CharField(_("game"), max_length=30, choices=game_choices, default=default_game)
     rate_card = models.JSONField(_("rate card in force"))
     price_per_point = models.DecimalField(_("price per point"), max_digits=8, decimal_places=4)
     starting_jetons = models.PositiveIntegerField(_("jetons per member at the start"), default=500)
@@ -276,7 +275,7 @@ class Table(models.Model):
         Evening, verbose_name=_("evening"), on_delete=models.PROTECT, related_name="tables"
     )
     number = models.PositiveSmallIntegerField(_("table"))
-    game = models.CharField(_("game"), max_length=30, choices=game_choices, default=DEFAULT_GAME)
+    game = models.CharField(_("game"), max_length=30, choices=game_choices, default=default_game)
     first_dealer = models.ForeignKey(
         Member,
         verbose_name=_("first dealer"),
@@ -455,7 +454,7 @@ class Hand(models.Model):
         Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="hands"
     )
     number = models.PositiveIntegerField(_("number"))
-    game = models.CharField(_("game"), max_length=30, choices=game_choices, default=DEFAULT_GAME)
+    game = models.CharField(_("game"), max_length=30, choices=game_choices, default=default_game)
     record = models.JSONField(_("hand record"))
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.RECORDED
@@ -615,6 +614,49 @@ class Transfer(models.Model):
 
     def __str__(self):
         return f"{self.source} -> {self.target} {self.points}"
+
+
+class PostingSeatQuerySet(models.QuerySet):
+    def live(self):
+        """Return the rows of live hand postings (neither a reversal nor reversed)."""
+        return self.filter(posting__reversed_by__isnull=True).exclude(
+            posting__kind=Posting.Kind.REVERSAL
+        )
+
+
+class PostingSeat(models.Model):
+    """One seat of a hand posting: the role its member played in the hand, whether he played,
+    and what his game counts of it (``Game.stats_of`` of the settlement).
+
+    Written with the posting, in its transaction (``ledger.services.stats``), never changed; a
+    reversed posting's rows stay and are no longer live. The statistics read these rows (and
+    their summary, ``AccountStats``), never the stored JSON of a hand; ``verify_ledger``
+    compares each row with a replay of its hand. Like the summaries, the rows are derived, so
+    backups and the demo fixtures leave them out and ``rebuild_balances`` replays them.
+    """
+
+    posting = models.ForeignKey(
+        Posting, verbose_name=_("posting"), on_delete=models.PROTECT, related_name="seat_rows"
+    )
+    account = models.ForeignKey(
+        Account, verbose_name=_("account"), on_delete=models.PROTECT, related_name="seat_rows"
+    )
+    role = models.CharField(_("role"), max_length=20)
+    played = models.BooleanField(_("played"), default=False)
+    counts = models.JSONField(_("counts"), default=dict)
+
+    objects = PostingSeatQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("seat of a hand")
+        verbose_name_plural = _("seats of hands")
+        ordering = ["posting", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["posting", "account"], name="posting_seat_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.account} {self.role}"
 
 
 class AccountBalance(models.Model):

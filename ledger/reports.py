@@ -26,9 +26,9 @@ from ledger.tables import (
     MemberEveningsTable,
     MemberHandsTable,
     SeasonEveningsTable,
-    SettlementTable,
     StandingsTable,
     price_text,
+    settlement_table,
     standing_summary,
 )
 from ledger.web import charts
@@ -179,9 +179,7 @@ def evening_sheet_pdf(*, evening: Evening, transfers: bool = False) -> tuple[str
         "evening": evening,
         "sheet": sheet,
         "sheet_tables": tables,
-        "settlement_table": SettlementTable(
-            sheet.settlement, exclude=() if sheet.closed else ("split", "points", "money")
-        ),
+        "settlement_table": settlement_table(sheet),
         "price": price_text(evening.price_per_point),
         "transfers": transfers,
     }

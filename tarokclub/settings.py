@@ -48,6 +48,15 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
+# The games the site scores, listed once: each a package of ``ledger/games`` (its pure engine,
+# its web side, its templates and static files, its demo club). The first is a new club's
+# default. Each is also an app, so Django finds its templates and static files.
+TAROK_GAMES = [
+    "ledger.games.danish",
+    "ledger.games.slovenian",
+    "ledger.games.hungarian",
+]
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -61,6 +70,7 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "ledger",
+    *TAROK_GAMES,
 ]
 
 MIDDLEWARE = [

@@ -12,19 +12,17 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext
 
-from ledger.games import DEFAULT_GAME, get_game
 from ledger.games.errors import RateCardError
-from ledger.games.web import get_web
+from ledger.games.registry import default_game, get_game, get_web
 from ledger.models import Club
 
 FINE_PREFIX = "fine_"
 # The club form edits the rate card of the default game; its fields and labels are the
 # game's (``get_web(code).rate_card_form_fields``).
-FORM_GAME = DEFAULT_GAME
 
 
 def _groups() -> dict[str, list[str]]:
-    return get_web(FORM_GAME).rate_card_field_groups()
+    return get_web(default_game()).rate_card_field_groups()
 
 
 def amount_fields() -> list[str]:
@@ -52,7 +50,7 @@ def stored_rates(club: Club | None) -> dict:
     A stored value the rate card would refuse is shown as it is, so saving the form reports it
     next to its field instead of silently replacing it with the default.
     """
-    merged = get_game(FORM_GAME).rate_card().as_dict()
+    merged = get_game(default_game()).rate_card().as_dict()
     stored = dict(club.rate_card or {}) if club is not None else {}
     fines = stored.pop("fines_per_cup", None)
     merged.update({k: v for k, v in stored.items() if k in merged and k != "format"})
@@ -88,7 +86,7 @@ class _ClubFormBase(forms.ModelForm):
     def clean(self):
         cleaned = super().clean()
         game = cleaned.get("game")
-        if game and game != FORM_GAME:
+        if game and game != default_game():
             # These fields are the default game's; another game's house rules are edited on
             # the club's own screen (setup). A club that changes game starts from its defaults.
             if self.instance.game != game:
@@ -100,7 +98,7 @@ class _ClubFormBase(forms.ModelForm):
         data: dict = {key: cleaned[key] for key in amount_fields() + option_fields()}
         data["fines_per_cup"] = {t: cleaned[FINE_PREFIX + t] for t in _fine_types()}
         try:
-            rates = get_game(FORM_GAME).rate_card(data)
+            rates = get_game(default_game()).rate_card(data)
         except RateCardError as error:
             for problem in error.problems:
                 self.add_error(
@@ -124,6 +122,6 @@ ClubForm = type(_ClubFormBase)(
     {
         "__module__": __name__,
         "__doc__": _ClubFormBase.__doc__,
-        **get_web(FORM_GAME).rate_card_form_fields(),
+        **get_web(default_game()).rate_card_form_fields(),
     },
 )

@@ -19,9 +19,9 @@ from django.utils.text import format_lazy, slugify
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ledger.games import GAMES, get_game
 from ledger.games.errors import RateCardError
-from ledger.games.web import game_choices, get_web
+from ledger.games.registry import GAMES, get_game, get_web
+from ledger.games.web import game_choices
 from ledger.models import Club, Member, Season
 from ledger.services.setup import (
     CLUB_SETTINGS,

@@ -1,13 +1,15 @@
 """The interface every game implements, and its value types. Pure Python: no Django.
 
-A game is a package ``ledger/games/<code>/`` whose ``GAME`` object answers the questions the
-ledger asks (features, rate card, schedule, parse, settle, close) so that nothing outside the
-package knows the game's words. Account keys in moves are seat names (as recorded at
-seating) and the game's pool codes; the ledger maps both to account ids.
+A game is a package ``ledger/games/<name>/`` whose ``GAME`` object answers the questions the
+ledger asks (features, rate card, schedule, parse, settle, statistics, close) so that nothing
+outside the package knows the game's words; ``settings.TAROK_GAMES`` registers it. Account
+keys in moves are seat names (as recorded at seating) and the game's pool codes; the ledger
+maps both to account ids.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -32,6 +34,7 @@ class Features:
     uses_jetons: bool = False
     state_in: str | None = None  # the hand record's key of the state it starts from
     state_out: str | None = None  # the settlement's key of the state after
+    stat_keys: tuple[str, ...] = ()  # the counts ``stats_of`` gives, besides ``played``
 
     @property
     def pool_codes(self) -> tuple[str, ...]:
@@ -69,11 +72,33 @@ class Schedule:
     roles: Mapping[str, str] = field(default_factory=dict)
 
 
-def reserved_account_names() -> frozenset[str]:
-    """Return every pool code of every game: no member or seat may carry one."""
-    from ledger.games import GAMES
+def normalized_name(name: str) -> str:
+    """Return ``name`` as names are compared for clashes: NFKC, case-folded, without control or
+    invisible format characters (zero-width spaces, bidirectional marks) and outer spaces."""
+    text = unicodedata.normalize("NFKC", str(name))
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf"))
+    return text.strip().casefold()
 
-    return frozenset(code for game in GAMES.values() for code in game.features.pool_codes)
+
+@dataclass(frozen=True)
+class Dealt:
+    """A hand as it was really dealt: the seats in the direction of play at the time, who
+    dealt and who sat out. The next hand's schedule continues from it."""
+
+    seats: tuple[str, ...]
+    dealer: str
+    sitting_out: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SeatStats:
+    """What one seat's statistics count for one hand (``Game.stats_of``): the role he played
+    (``out``, ``declarer``, ``partner``, ``opponent``, ``player`` or a game's own), whether he
+    played it, and the game's counts (keys of ``Features.stat_keys``; zeros may be left out)."""
+
+    role: str
+    played: bool
+    counts: Mapping[str, int] = field(default_factory=dict)
 
 
 class Record(Protocol):
@@ -134,14 +159,23 @@ class Game(Protocol):
         ``pools`` the pools' balances now; ``seats`` the names seated now.
         """
 
-    def schedule(self, seats: Sequence[str], first_dealer: str, hand_number: int, rates):
-        """Return the Schedule of hand ``hand_number`` (1 = first) of a table."""
+    def schedule(self, seats: Sequence[str], previous: Sequence[Dealt], rates, *, first: str):
+        """Return the Schedule of the next hand of a table seated ``seats`` now.
+
+        ``previous`` are the hands really dealt before it, oldest first (voided hands
+        included: they were dealt); the schedule continues from the last of them (its dealer
+        and sitters, in the current seat order), so an out-of-turn deal, a late arrival or a
+        member who left never breaks the rotation. Before any hand, ``first`` deals.
+        """
 
     def parse_hand(self, data: Mapping, rates, *, state: Mapping | None = None) -> Record:
         """Validate a hand record; raise HandError with every problem, each naming its field."""
 
     def settle(self, record: Record, rates, state: Mapping) -> Settlement:
         """Settle a parsed hand from ``state``."""
+
+    def stats_of(self, record: Record, settlement: Settlement) -> dict[str, SeatStats]:
+        """Return what each seat of a settled hand counts for the statistics, by seat name."""
 
     def close(self, balances: Mapping[str, int], state: Mapping, rates, seats) -> list[Move]:
         """Return the moves that end a table (splits, penalties); ``balances`` has every

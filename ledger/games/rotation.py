@@ -9,7 +9,38 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ledger.games.base import Schedule
+from ledger.games.base import Dealt, Schedule
+
+
+def seat_after(seats: Sequence[str], dealt: Dealt, steps: int = 1) -> str:
+    """Return the seat ``steps`` on from the dealer of ``dealt`` in the current ``seats``.
+
+    The current order decides, so a late arrival seated after the dealer is dealt in from his
+    seat. A dealer who has left since counts as sitting where he sat: the first seat after him
+    in ``dealt.seats`` that is still at the table is one step on, and so on from there.
+    """
+    seats = tuple(seats)
+    if not seats:
+        raise ValueError("no seats")
+    if dealt.dealer in seats:
+        return seats[(seats.index(dealt.dealer) + steps) % len(seats)]
+    if steps < 1:
+        raise ValueError("a dealer who has left is no seat")
+    old = tuple(dealt.seats)
+    start = old.index(dealt.dealer) if dealt.dealer in old else -1
+    for k in range(1, len(old) + 1):
+        seat = old[(start + k) % len(old)] if old else None
+        if seat in seats:
+            return seats[(seats.index(seat) + steps - 1) % len(seats)]
+    return seats[(steps - 1) % len(seats)]
+
+
+def next_dealer_of(seats: Sequence[str], previous: Sequence[Dealt], first: str) -> str:
+    """Return who deals the next hand when the deal moves one seat each hand: the seat after
+    the last hand's dealer (``seat_after``), or ``first`` before any hand (if still seated)."""
+    if previous:
+        return seat_after(seats, previous[-1])
+    return first if first in seats else tuple(seats)[0]
 
 
 def sitting_out(seats: Sequence[str], dealer: str) -> tuple[str, ...]:
@@ -83,9 +114,9 @@ def schedule_of(seats: Sequence[str], dealer: str) -> Schedule:
     )
 
 
-def schedule(seats: Sequence[str], first_dealer: str, hand_number: int) -> Schedule:
-    """Return the Schedule of hand ``hand_number`` (1 = first) of a table."""
-    return schedule_of(seats, dealer_of(seats, first_dealer, hand_number))
+def schedule(seats: Sequence[str], previous: Sequence[Dealt], first: str) -> Schedule:
+    """Return the Schedule of the next hand: dealt by the seat after the last hand's dealer."""
+    return schedule_of(seats, next_dealer_of(seats, previous, first))
 
 
 class DealerSitsOut:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from ledger.games.base import reserved_account_names
+from ledger.games.base import normalized_name
 from ledger.games.errors import HandError, Problems, RateCardError, _
 from ledger.games.money import MAX_POINTS
 
@@ -76,18 +76,18 @@ def check_list(problems: Problems, path: str, value) -> list:
     return value
 
 
-def check_names(problems: Problems, path: str, value):
+def check_names(problems: Problems, path: str, value, *, reserved=()):
     """Return ``value`` if it is a list of member names, else None after one problem.
 
-    A name is a non-blank string of at most MAX_NAME_LENGTH characters that is no
-    table's account (a pool code of any game).
+    A name is a non-blank string of at most MAX_NAME_LENGTH characters that is none of the
+    ``reserved`` account names (the game's pools), compared in any case or Unicode form.
     """
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         problems.add(path, _("{what} must be a list of member names"), what=path)
         return None
-    reserved = reserved_account_names()
+    reserved = {normalized_name(r) for r in reserved}
     for name in value:
-        if name in reserved:
+        if normalized_name(name) in reserved:
             problems.add(
                 path, _("{name} is the name of a table's account, not of a member"), name=name
             )
@@ -96,6 +96,33 @@ def check_names(problems: Problems, path: str, value):
             problems.add(path, _("a name has at most {n} characters"), n=MAX_NAME_LENGTH)
             return None
     return value
+
+
+def check_seats(
+    problems: Problems, value, *, low: int, high: int, reserved=(), path: str = "seats"
+) -> tuple[str, ...] | None:
+    """Return the seat list ``value`` (``low`` to ``high`` distinct member names, in the
+    direction of play) as a tuple, or None after one problem naming ``path``: the one seat
+    check of every game."""
+    names = check_names(problems, path, value, reserved=reserved)
+    if names is None:
+        return None
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            problems.add(path, _("{name} is seated twice"), name=name)
+            return None
+        seen.add(name)
+    if not low <= len(names) <= high:
+        problems.add(
+            path,
+            _("a table seats {low} to {high} members, not {n}"),
+            low=low,
+            high=high,
+            n=len(names),
+        )
+        return None
+    return tuple(names)
 
 
 def check_hand_object(

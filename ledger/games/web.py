@@ -1,40 +1,44 @@
-"""The web side of each game: its entry form, the words of its reasons and outcomes, its pools'
-labels and its statistics columns. Django is allowed here (and in each game's ``web.py``).
+"""The web side of a game: the contract (``GameWeb``) and the helpers that read it.
 
-Views, tables, selectors and templates ask ``get_web(evening.game)`` (or the game of a
-table, a hand or a season's evenings) and never name a game's words, the way pretix's
-checkout asks a payment provider for its form and labels. Every game's ``WEB`` is a
-``GameWeb``; the attributes and methods below are the whole interface:
+A game's web side is its package's ``web.py`` (Django allowed there; its engine stays pure)
+whose ``WEB`` is a ``GameWeb``. Views, tables, selectors and templates ask
+``ledger.games.registry.get_web(code)`` for the game of an evening, a table or a hand, and never
+name a game's words, the way pretix's checkout asks a payment provider for its form and labels.
 
-- ``entry_template``: the template of the hand-entry form (included by the page
-  ``ledger/hand_form.html``), or None when the game has no entry form yet;
-  ``entry_script`` and ``entry_styles``: its static files; ``quick_reasons``: the buttons
-  that fill in the reason of a correction.
-- ``seat_marks(state, name)``: marks on a member's seat tile from the table's state;
-  ``preview_story(record, settlement, state)``: the preview's lines of what happened.
-- ``pool_label(code)``: the name of a pool on screen; ``pool_class(code)`` its CSS modifier.
-- ``reason_label(reason)``: a transfer reason in words on sheets and exports;
-  ``payment_label(reason)``: the same in the hand preview's list of payments.
-- ``outcome_words(outcome, brief=False)``: what happened in a hand (``Posting.outcome``).
-- ``record_lines(record)``: a hand record as (label, text) lines for the hand page.
-- ``entry_context(...)``: what the entry form's template and script need.
-- ``section_of_field``: the hand form's section of each top-level field of the record.
-- ``stats_columns``: the statistics columns, (key, verbose name) in order;
-  ``hand_annotations()`` and ``hand_counts(name)`` compute the hand-based ones in SQL from
-  the stored ``Posting.outcome``; ``received_points`` the ones summed from the reasons of
-  transfers a member receives; ``stats_tiles(stats)`` the summary tiles of a member's season;
-  ``stats_note`` the definitions printed under the standings; ``stats_help`` what each
-  column counts, in a sentence (its header's tooltip), and ``column_notes()`` the lines under
-  the standings that explain a column whose name alone could mislead.
-- ``demo``: the game's demo club (``ledger.services.demo.Demo``) or None.
-- ``rate_card_form_fields()``: the club admin form's fields of the game's rate card, and
-  ``rate_card_field_groups()`` their names in groups (amounts, fines, options).
+Every member is declared here with a neutral default, so a game that leaves one out still
+gets a working, game-free screen; the contract test (``ledger/tests/games/test_contract.py``)
+runs for every registered game. The members, in groups:
+
+- Identity: ``code`` (the engine's), ``title`` (the game's name in the reader's language),
+  ``demo`` (the dotted path of its demo club, a ``ledger.services.demo.Demo``, or None).
+- The entry form: ``entry_template`` (included by ``ledger/hand_form.html``; None: no form),
+  ``entry_script`` and ``entry_styles`` (its static files), ``entry_sections`` (the form's
+  sections, in order, where refusals are shown), ``section_of_field`` (the section of each
+  top-level field of the record; ``seats``, ``dealer``, ``sitting_out`` and ``reason`` are
+  every game's), ``entry_context(rates=, seats=)`` (what the template and script need),
+  ``quick_reasons`` (the buttons that fill in a correction's reason), ``wait_hint`` (the
+  preview's words before the hand is complete).
+- The table: ``seat_marks(state, name)`` (marks on a member's seat tile),
+  ``schedule_notes(schedule)`` (the next hand's roles in words, besides dealer and sitters),
+  ``pool_label(code)`` and ``pool_class(code)`` (a pool's name and CSS modifier).
+- What happened: ``preview_story(record, settlement, state)`` (the preview's lines),
+  ``outcome_words(outcome, brief=)`` (a stored hand in words), ``record_lines(record)`` (a hand
+  record as lines), ``reason_label(reason)`` and ``payment_label(reason)`` (a transfer's reason).
+- Shared screens: ``words`` (the phrases of the shared screens that differ by game; see
+  ``WORDS``; a game gives the ones it has, and a phrase the game lacks is not shown).
+- Statistics (counted by the engine's ``stats_of``): ``stats_columns`` ((key, label) in order),
+  ``stats_help`` (each column's tooltip), ``stats_note`` and ``column_notes()`` (the lines
+  under the standings), ``stats_tiles(stats)`` (a member's season tiles).
+- House rules: ``rate_card_form_fields()`` (the fields by rate-card key) and
+  ``rate_card_field_groups()`` (their keys in groups: amounts, fines, options).
 """
 
 from __future__ import annotations
 
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from ledger.games.registry import GAMES, get_web
 
 # Reasons every game's ledger writes, whatever the game.
 COMMON_REASONS = {
@@ -47,46 +51,83 @@ COMMON_PAYMENTS = {
     "split": _("Split"),
     "adjustment": _("Adjustment"),
 }
+# The sections of an entry form that every game has, and where a field of the record that
+# every game has is shown.
+COMMON_SECTIONS = ("general", "seating", "reason")
+COMMON_SECTION_OF_FIELD = {
+    "seats": "seating",
+    "dealer": "seating",
+    "sitting_out": "seating",
+    "reason": "reason",
+}
+# The phrases of the shared screens that differ by game (``GameWeb.words``), by key, with
+# the neutral ones a game without its own gets ('': the phrase is not shown):
+WORDS = {
+    # the open-table page: whom to seat, and who pays what when a table opens
+    "open_table_lead": _("Seat the members in the direction of play."),
+    # the preview: the heading of the pools after the hand
+    "pools_after": _("The pools after"),
+    # the treasurer and the sheet: the column of each member's share of the pools at the close
+    "pools_share": "",
+    # an open evening's sheets: the pools are not split yet
+    "pools_not_split": "",
+    # the treasurer: what closing the evening does at each table
+    "close_explains": _(
+        "Closing writes each member's result in points and money and locks the evening; "
+        "this game has nothing to split."
+    ),
+}
 
 
 class GameWeb:
-    """The defaults of a game's web side: plain words, no entry form, no statistics."""
+    """The web side of a game, every member declared, with neutral defaults."""
 
-    code = ""
-    title = ""  # the game's name in the reader's language (gettext_lazy)
+    code: str = ""
+    title = ""  # gettext_lazy
+    demo: str | None = None  # dotted path of the game's ``Demo``
     entry_template: str | None = None
     entry_script: str | None = None
     entry_styles: tuple[str, ...] = ()
-    quick_reasons: tuple = ()  # the reason buttons of a correction
+    entry_sections: tuple[str, ...] = COMMON_SECTIONS
+    section_of_field: dict = {}
+    quick_reasons: tuple = ()
+    wait_hint = _("Complete the hand to see who pays whom.")
     reason_labels: dict = {}
     payment_labels: dict = {}
     pool_labels: dict = {}
     pool_classes: dict = {}
-    section_of_field: dict = {}
+    words: dict = {}
     stats_columns: tuple[tuple[str, str], ...] = ()
-    received_points: dict = {}
+    stats_help: dict = {}
     stats_note = ""
-    stats_help: dict = {}  # statistics key -> what the column counts (the header's tooltip)
-    wait_hint = None  # the preview's words before a hand is complete (None: the Danish ones)
-    demo = None  # the game's demo club (``ledger.services.demo.Demo``), if it has one
 
-    def plays_in_slot(self, i: int):
-        """Return the SQL condition (on ``selectors_season``'s ``n_seats`` and ``dealer_slot``
-        annotations) that seat slot ``i`` plays a hand: by default everyone plays at 3 and 4
-        seats and the dealer sits out at 5. None: the record's ``sitting_out`` and the
-        selectors' seat-count rule decide."""
-        from django.db.models import Q
+    # --- the entry form ---
 
-        return Q(n_seats__in=(3, 4)) | (Q(n_seats=5) & ~Q(dealer_slot=i))
+    def entry_context(self, *, rates, seats) -> dict:
+        """Return what the entry form needs beyond the shell's context: choices, labels
+        (``hand_config`` gets the ``config`` key merged in)."""
+        return {"config": {}}
+
+    def section_of(self, field: str) -> str:
+        """Return the entry form's section of the record's field ``field`` (a path such as
+        ``count.Anna``: its first part decides); ``general`` for one of no section."""
+        top = field.split(".")[0].split("[")[0]
+        section = {**COMMON_SECTION_OF_FIELD, **self.section_of_field}.get(top, "general")
+        return section if section in self.sections() else "general"
+
+    def sections(self) -> tuple[str, ...]:
+        """Return every section of the entry form, in order: the common ones and the game's."""
+        own = tuple(s for s in self.entry_sections if s not in COMMON_SECTIONS)
+        return ("general", "seating", *own, "reason")
+
+    # --- the table ---
 
     def seat_marks(self, state: dict, name: str) -> list[str]:
-        """Return short marks shown on a member's seat tile from the table's state (e.g. his
-        open radli); none by default."""
+        """Return short marks on a member's seat tile from the table's state (none)."""
         return []
 
-    def preview_story(self, record, settlement, state) -> list[str]:
-        """Return the lines that tell what happened in a hand, shown before who pays whom
-        in the preview (the game's words and the values that made the score)."""
+    def schedule_notes(self, schedule) -> list[str]:
+        """Return the next hand's roles in words, besides the dealer and the sitters (none)."""
         return []
 
     def pool_label(self, code: str) -> str:
@@ -97,15 +138,16 @@ class GameWeb:
         """Return the CSS modifier of the pool ``code`` (``cup-<modifier>``)."""
         return self.pool_classes.get(code, code)
 
-    def reason_label(self, reason: str) -> str:
-        """Return a transfer reason in words, as sheets and exports show it."""
-        label = self.reason_labels.get(reason) or COMMON_REASONS.get(reason)
-        return str(label) if label else reason.replace("_", " ")
+    def account_label(self, code: str) -> str:
+        """Return an account's name on screen: a pool by its label, a member as he is."""
+        return self.pool_label(code) if code in self.pool_labels else code
 
-    def payment_label(self, reason: str) -> str:
-        """Return a transfer reason in words, as the hand preview lists payments."""
-        label = self.payment_labels.get(reason) or COMMON_PAYMENTS.get(reason)
-        return str(label) if label else self.reason_label(reason)
+    # --- what happened ---
+
+    def preview_story(self, record, settlement, state) -> list[str]:
+        """Return the lines that tell what happened in a hand, shown before who pays whom
+        in the preview (the game's words and the values that made the score)."""
+        return []
 
     def outcome_words(self, outcome: dict | None, *, brief: bool = False) -> list[str]:
         """Return what happened in a hand, in words, from its posting's outcome."""
@@ -118,18 +160,24 @@ class GameWeb:
             lines.append((gettext("Sitting out"), ", ".join(record["sitting_out"])))
         return lines
 
-    def entry_context(self, *, rates, seats) -> dict:
-        """Return what the entry form needs beyond the shell's context: choices, labels
-        (``hand_config`` gets the ``config`` key merged in)."""
-        return {"config": {}}
+    def reason_label(self, reason: str) -> str:
+        """Return a transfer reason in words, as sheets and exports show it."""
+        label = self.reason_labels.get(reason) or COMMON_REASONS.get(reason)
+        return str(label) if label else reason.replace("_", " ")
 
-    def hand_annotations(self) -> dict:
-        """Return the annotations of a hand posting that ``hand_counts`` reads."""
-        return {}
+    def payment_label(self, reason: str) -> str:
+        """Return a transfer reason in words, as the hand preview lists payments."""
+        label = self.payment_labels.get(reason) or COMMON_PAYMENTS.get(reason)
+        return str(label) if label else self.reason_label(reason)
 
-    def hand_counts(self, name) -> dict:
-        """Return, per statistics key, the aggregate counting the hands of member ``name``."""
-        return {}
+    # --- shared screens ---
+
+    def word(self, key: str) -> str:
+        """Return the game's phrase ``key`` of ``WORDS`` for a shared screen ('': not shown)."""
+        default = WORDS[key]  # KeyError for a phrase no shared screen asks for
+        return str(self.words.get(key, default))
+
+    # --- statistics ---
 
     def stats_tiles(self, stats: dict) -> list[tuple[str, str, str]]:
         """Return the summary tiles of a member's statistics: (key, label, text)."""
@@ -140,8 +188,10 @@ class GameWeb:
         alone could mislead; none by default."""
         return []
 
+    # --- house rules ---
+
     def rate_card_form_fields(self) -> dict:
-        """Return the admin form fields of the game's rate card, by field name."""
+        """Return the form fields of the game's rate card, by rate-card key."""
         return {}
 
     def rate_card_field_groups(self) -> dict[str, list[str]]:
@@ -149,20 +199,9 @@ class GameWeb:
         return {"amounts": [], "fines": [], "options": []}
 
 
-def get_web(code: str) -> GameWeb:
-    """Return the web side of the game ``code``; KeyError for an unknown one."""
-    from ledger.games.danish.web import WEB as DANISH
-    from ledger.games.hungarian.web import WEB as HUNGARIAN
-    from ledger.games.slovenian.web import WEB as SLOVENIAN
-
-    return {w.code: w for w in (DANISH, SLOVENIAN, HUNGARIAN)}[code]
-
-
 def game_choices() -> list[tuple[str, str]]:
     """Return (code, name in the reader's language) of every game: the ``game`` fields'
-    choices (a callable, so a new wording needs no migration)."""
-    from ledger.games import GAMES
-
+    choices (a callable, so a new wording or a new game needs no migration)."""
     return [(code, get_web(code).title) for code in GAMES]
 
 

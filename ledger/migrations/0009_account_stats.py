@@ -1,17 +1,7 @@
-"""The statistics summary (``AccountStats``), filled from the hands already there."""
+"""The statistics summary (``AccountStats``); 0012 fills it from the hands already there."""
 
 import django.db.models.deletion
 from django.db import migrations, models
-
-
-def fill(apps, schema_editor):
-    # The statistics are defined by the games' web sides in SQL over the current models; a
-    # database with hands is summarised with that code (as ``rebuild_balances`` would).
-    if not apps.get_model("ledger", "Posting").objects.exists():
-        return
-    from ledger.services import stats
-
-    stats.rebuild()
 
 
 class Migration(migrations.Migration):
@@ -41,5 +31,6 @@ class Migration(migrations.Migration):
                 "verbose_name_plural": "account statistics",
             },
         ),
-        migrations.RunPython(fill, migrations.RunPython.noop),
+        # The summary is filled from the hands already there by 0012, which derives it from
+        # the seat rows it writes (with the historical models).
     ]

@@ -28,12 +28,10 @@ Definitions (the README repeats them):
 from __future__ import annotations
 
 import datetime
-import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db import connection
 from django.db.models import (
     Count,
     F,
@@ -41,7 +39,7 @@ from django.db.models import (
     Subquery,
     Sum,
 )
-from django.db.models.expressions import RawSQL
+from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
@@ -53,11 +51,12 @@ from ledger.models import (
     Evening,
     Member,
     Posting,
+    PostingSeat,
     Season,
     Table,
     Transfer,
 )
-from ledger.services.stats import STAT_KEYS, _played_by, _record_text, live_hand_postings
+from ledger.services.stats import STAT_KEYS
 
 # --- seasons -------------------------------------------------------------------------------
 
@@ -290,37 +289,6 @@ def member_season(*, season: Season, member: Member) -> MemberSeason:
     )
 
 
-_SEASON, _MEMBER = -7_654_321, -7_654_322  # placeholders of the compiled query below
-
-
-@functools.cache
-def _played_sql(vendor: str) -> tuple[str, tuple]:
-    """Return (sql, params) of the ids of the live hand postings a member played in a season,
-    compiled once per database: the expression that reads who played from the records is
-    large, and compiling it cost more than running it."""
-    query = (
-        live_hand_postings()
-        # Only his tables (one join to his account there), matched by the name the records
-        # use: the account's code, the seat's name as seated.
-        .filter(
-            _played_by(F("table__accounts__code")),
-            table__evening__season_id=_SEASON,
-            table__accounts__member_id=_MEMBER,
-        )
-        .values("pk")
-        .order_by()
-        .query
-    )
-    sql, params = query.sql_with_params()
-    return sql, tuple(params)
-
-
-def _played_postings(*, season: Season, member: Member) -> RawSQL:
-    sql, params = _played_sql(connection.vendor)
-    values = {_SEASON: season.pk, _MEMBER: member.pk}
-    return RawSQL(sql, [values.get(p, p) if isinstance(p, int) else p for p in params])
-
-
 def member_hands(*, season: Season, member: Member):
     """Return the live hand postings of the season the member played, with his net points.
 
@@ -343,7 +311,15 @@ def member_hands(*, season: Season, member: Member):
         .values("s")
     )
     return (
-        Posting.objects.filter(pk__in=_played_postings(season=season, member=member))
+        Posting.objects.filter(
+            pk__in=PostingSeat.objects.live()
+            .filter(
+                played=True,
+                account__member=member,
+                posting__table__evening__season=season,
+            )
+            .values("posting_id")
+        )
         .annotate(
             net=Coalesce(Subquery(incoming), 0) - Coalesce(Subquery(outgoing), 0),
             evening_id=F("table__evening_id"),
@@ -351,7 +327,7 @@ def member_hands(*, season: Season, member: Member):
             evening_date=F("table__evening__date"),
             table_number=F("table__number"),
             hand_number=F("hand__number"),
-            dealer_name=_record_text("dealer"),
+            dealer_name=KeyTextTransform("dealer", "revision__record"),
         )
         .order_by("evening_date", "table_number", "hand_number")
     )

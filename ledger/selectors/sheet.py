@@ -15,9 +15,8 @@ from django.db.models import (
 )
 from django.http import Http404
 
-from ledger.games import get_game
 from ledger.games.money import to_money
-from ledger.games.web import get_web
+from ledger.games.registry import get_game, get_web
 from ledger.models import (
     Club,
     Evening,
@@ -32,7 +31,6 @@ from ledger.models import (
     Transfer,
 )
 from ledger.selectors.settleup import Payment, fewest_payments
-from ledger.services.stats import LIVE_POSTING, LIVE_TRANSFER
 
 # --- an evening's sheet --------------------------------------------------------------------
 
@@ -169,13 +167,15 @@ def evening_sheet(*, evening: Evening, table: Table | None = None) -> EveningShe
         sheet.seats.append(seat.member.name)
     transfers = defaultdict(list)
     for t in (
-        Transfer.objects.filter(LIVE_TRANSFER, where)
+        Transfer.objects.live()
+        .filter(where)
         .select_related("source__member", "target__member")
         .order_by("posting_id", "pk")
     ):
         transfers[t.posting_id].append((t.source.name, t.target.name, t.points, t.reason))
     postings = (
-        Posting.objects.filter(LIVE_POSTING, where)
+        Posting.objects.live()
+        .filter(where)
         .select_related("hand__dealer")
         .annotate(revisions=Count("hand__revisions"))
         .order_by("table__number", "pk")

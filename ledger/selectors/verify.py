@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from ledger.games import get_game
 from ledger.games.errors import RulesError
+from ledger.games.registry import get_game
 from ledger.models import (
     Account,
     AccountBalance,
     Hand,
     HandRevision,
     Posting,
+    PostingSeat,
     Seat,
     Table,
     Transfer,
@@ -57,8 +58,8 @@ def verify_ledger(tables=None) -> Report:
 
 
 def _verify_stats(tables, problems) -> None:
-    """Compare the statistics summary with the statistics derived from the live hands (two
-    aggregations per game over all the tables at once)."""
+    """Compare the statistics summary with the sum of the live seat rows (one query over all
+    the tables at once); each row is compared with its hand's replay in ``_verify_table``."""
     differing = stats.differences(tables)
     if not differing:
         return
@@ -127,6 +128,11 @@ def _verify_table(table: Table, report: Report) -> None:
     seats = list(Seat.objects.filter(table=table).order_by("position"))
     funders = [s.name for s in seats]
     reversed_ids = {p.reverses_id for p in postings if p.reverses_id}
+    seat_rows: dict[int, dict] = defaultdict(dict)  # posting id -> code -> its stored row
+    for posting_id, account_id, role, played, counts in PostingSeat.objects.filter(
+        posting__table=table
+    ).values_list("posting_id", "account_id", "role", "played", "counts"):
+        seat_rows[posting_id][codes.get(account_id, account_id)] = (role, played, counts)
     balance = defaultdict(int)
     live_states: dict[int, dict | None] = {}  # live hand postings, in order: their state after
     for posting in postings:
@@ -160,6 +166,22 @@ def _verify_table(table: Table, report: Report) -> None:
                     problems.append(
                         f"{where}: stored transfers differ from the settlement of its record"
                     )
+                if settlement is not None and posting.pk not in reversed_ids:
+                    replayed = {
+                        row.account.code: (row.role, row.played, row.counts)
+                        for row in stats.seat_rows(
+                            game,
+                            posting=posting,
+                            accounts={a.code: a for a in accounts.values()},
+                            record=parsed,
+                            settlement=settlement,
+                        )
+                    }
+                    if replayed != seat_rows.get(posting.pk, {}):
+                        problems.append(
+                            f"{where}: its seat rows (roles and statistics) differ from the "
+                            "settlement of its record"
+                        )
                 live_states[posting.pk] = settlement.state_after if settlement else None
         elif posting.kind == Posting.Kind.REVERSAL:
             original = by_id.get(posting.reverses_id)

@@ -21,7 +21,9 @@ from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
+from ledger.games.registry import GAMES, get_web
 from ledger.models import (
     Account,
     Club,
@@ -60,12 +62,15 @@ class Demo:
     build: Callable[[], Club]
 
 
-def all_demos() -> list[Demo]:
-    """Return every game's demo, in the order of ``ledger.games.GAMES``."""
-    from ledger.games import GAMES
-    from ledger.games.web import get_web
+def demo_of(code: str) -> Demo | None:
+    """Return the demo club of the game ``code``: its web side names it by dotted path."""
+    path = get_web(code).demo
+    return import_string(path) if path else None
 
-    return [d for d in (getattr(get_web(code), "demo", None) for code in GAMES) if d]
+
+def all_demos() -> list[Demo]:
+    """Return every registered game's demo, in the order of ``settings.TAROK_GAMES``."""
+    return [demo for demo in (demo_of(code) for code in GAMES) if demo is not None]
 
 
 class Clock:

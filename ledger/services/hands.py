@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from ledger.games import get_game
+from ledger.games.registry import get_game
 from ledger.models import (
     Hand,
     HandRevision,

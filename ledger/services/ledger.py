@@ -17,13 +17,12 @@ once per table. Services take keyword arguments only.
 from __future__ import annotations
 
 import contextlib
-import contextvars
 
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 
-from ledger.games import get_game
+from ledger.games.registry import get_game
 from ledger.models import (
     Account,
     AccountBalance,
@@ -45,30 +44,14 @@ from ledger.services.errors import (
 
 VOID = object()
 
-# The tables posted to in the current service's transaction (see ``writing``).
-_POSTED: contextvars.ContextVar[dict | None] = contextvars.ContextVar("posted", default=None)
-
 
 @contextlib.contextmanager
 def writing():
-    """Every service's transaction: ``transaction.atomic(durable=True)`` that, before it
-    commits, rewrites the statistics summary of every table it posted to (``services.stats``),
-    so the summary is written in the same transaction as the postings it sums."""
+    """Every service's transaction: ``transaction.atomic(durable=True)``; what a service writes
+    (postings, transfers, the summaries and seat rows written beside them) commits together or
+    not at all."""
     with transaction.atomic(durable=True):
-        token = _POSTED.set({})
-        try:
-            yield
-            stats.refresh(_POSTED.get().values())
-        finally:
-            _POSTED.reset(token)
-
-
-def posted_to(table: Table) -> None:
-    posted = _POSTED.get()
-    if posted is None:  # a posting outside a service's transaction: summarise it at once
-        stats.refresh([table])
-    else:
-        posted[table.pk] = table
+        yield
 
 
 # --- locks and reads under them ------------------------------------------------------------
@@ -192,10 +175,11 @@ class TableLedger:
         Transfer.objects.bulk_create(rows)
         # The summary, in the same transaction as the transfers it sums.
         summary.add(summary.deltas((t.source_id, t.target_id, t.points) for t in rows))
-        posted_to(self.table)
         return posting
 
     def reverse(self, posting: Posting, *, by=None, note: str = "") -> Posting:
+        if posting.kind == Posting.Kind.HAND:
+            stats.unrecord_hand(posting)
         moves = [
             (self.by_id[t.target_id], self.by_id[t.source_id], t.points, t.reason)
             for t in reversed(list(posting.transfers.all()))
@@ -260,6 +244,9 @@ def post_hand(ledger: TableLedger, hand: Hand, revision: HandRevision, record, r
         state_before=dict(state),
         state_after=settlement.state_after,
         outcome={**settlement.outcome_data, "roles": settlement.roles},
+    )
+    stats.record_hand(
+        game, posting=posting, accounts=ledger.accounts, record=parsed, settlement=settlement
     )
     return posting, settlement
 

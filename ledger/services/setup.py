@@ -17,8 +17,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ledger.games import get_game
 from ledger.games.errors import RateCardError
+from ledger.games.registry import get_game
 from ledger.models import Club, Member, Season
 
 

@@ -9,8 +9,7 @@ from django.db import IntegrityError
 from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 
-from ledger.games import get_game
-from ledger.games.base import reserved_account_names
+from ledger.games.registry import get_game, is_reserved_name
 from ledger.models import (
     Account,
     Club,
@@ -85,9 +84,8 @@ def seated_elsewhere(evening: Evening, members, *, table: Table | None = None) -
 
 
 def check_seatable(game, members) -> None:
-    reserved = reserved_account_names()
     for m in members:
-        if m.name in reserved:
+        if is_reserved_name(m.name):
             raise SeatingError(
                 _("{name} is the name of a table's account; rename the member first").format(
                     name=m.name

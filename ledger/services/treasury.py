@@ -7,8 +7,8 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledger.games import get_game
 from ledger.games.money import MAX_POINTS, to_money
+from ledger.games.registry import get_game
 from ledger.models import (
     Account,
     AccountBalance,

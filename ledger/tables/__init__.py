@@ -8,8 +8,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ledger.games import get_game
-from ledger.games.web import get_web, stats_help
+from ledger.games.registry import get_game, get_web
+from ledger.games.web import stats_help
 
 # --- scoring
 
@@ -473,7 +473,7 @@ class MemberHandsTable(tables.Table):
 
 
 class SettlementTable(tables.Table):
-    """An evening's result per member: balance, share of the cups, points and money."""
+    """An evening's result per member: balance, share of the pools, points and money."""
 
     name = tables.Column(verbose_name=_("Member"), footer=_("Total"))
     before_split = PointsColumn(
@@ -481,7 +481,7 @@ class SettlementTable(tables.Table):
         footer=points_total("before_split"),
     )
     split = PointsColumn(
-        verbose_name=_("Share of the cups"),
+        verbose_name=_("Share of the pools"),  # the game's words: ``settlement_table``
         footer=points_total("split"),
     )
     points = PointsColumn(
@@ -497,6 +497,20 @@ class SettlementTable(tables.Table):
         orderable = False
         attrs = {"class": "settlement", "id": "settlement"}
         row_attrs = {"data-member": lambda record: record.name}
+
+
+def settlement_table(sheet) -> SettlementTable:
+    """Return the settlement table of an evening's sheet, in its game's words: the share of
+    the pools is the game's column (none in a game without pools), and an open evening shows
+    only the balances so far."""
+    share = get_web(sheet.evening.game).word("pools_share")
+    exclude = set() if sheet.closed else {"split", "points", "money"}
+    if not share:
+        exclude.add("split")
+    table = SettlementTable(sheet.settlement, exclude=tuple(sorted(exclude)))
+    if "split" not in exclude:
+        table.columns["split"].column.verbose_name = share
+    return table
 
 
 def running_text(points) -> str:

@@ -3,6 +3,7 @@
 from django import template
 from django.utils import formats
 
+from ledger.games.registry import get_web
 from ledger.tables import signed_points
 
 register = template.Library()
@@ -18,6 +19,13 @@ def signed(points):
 def money(amount):
     """An amount of money with two decimals in the active language (7,50 in Danish)."""
     return formats.number_format(amount, 2, use_l10n=True)
+
+
+@register.simple_tag
+def game_word(game_code, key):
+    """The phrase ``key`` of a shared screen in the words of the game ``game_code`` ('': the
+    game has none, and the screen leaves it out)."""
+    return get_web(game_code).word(key)
 
 
 @register.simple_tag(takes_context=True)

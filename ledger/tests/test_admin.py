@@ -311,7 +311,7 @@ def test_a_club_of_another_game_keeps_its_own_house_rules(client, superuser):
     """The admin's rate-card fields are the default game's: saving a Slovenian club there
     never stores a Danish card on it, and switching a club's game starts from its defaults."""
     from ledger.forms.admin import ClubForm
-    from ledger.games import get_game
+    from ledger.games.registry import get_game
 
     club = make_club(slug="sl", name="Ljubljana", game="slovenian_tarok")
     club.rate_card = {"mond_penalty": 21}

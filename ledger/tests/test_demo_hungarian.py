@@ -10,9 +10,9 @@ from django.core.management import call_command
 from ledger import selectors
 from ledger.games.hungarian.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USERS, EVENINGS, MEMBERS
 from ledger.games.hungarian.engine.ratecard import GAME_CODE
-from ledger.games.web import get_web
 from ledger.models import Club, Evening, HandRevision, Member, Posting, Table
 from ledger.selectors.verify import verify_ledger
+from ledger.services.demo import demo_of
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,7 @@ def seed(**options):
 
 def test_the_hungarian_demo_loads_sound_and_prints_its_logins(client):
     out = seed(force=True, url="http://tarok.example:8000/")
-    assert get_web(GAME_CODE).demo.slug == DEMO_SLUG
+    assert demo_of(GAME_CODE).slug == DEMO_SLUG
     assert "Loaded the demo club Budapesti Tarokk Kör" in out
     assert "http://tarok.example:8000/c/demo-hu/" in out
     for user in DEMO_USERS:

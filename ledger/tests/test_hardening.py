@@ -181,6 +181,7 @@ def test_verify_reports_a_recorded_hand_without_its_posting(played):
     posting = Posting.objects.get(hand=hands[-1], kind=Posting.Kind.HAND)
     with tampering() as cursor:
         cursor.execute("DELETE FROM ledger_transfer WHERE posting_id = %s", [posting.pk])
+        cursor.execute("DELETE FROM ledger_postingseat WHERE posting_id = %s", [posting.pk])
         cursor.execute("DELETE FROM ledger_posting WHERE id = %s", [posting.pk])
     assert Hand.objects.get(pk=hands[-1].pk).status == Hand.Status.RECORDED
     assert problems_about("hand 3", "recorded, but has 0 live postings")

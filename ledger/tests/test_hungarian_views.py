@@ -199,8 +199,8 @@ def test_a_refused_hand_writes_nothing(client, members, evening):
     response = post(scorekeeper(client, members), table, record, **{"X-Hand-Submit": "1"})
     assert response.status_code == 422
     html = response.content.decode()
-    assert re.search(r'id="err-last_trick"[^>]*>.*cannot be his own partner', html, re.S)
-    assert re.search(r'id="err-count"[^>]*>.*card points', html, re.S)
+    assert re.search(r'id="err-game"[^>]*>.*cannot be his own partner', html, re.S)
+    assert re.search(r'id="err-points"[^>]*>.*card points', html, re.S)
     assert (Hand.objects.count(), Posting.objects.count(), Transfer.objects.count()) == before
 
 

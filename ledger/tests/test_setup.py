@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ledger import services
-from ledger.games import GAMES
+from ledger.games.registry import GAMES
 from ledger.models import Club, Invitation, Member, Season
 from ledger.services import invitations
 from ledger.tests.factories import make_club, make_member, make_season

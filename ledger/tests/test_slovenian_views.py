@@ -147,7 +147,7 @@ def test_a_refused_hand_writes_nothing(client):
     before = Posting.objects.count()
     response = post_hand(client, table, record)
     assert response.status_code == 422
-    assert 'id="err-last_trick"' in response.content.decode()
+    assert 'id="err-contract"' in response.content.decode()
     assert Hand.objects.filter(table=table).count() == 0
     assert Posting.objects.count() == before
 

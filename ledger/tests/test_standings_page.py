@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from ledger import services
-from ledger.games import GAMES
-from ledger.games.web import get_web, stats_help, stats_notes
+from ledger.games.registry import GAMES, get_web
+from ledger.games.web import stats_help, stats_notes
 from ledger.tests import factories
 from ledger.tests.test_standings import build_season
 

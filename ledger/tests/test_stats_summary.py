@@ -1,6 +1,7 @@
-"""The statistics summary (``AccountStats``): written at the end of every service that posts,
-equal to what the live hands say, re-checked by verify_ledger, rebuilt by ``rebuild_balances``
-and after a restore, and what the standings read."""
+"""The statistics of hands: one seat row per seat of every hand posting (``PostingSeat``) and
+their summary (``AccountStats``), written with the posting, equal to what the live hands say,
+re-checked by verify_ledger, rebuilt by ``rebuild_balances`` and after a restore, and what the
+standings read."""
 
 from __future__ import annotations
 
@@ -10,14 +11,13 @@ import json
 
 import pytest
 from django.core.management import call_command
-from django.db.models import Count, Value
 
 from ledger import services
-from ledger.models import Account, AccountStats, Member, Table
+from ledger.games.danish.engine import rotation
+from ledger.models import Account, AccountStats, Member, Posting, Table
 from ledger.selectors import standings_for_season
 from ledger.selectors.verify import verify_ledger
 from ledger.services import stats
-from ledger.services.stats import _played_by, live_hand_postings
 from ledger.tests.factories import evening_e, make_club, make_season, random_table_hands
 from ledger.tests.test_backup import wipe
 
@@ -43,13 +43,24 @@ def stored_stats(table) -> dict[str, dict]:
 
 
 def played_counts(table) -> dict[str, int]:
-    """Hands played per member code, counted straight from the live hand postings."""
-    out = {}
-    for account in Account.objects.filter(table=table, kind=Account.Kind.MEMBER):
-        played_by = _played_by(Value(account.code))
-        out[account.code] = (
-            live_hand_postings().filter(table=table).aggregate(n=Count("pk", filter=played_by))["n"]
-        )
+    """Hands played per member code, counted straight from the records of the live hand
+    postings: a seat not sitting out (named, or the Danish default rotation) played."""
+    out = dict.fromkeys(
+        Account.objects.filter(table=table, kind=Account.Kind.MEMBER).values_list(
+            "code", flat=True
+        ),
+        0,
+    )
+    for posting in (
+        Posting.objects.live().filter(table=table, kind="hand").select_related("revision")
+    ):
+        record = posting.revision.record
+        seats, dealer = record["seats"], record["dealer"]
+        out_now = record.get("sitting_out")
+        if out_now is None:
+            out_now = rotation.default_sitting_out(seats, dealer)
+        for name in seats:
+            out[name] += name not in out_now
     return out
 
 

@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from ledger import selectors
-from ledger.games.web import get_web
+from ledger.games.registry import get_web
 from ledger.tables import signed_points, standing_summary
 from ledger.web import charts
 from ledger.web.permissions import club_role

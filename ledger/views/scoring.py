@@ -10,7 +10,6 @@ on the server without writing anything.
 from __future__ import annotations
 
 import itertools
-import re
 import uuid
 from collections import defaultdict
 
@@ -35,9 +34,9 @@ from ledger.forms.scoring import (
     TableOpenForm,
     VoidForm,
 )
-from ledger.games import get_game
+from ledger.games.base import Dealt
 from ledger.games.errors import HandError
-from ledger.games.web import get_web
+from ledger.games.registry import get_game, get_web
 from ledger.models import (
     Account,
     Evening,
@@ -58,16 +57,6 @@ from ledger.web.permissions import club_role
 SCOREKEEPER = Member.Role.SCOREKEEPER
 DRAFT_HEADER = "X-Hand-Submit"
 CHANGES_KEY = "scoring_changes"
-
-# The form section beside which a problem with a field of the hand record is shown: these
-# fields are every game's; a game's own are in its web side's ``section_of_field``.
-SECTION_OF_FIELD = {
-    "seats": "seating",
-    "dealer": "seating",
-    "sitting_out": "seating",
-    "reason": "reason",
-}
-SECTIONS = ("general", "seating", "last_trick", "count", "extras", "reason")
 
 
 def pool_items(game_code: str, balances: dict, before: dict | None = None) -> list[dict]:
@@ -199,19 +188,33 @@ def hand_rows(table: Table) -> list[dict]:
     return rows
 
 
-def suggestion(table: Table, seats: list[str], rates, number: int) -> dict | None:
-    """Return the rotation's dealer, sitting-out members and non-counter of hand ``number``.
+def dealt_of(record: dict) -> Dealt:
+    """Return how a stored hand record was dealt: its seats, dealer and sitters."""
+    return Dealt(
+        seats=tuple(record.get("seats") or ()),
+        dealer=record.get("dealer", ""),
+        sitting_out=tuple(record.get("sitting_out") or ()),
+    )
 
-    ``number`` is the next hand's number at the table: a voided hand was dealt too.
-    """
+
+def dealt_hands(table_id: int) -> list[Dealt]:
+    """Return every hand of the table as it was dealt (voided ones too), in number order."""
+    records = Hand.objects.filter(table_id=table_id).order_by("number")
+    return [dealt_of(record) for record in records.values_list("record", flat=True)]
+
+
+def suggestion(table: Table, seats: list[str], rates, number: int, dealt=None) -> dict | None:
+    """Return the next hand's schedule: its number, dealer, sitting-out members, forehand and
+    every seat's role, continuing from the hands really dealt (``dealt``, else read)."""
     game = get_game(table.game)
     if not game.features.min_seats <= len(seats) <= game.features.max_seats:
         return None
     first = seats[0]
     if table.first_dealer_id and table.first_dealer.name in seats:
         first = table.first_dealer.name
-    schedule = game.schedule(seats, first, number, rates)
-    skip = next((n for n, role in schedule.roles.items() if role == "non_counter"), None)
+    dealt = dealt_hands(table.pk) if dealt is None else dealt
+    schedule = game.schedule(seats, dealt, rates, first=first)
+    after = [*dealt, Dealt(tuple(seats), schedule.dealer, tuple(schedule.sitting_out))]
     return {
         "number": number,
         "dealer": schedule.dealer,
@@ -219,9 +222,8 @@ def suggestion(table: Table, seats: list[str], rates, number: int) -> dict | Non
         "forehand": schedule.forehand,
         "active": list(schedule.active),
         "roles": dict(schedule.roles),
-        "non_counter": skip,
-        "next_dealer": game.schedule(seats, first, number + 1, rates).dealer,
-        "counters": [a for a in schedule.active if a != skip],
+        "notes": get_web(table.game).schedule_notes(schedule),
+        "next_dealer": game.schedule(seats, after, rates, first=first).dealer,
     }
 
 
@@ -231,18 +233,24 @@ def table_state(table: Table) -> dict:
     balances = selectors.table_balances(table.pk)
     rates = services.rate_card(table.evening)
     current = [s.name for s in seats if not s.left]
-    counts = Hand.objects.filter(table=table).aggregate(
-        total=Count("id"), recorded=Count("id", filter=Q(status=Hand.Status.RECORDED))
+    hands = list(
+        Hand.objects.filter(table=table).order_by("number").values_list("status", "record")
     )
+    counts = {
+        "total": len(hands),
+        "recorded": sum(status == Hand.Status.RECORDED for status, _record in hands),
+    }
+    dealt = [dealt_of(record) for _status, record in hands]
     state = services.table_state(table)
-    return _state(table, seats, balances, rates, counts, current, state=state)
+    return _state(table, seats, balances, rates, counts, current, state=state, dealt=dealt)
 
 
-def _state(table, seats, balances, rates, counts, current, *, state=None) -> dict:
-    """``state`` is the game's state the next hand starts from (None: not shown)."""
+def _state(table, seats, balances, rates, counts, current, *, state=None, dealt=None) -> dict:
+    """``state`` is the game's state the next hand starts from (None: not shown); ``dealt``
+    the table's hands as dealt (None: read them)."""
     web = get_web(table.game)
     recorded = counts.get("recorded") or 0
-    nxt = suggestion(table, current, rates, (counts.get("total") or 0) + 1)
+    nxt = suggestion(table, current, rates, (counts.get("total") or 0) + 1, dealt)
     members = []
     for seat in seats:
         name = seat.name  # the table's key for him; the screen shows his name today
@@ -291,13 +299,16 @@ def evening_tables(evening: Evening) -> list[dict]:
         ):
             table_id, name = names[row[field]]
             balances[table_id][name] = balances[table_id].get(name, 0) + sign * row["total"]
-    counts = {
-        row["table_id"]: row
-        for row in Hand.objects.filter(table__evening=evening)
-        .values("table_id")
-        .annotate(total=Count("id"), recorded=Count("id", filter=Q(status=Hand.Status.RECORDED)))
-        .order_by()
-    }
+    counts: dict[int, dict] = defaultdict(lambda: {"total": 0, "recorded": 0})
+    dealt = defaultdict(list)
+    for table_id, status, record in (
+        Hand.objects.filter(table__evening=evening)
+        .order_by("table_id", "number")
+        .values_list("table_id", "status", "record")
+    ):
+        dealt[table_id].append(dealt_of(record))
+        counts[table_id]["total"] += 1
+        counts[table_id]["recorded"] += status == Hand.Status.RECORDED
     rates = services.rate_card(evening)
     states = []
     for table in tables:
@@ -311,6 +322,7 @@ def evening_tables(evening: Evening) -> list[dict]:
                 rates,
                 counts.get(table.pk, {}),
                 current,
+                dealt=dealt[table.pk],
             )
         )
     return states
@@ -404,22 +416,16 @@ def transfer_summary(transfers, seats, game_code: str) -> dict:
 # --- errors --------------------------------------------------------------------------------
 
 
-def section_of(field: str, game_code: str) -> str:
-    """Return the form section of a hand-record field path such as ``count.Anna``."""
-    head = re.match(r"[A-Za-z_]*", field or "").group(0)
-    sections = {**SECTION_OF_FIELD, **get_web(game_code).section_of_field}
-    return sections.get(head, "general")
-
-
 def errors_by_section(error, game_code: str) -> dict[str, list[str]]:
-    """Translate a refused hand into messages per form section."""
+    """Translate a refused hand into messages per form section of the game's entry form."""
+    web = get_web(game_code)
     errors = defaultdict(list)
     if isinstance(error, HandError):
         for problem in error.problems:
             message = gettext(problem.template).format(**problem.params)
-            errors[section_of(problem.field, game_code)].append(message)
+            errors[web.section_of(problem.field)].append(message)
     elif isinstance(error, LedgerError):
-        errors[section_of(error.field, game_code)].append(str(error.message))
+        errors[web.section_of(error.field)].append(str(error.message))
     return dict(errors)
 
 
@@ -465,7 +471,7 @@ def settle_preview(
     web = get_web(table.game)
     return {
         "story": web.preview_story(parsed, settlement, state),
-        "pools_label": getattr(web, "pools_after_label", None),
+        "pools_label": web.word("pools_after"),
         "net": [
             dict(signed(settlement.net[name]), name=name, out=name in parsed.sitting_out)
             for name in seats
@@ -475,13 +481,15 @@ def settle_preview(
     }
 
 
-def _feedback(request, *, preview=None, errors=None, attempted=False, status=200):
+def _feedback(request, game_code: str, *, preview=None, errors=None, attempted=False, status=200):
+    web = get_web(game_code)
     errors = errors or {}
     context = {
         "preview": preview,
         "errors": errors,
-        "error_slots": [(section, errors.get(section, [])) for section in SECTIONS],
+        "error_slots": [(section, errors.get(section, [])) for section in web.sections()],
         "attempted": attempted,
+        "wait_hint": web.wait_hint,
     }
     return render(request, "ledger/_scoring_hand_feedback.html", context, status=status)
 
@@ -674,8 +682,9 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
     pools = selectors.pool_balances(table.pk)
     state = pools if state_is_pools(game) else services.table_state(table)
     if hand is None:
-        number = services.next_hand_number(table.pk)
-        nxt = suggestion(table, seats, rates, number)
+        dealt = dealt_hands(table.pk)
+        number = len(dealt) + 1  # hand numbers have no gaps (verify_ledger checks them)
+        nxt = suggestion(table, seats, rates, number, dealt)
         preview_url = reverse("hand_preview", kwargs={"club": request.club.slug, "pk": table.pk})
     else:
         number = hand.number
@@ -730,7 +739,7 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
             "table_url": reverse("table", kwargs={"club": request.club.slug, "pk": table.pk}),
         },
         "errors": errors or {},
-        "sections": SECTIONS,
+        "sections": web.sections(),
         "preview_url": preview_url,
     }
 
@@ -738,7 +747,13 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
 def _refused(request, context_or_errors, *, form_page, status=422):
     """Answer a refused hand: the feedback partial to the script, the whole page otherwise."""
     if request.headers.get(DRAFT_HEADER):
-        return _feedback(request, errors=context_or_errors["errors"], attempted=True, status=status)
+        return _feedback(
+            request,
+            context_or_errors["table"].game,
+            errors=context_or_errors["errors"],
+            attempted=True,
+            status=status,
+        )
     context_or_errors["attempted"] = True
     return render(request, form_page, context_or_errors, status=status)
 
@@ -813,15 +828,15 @@ def hand_preview(request, pk):
     table = _table(request, pk)
     record, errors = _record_from_post(request)
     if errors:
-        return _feedback(request, errors=errors, status=400)  # an unreadable record
+        return _feedback(request, table.game, errors=errors, status=400)  # an unreadable record
     seats = [s.name for s in selectors.current_seats(table.pk)]
     pools = selectors.pool_balances(table.pk)
     state = pools if state_is_pools(get_game(table.game)) else services.table_state(table)
     try:
         preview = settle_preview(table=table, record=record, seats=seats, state=state, pools=pools)
     except (HandError, LedgerError) as error:
-        return _feedback(request, errors=errors_by_section(error, table.game))
-    return _feedback(request, preview=preview)
+        return _feedback(request, table.game, errors=errors_by_section(error, table.game))
+    return _feedback(request, table.game, preview=preview)
 
 
 def _hand(request, pk) -> Hand:
@@ -998,7 +1013,8 @@ def hand_correct_preview(request, pk):
     hand = _hand(request, pk)
     record, errors = _record_from_post(request)
     if errors:
-        return _feedback(request, errors=errors, status=400)  # an unreadable record
+        # an unreadable record
+        return _feedback(request, hand.table.game, errors=errors, status=400)
     posting = live_hand_postings(hand.table_id).get(hand.pk)
     state = posting.state_before if posting and posting.state_before else {}
     game = get_game(hand.table.game)
@@ -1014,8 +1030,8 @@ def hand_correct_preview(request, pk):
             pools=pools,
         )
     except (HandError, LedgerError) as error:
-        return _feedback(request, errors=errors_by_section(error, hand.table.game))
-    return _feedback(request, preview=preview)
+        return _feedback(request, hand.table.game, errors=errors_by_section(error, hand.table.game))
+    return _feedback(request, hand.table.game, preview=preview)
 
 
 @club_role(SCOREKEEPER)

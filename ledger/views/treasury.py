@@ -24,7 +24,7 @@ from django_tables2.export import ExportMixin, TableExport
 from ledger import reports, selectors, services
 from ledger.exports import SafeTableExport
 from ledger.forms.treasury import AdjustmentForm, CloseForm, JetonCountForm, ReopenForm
-from ledger.games import get_game
+from ledger.games.registry import get_game
 from ledger.games.web import stats_notes
 from ledger.models import Member, Table
 from ledger.services.errors import JetonDifferenceError, LedgerError
@@ -34,10 +34,10 @@ from ledger.tables import (
     MemberEveningsTable,
     MemberHandsTable,
     SeasonEveningsTable,
-    SettlementTable,
     StandingsTable,
     open_evening_notes,
     price_text,
+    settlement_table,
     signed_points,
     standing_summary,
 )
@@ -47,7 +47,6 @@ from ledger.web.permissions import can, club_role
 TREASURER = Member.Role.TREASURER
 EXPORT_FORMATS = (TableExport.CSV, TableExport.XLSX)
 # Before the split only the balances mean anything: the share and the money come at closing.
-OPEN_SETTLEMENT_HIDDEN = ("split", "points", "money")
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -245,9 +244,7 @@ def _sheet_context(request, evening) -> dict:
         "sheet": sheet,
         "sheet_tables": [_sheet_table(s, name) for s in sheet.tables],
         "mine": next((r for r in sheet.settlement if r.name == name), None),
-        "settlement_table": SettlementTable(
-            sheet.settlement, exclude=() if sheet.closed else OPEN_SETTLEMENT_HIDDEN
-        ),
+        "settlement_table": settlement_table(sheet),
         "price": price_text(evening.price_per_point),
     }
 
@@ -343,7 +340,6 @@ def _treasury(request, evening, *, status: int = 200, **forms):
     context = _sheet_context(request, evening)
     context.update(
         tables=tables,
-        any_pools=any(get_game(t["jetons"].table.game).features.pools for t in tables),
         differences=differences,
         close_form=forms.get("close") or CloseForm(),
         reopen_form=forms.get("reopen") or ReopenForm(),

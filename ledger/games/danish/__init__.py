@@ -11,6 +11,8 @@ from ledger.games.base import Features, Move, Pool, Schedule
 from .engine import RateCard, parse_hand, rotation, settle, settle_evening, split_cups
 from .engine.evening import split_moves
 from .engine.hand import CUPS
+from .engine.stats import STAT_KEYS
+from .engine.stats import stats_of as _stats_of
 
 
 class DanishTarok:
@@ -24,6 +26,7 @@ class DanishTarok:
         uses_jetons=True,
         state_in="cups_before",
         state_out="cups_after",
+        stat_keys=STAT_KEYS,
     )
 
     def rate_card(self, data=None) -> RateCard:
@@ -49,10 +52,8 @@ class DanishTarok:
         """The cups are what the pools hold: funding and adjustments count too."""
         return {cup: pools.get(cup, 0) for cup in CUPS}
 
-    def schedule(self, seats, first_dealer, hand_number, rates):
-        dealer, out = rotation.hand_schedule(
-            seats, first_dealer, hand_number, rates.five_seat_rotation
-        )
+    def schedule(self, seats, previous, rates, *, first):
+        dealer, out = rotation.next_deal(seats, previous, first, rates.five_seat_rotation)
         out = tuple(out or ())
         skip = rotation.non_counter(seats, dealer, out, rates.five_seat_rotation)
         return Schedule(
@@ -78,6 +79,10 @@ class DanishTarok:
 
     def settle(self, record, rates, state):
         return settle(record, rates, state)
+
+    def stats_of(self, record, settlement):
+        """Return each seat's role, whether he played, and his counts (``engine/stats.py``)."""
+        return _stats_of(record, settlement)
 
     def close(self, balances, state, rates, seats):
         """Split both cups among everyone who funded the table (remainder to the worst)."""

@@ -13,9 +13,6 @@ from __future__ import annotations
 import itertools
 
 from django import forms
-from django.db.models import Count, ExpressionWrapper, Q, TextField, Value
-from django.db.models.fields.json import KT
-from django.db.models.functions import NullIf
 from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -171,16 +168,6 @@ CHOICE_LABELS = {
 }
 
 
-def _text(transform) -> NullIf:
-    """Return a JSON key's text as plain text, NULL when missing or null (see
-    ``selectors._text``: the same expression, for the same reasons)."""
-    return NullIf(
-        ExpressionWrapper(transform, output_field=TextField()),
-        Value("null", output_field=TextField()),
-        output_field=TextField(),
-    )
-
-
 def rotation_map(seats: list[str], rates) -> dict:
     """Return, for the entry form, every dealer's default sitters and every role's non-counter.
 
@@ -213,20 +200,26 @@ class DanishWeb(GameWeb):
         _("A fine was wrong"),
     )
 
-    @property
-    def demo(self):
-        """The Danish demo club, "Hjørring Tarokklub"."""
-        from ledger.games.danish.demo import DEMO
-
-        return DEMO
-
-    # Who plays is read from the record's sitting_out, else the default rotation's rule in
-    # selectors_season (two sitters at 5, the seat opposite the dealer at 4).
-    plays_in_slot = None
+    demo = "ledger.games.danish.demo.DEMO"  # "Hjørring Tarokklub"
+    wait_hint = _("Tap who won the last trick, then enter the counts.")
+    words = {
+        "open_table_lead": _(
+            "Seat 3 to 5 members in the direction of play. Each pays the funding into both cups."
+        ),
+        "pools_after": _("Cups after"),
+        "pools_share": _("Share of the cups"),
+        "pools_not_split": _("the cups are not split yet"),
+        "close_explains": _(
+            "Closing splits the cups of every table (what does not divide evenly goes to the "
+            "member who did worst), writes each member's result in points and money, and locks "
+            "the evening."
+        ),
+    }
     reason_labels = REASON_LABELS
     payment_labels = PAYMENT_LABELS
     pool_labels = {"kongekop": _("kongekop"), "pagatkop": _("pagatkop")}
     pool_classes = {"kongekop": "konge", "pagatkop": "pagat"}
+    entry_sections = ("last_trick", "count", "extras")
     section_of_field = {
         "melds": "extras",
         "during_play": "extras",
@@ -245,8 +238,6 @@ class DanishWeb(GameWeb):
         ("tout", _("Tout")),
         ("melds", _("Melds")),
     )
-    # Points received from live transfers whose reason matches (melds: every meld_* reason).
-    received_points = {"melds": Q(reason__startswith="meld_")}
     stats_note = _(
         "Points are each member's balances at the season's evenings, after the split of the "
         "cups once an evening is closed; money is the points at each evening's price per "
@@ -271,6 +262,14 @@ class DanishWeb(GameWeb):
                 "“Melds” are the points received for melds: what the other players paid the "
                 "member for his melds over the season, not the number of melds."
             )
+        ]
+
+    def schedule_notes(self, schedule):
+        """The non-counter: the active player who does not count (the next dealer)."""
+        return [
+            gettext("{name} does not count").format(name=name)
+            for name, role in schedule.roles.items()
+            if role == "non_counter"
         ]
 
     # --- words ---
@@ -540,26 +539,6 @@ class DanishWeb(GameWeb):
         }
 
     # --- statistics ---
-
-    def hand_annotations(self):
-        return {
-            "ultimo_player": _text(KT("outcome__ultimo__0")),
-            "ultimo_card": _text(KT("outcome__ultimo__1")),
-            "nolo_player": _text(KT("outcome__nolo")),
-            "tout_player": _text(KT("outcome__tout")),
-            "bagud0": _text(KT("outcome__bagud__0__0")),
-            "bagud1": _text(KT("outcome__bagud__1__0")),
-            "bagud2": _text(KT("outcome__bagud__2__0")),
-        }
-
-    def hand_counts(self, name):
-        return {
-            "ultimo_pagat": Count("pk", filter=Q(ultimo_player=name, ultimo_card="pagat")),
-            "ultimo_king": Count("pk", filter=Q(ultimo_player=name, ultimo_card="king")),
-            "bagud": Count("pk", filter=Q(bagud0=name) | Q(bagud1=name) | Q(bagud2=name)),
-            "nolo": Count("pk", filter=Q(nolo_player=name)),
-            "tout": Count("pk", filter=Q(tout_player=name)),
-        }
 
     def stats_tiles(self, stats):
         return [

@@ -6,12 +6,14 @@ no pools, no jetons, no state from hand to hand and nothing to split at the clos
 
 from __future__ import annotations
 
-from ledger.games.base import Features, Move, Schedule
+from ledger.games.base import Features, Move
 
 from .engine import ratecard, rotation
 from .engine.evening import settle_evening
 from .engine.hand import HungarianHand, parse_hand
 from .engine.settle import HungarianSettlement, settle
+from .engine.stats import STAT_KEYS
+from .engine.stats import stats_of as _stats_of
 
 
 class HungarianTarokk:
@@ -27,6 +29,7 @@ class HungarianTarokk:
         uses_jetons=False,
         state_in=None,
         state_out=None,
+        stat_keys=STAT_KEYS,
     )
 
     def rate_card(self, data=None) -> ratecard.RateCard:
@@ -41,14 +44,18 @@ class HungarianTarokk:
     def next_state(self, previous, pools, seats) -> dict:
         return {}
 
-    def schedule(self, seats, first_dealer: str, hand_number: int, rates) -> Schedule:
-        return rotation.schedule(seats, first_dealer, hand_number)
+    def schedule(self, seats, previous, rates, *, first):
+        return rotation.schedule(seats, previous, first)
 
     def parse_hand(self, data, rates, *, state=None) -> HungarianHand:
         return parse_hand(data, rates, state=state)
 
     def settle(self, record, rates, state) -> HungarianSettlement:
         return settle(record, rates, state)
+
+    def stats_of(self, record, settlement):
+        """Return each seat's role, whether he played, and his counts (``engine/stats.py``)."""
+        return _stats_of(record, settlement)
 
     def close(self, balances, state, rates, seats) -> list[Move]:
         return []

@@ -15,19 +15,6 @@ they are the words of the game at the table, in Danish as in English.
 
 from __future__ import annotations
 
-from django.db.models import (
-    Case,
-    Count,
-    ExpressionWrapper,
-    IntegerField,
-    Q,
-    Sum,
-    TextField,
-    Value,
-    When,
-)
-from django.db.models.fields.json import KT
-from django.db.models.functions import NullIf
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -75,16 +62,6 @@ def _side_word(side: str) -> str:
     return gettext("declarer's side") if side == "declarer" else gettext("opponents")
 
 
-def _text(transform) -> NullIf:
-    """Return a JSON key's text as plain text, NULL when missing or null (as the Danish web
-    side and ``selectors._text`` do)."""
-    return NullIf(
-        ExpressionWrapper(transform, output_field=TextField()),
-        Value("null", output_field=TextField()),
-        output_field=TextField(),
-    )
-
-
 REASON_LABELS = {
     "game": _("game"),
     "tarokk_claim": _("tarokk claim"),
@@ -105,15 +82,22 @@ class HungarianWeb(GameWeb):
     wait_hint = _("Tap the bid, the declarer and the partner, then enter the card points.")
     reason_labels = REASON_LABELS
     payment_labels = PAYMENT_LABELS
+    entry_sections = ("game", "points", "figures")
     section_of_field = {
         "annulled": "seating",
-        "bid": "last_trick",
-        "declarer": "last_trick",
-        "partner": "last_trick",
-        "kontra": "last_trick",
-        "card_points": "count",
-        "figures": "extras",
-        "tarokk_claims": "extras",
+        "bid": "game",
+        "declarer": "game",
+        "partner": "game",
+        "kontra": "game",
+        "card_points": "points",
+        "figures": "figures",
+        "tarokk_claims": "figures",
+    }
+    words = {
+        "open_table_lead": _(
+            "Seat 4 or 5 members in the direction of play (four play each hand; at five the "
+            "dealer sits out). Nobody pays to open the table."
+        ),
     }
     stats_columns = (
         ("hu_declarer", _("Declarer")),
@@ -146,12 +130,7 @@ class HungarianWeb(GameWeb):
         "hu_claims": _("The member's tarokk claims."),
     }
 
-    @property
-    def demo(self):
-        """The Hungarian demo club, "Budapesti Tarokk Kör"."""
-        from ledger.games.hungarian.demo import DEMO
-
-        return DEMO
+    demo = "ledger.games.hungarian.demo.DEMO"  # "Budapesti Tarokk Kör"
 
     # --- words ---
 
@@ -379,66 +358,6 @@ class HungarianWeb(GameWeb):
         }
 
     # --- statistics ---
-
-    def hand_annotations(self):
-        annotations = {
-            "hux_declarer": _text(KT("outcome__declarer")),
-            "hux_partner": _text(KT("outcome__partner")),
-            "hux_won_by": _text(KT("outcome__game_won_by")),
-            "hux_bid": _text(KT("outcome__bid")),
-        }
-        for i in range(MAX_ITEMS):
-            annotations[f"hux_item{i}"] = _text(KT(f"outcome__items__{i}__item"))
-            annotations[f"hux_side{i}"] = _text(KT(f"outcome__items__{i}__side"))
-            annotations[f"hux_result{i}"] = _text(KT(f"outcome__items__{i}__result"))
-        for i in range(MAX_CLAIMS):
-            annotations[f"hux_claim{i}"] = _text(KT(f"outcome__tarokk_claims__{i}__player"))
-        return annotations
-
-    def hand_counts(self, name):
-        declares = Q(hux_declarer=name)
-        partners = Q(hux_partner=name)
-        alone = declares & Q(hux_partner__isnull=True)
-        declarer_side = declares | partners
-        won = Q(hux_won_by="declarer")
-        from ledger.services.stats import _played_by
-
-        opponent = _played_by(name) & ~declarer_side & Q(hux_bid__isnull=False)
-
-        def figures(result: str):
-            terms = []
-            for i in range(MAX_ITEMS):
-                mine = (Q(**{f"hux_side{i}": "declarer"}) & declarer_side) | (
-                    Q(**{f"hux_side{i}": "opponents"}) & opponent
-                )
-                condition = (
-                    Q(**{f"hux_item{i}__isnull": False})
-                    & ~Q(**{f"hux_item{i}": "game"})
-                    & Q(**{f"hux_result{i}": result})
-                    & mine
-                )
-                terms.append(Case(When(condition, then=Value(1)), default=Value(0)))
-            total = terms[0]
-            for term in terms[1:]:
-                total = total + term
-            return Sum(
-                total, output_field=IntegerField(), filter=Q(hux_bid__isnull=False), default=0
-            )
-
-        claims = Q(pk__in=[])
-        for i in range(MAX_CLAIMS):
-            claims |= Q(**{f"hux_claim{i}": name})
-        return {
-            "hu_declarer": Count("pk", filter=declares),
-            "hu_declarer_won": Count("pk", filter=declares & won),
-            "hu_partner": Count("pk", filter=partners),
-            "hu_partner_won": Count("pk", filter=partners & won),
-            "hu_alone": Count("pk", filter=alone),
-            "hu_alone_won": Count("pk", filter=alone & won),
-            "hu_figures_made": figures("made"),
-            "hu_figures_failed": figures("failed"),
-            "hu_claims": Count("pk", filter=claims),
-        }
 
     def stats_tiles(self, stats):
         def pair(a, b):

@@ -23,6 +23,8 @@ from .engine.hand import parse_hand as _parse_hand
 from .engine.ratecard import GAME_CODE, RateCard
 from .engine.settle import SlovenianSettlement
 from .engine.settle import settle as _settle
+from .engine.stats import STAT_KEYS
+from .engine.stats import stats_of as _stats_of
 
 
 def _card(rates) -> RateCard:
@@ -46,6 +48,7 @@ class SlovenianTarok:
         uses_jetons=False,
         state_in="radli_before",
         state_out="radli_after",
+        stat_keys=STAT_KEYS,
     )
 
     def rate_card(self, data: Mapping | None = None) -> RateCard:
@@ -66,14 +69,18 @@ class SlovenianTarok:
         previous = previous or {}
         return {seat: int(previous.get(seat, 0)) for seat in seats}
 
-    def schedule(self, seats: Sequence[str], first_dealer: str, hand_number: int, rates):
-        return rotation.schedule(seats, first_dealer, hand_number)
+    def schedule(self, seats, previous, rates, *, first):
+        return rotation.schedule(seats, previous, first)
 
     def parse_hand(self, data: Mapping, rates, *, state: Mapping | None = None) -> SlovenianHand:
         return _parse_hand(data, _card(rates), state=state)
 
     def settle(self, record: SlovenianHand, rates, state: Mapping | None) -> SlovenianSettlement:
         return _settle(record, _card(rates), state)
+
+    def stats_of(self, record, settlement):
+        """Return each seat's role, whether he played, and his counts (``engine/stats.py``)."""
+        return _stats_of(record, settlement)
 
     def close(self, balances: Mapping[str, int], state: Mapping, rates, seats) -> list[Move]:
         """Radli penalties (member → pool, ``radelc``), then the split (``split``)."""

@@ -22,7 +22,7 @@ from ledger import services
 from ledger.models import Club, Member, Season
 from ledger.services.demo import Clock, Demo, DemoUser
 
-from . import GAME
+from .engine import rotation
 from .engine.generate import random_hand
 from .engine.hand import CONTRACTS
 from .engine.ratecard import BONUS_TYPES, GAME_CODE, RateCard
@@ -172,7 +172,7 @@ class _Builder:
             for number in range(1, count + 1):
                 minute += 4
                 self.clock.set(date, minute)
-                dealer = GAME.schedule(seats, first, number, self.rates).dealer
+                dealer = rotation.dealer_of(seats, first, number)  # dealt in turn
                 radli = services.table_state(table)
                 if (index, t, number) == ANNULLED:
                     record = {
@@ -207,7 +207,7 @@ class _Builder:
             fixed.pop("klop", None)
             fixed.update(contract="klop")
             seats = fixed["seats"]
-            active = GAME.schedule(seats, fixed["dealer"], 1, self.rates).active
+            active = rotation.active_players(seats, fixed["dealer"])
             points = [70 - 15 * (len(active) - 1)] + [15] * (len(active) - 1)
             fixed["klop"] = {
                 name: {"card_points": p, "took_trick": True}

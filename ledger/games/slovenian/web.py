@@ -9,9 +9,6 @@ Mond and, for klop, every player's points. The dealer and forehand come from the
 
 from __future__ import annotations
 
-from django.db.models import Count, ExpressionWrapper, Q, TextField, Value
-from django.db.models.fields.json import KT
-from django.db.models.functions import NullIf
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -76,16 +73,6 @@ MAX_BONUS_LINES = len(BONUS_TYPES)
 DEFAULT_RATES = RateCard()
 
 
-def _text(transform) -> NullIf:
-    """Return a JSON key's text as plain text, NULL when missing or null (as the Danish web
-    side and ``selectors._text`` do)."""
-    return NullIf(
-        ExpressionWrapper(transform, output_field=TextField()),
-        Value("null", output_field=TextField()),
-        output_field=TextField(),
-    )
-
-
 def contract_word(code) -> str:
     return str(CONTRACT_LABELS.get(code, code or ""))
 
@@ -124,24 +111,36 @@ class SlovenianWeb(GameWeb):
     payment_labels = PAYMENT_LABELS
     pool_labels = {POOL: _("pool")}
     pool_classes = {POOL: "pool"}
-    # The form's sections (the shell's names): the game in "last_trick", the points in
-    # "count", bonuses, valat and Mond in "extras".
+    entry_sections = ("contract", "points", "bonuses")
     section_of_field = {
         "annulled": "seating",
-        "contract": "last_trick",
-        "declarer": "last_trick",
-        "partner": "last_trick",
-        "won": "last_trick",
-        "kontra": "last_trick",
-        "card_points": "count",
-        "klop": "count",
-        "bonuses": "extras",
-        "valat": "extras",
-        "mond_captured": "extras",
+        "contract": "contract",
+        "declarer": "contract",
+        "partner": "contract",
+        "won": "contract",
+        "kontra": "contract",
+        "card_points": "points",
+        "klop": "points",
+        "bonuses": "bonuses",
+        "valat": "bonuses",
+        "mond_captured": "bonuses",
         "radli_before": "general",
     }
-    # The generic preview's words where the Danish ones speak of cups and the last trick.
-    pools_after_label = _("The pool after")
+    words = {
+        "open_table_lead": _(
+            "Seat 3 to 5 members in the direction of play. Nobody pays to open the table: the "
+            "pool starts at 0 and no one has radli."
+        ),
+        "pools_after": _("The pool after"),
+        "pools_share": _("Radli and the pool"),
+        "pools_not_split": _("the pool is not split yet"),
+        "close_explains": _(
+            "Closing charges each member's open radli to the pool, then splits the pool among "
+            "everyone who played at the table (what does not divide evenly goes to the member "
+            "who did worst), writes each member's result in points and money, and locks the "
+            "evening."
+        ),
+    }
     wait_hint = _("Tap the contract, the declarer and the partner, then enter the card points.")
     stats_columns = (
         ("sl_declared", _("Declarer")),
@@ -154,7 +153,6 @@ class SlovenianWeb(GameWeb):
         ("sl_klop", _("Klop")),
         ("sl_klop_points", _("Klop points received")),
     )
-    received_points = {"sl_klop_points": Q(reason="klop")}
     stats_note = _(
         "Slovenian Tarok: declarer and partner count the contracts played and won; bonuses "
         "made count the hands in which the member's side made a bonus as the declarer's side; "
@@ -174,12 +172,7 @@ class SlovenianWeb(GameWeb):
         "sl_klop_points": _("Points klop paid the member (a number of points, not of hands)."),
     }
 
-    @property
-    def demo(self):
-        """The Slovenian demo club, "Ljubljana Tarok Klub"."""
-        from ledger.games.slovenian.demo import DEMO
-
-        return DEMO
+    demo = "ledger.games.slovenian.demo.DEMO"  # "Ljubljana Tarok Klub"
 
     # --- the table screen and the preview ---
 
@@ -367,42 +360,6 @@ class SlovenianWeb(GameWeb):
         }
 
     # --- statistics ---
-
-    def hand_annotations(self):
-        annotations = {
-            "slo_contract": _text(KT("outcome__contract")),
-            "slo_declarer": _text(KT("outcome__declarer")),
-            "slo_partner": _text(KT("outcome__partner")),
-            "slo_won": _text(KT("outcome__won")),
-            "slo_crossed": _text(KT("outcome__radelc_crossed")),
-            "slo_given": _text(KT("outcome__radli_given")),
-        }
-        for i in range(1, MAX_BONUS_LINES + 1):
-            annotations[f"slo_b{i}_side"] = _text(KT(f"outcome__items__{i}__side"))
-            annotations[f"slo_b{i}_result"] = _text(KT(f"outcome__items__{i}__result"))
-        return annotations
-
-    def hand_counts(self, name):
-        from ledger.services.stats import _played_by
-
-        won = Q(slo_won__in=("true", "1"))
-        on_side = Q(slo_declarer=name) | Q(slo_partner=name)
-        counts = {
-            "sl_declared": Count("pk", filter=Q(slo_declarer=name)),
-            "sl_declared_won": Count("pk", filter=Q(slo_declarer=name) & won),
-            "sl_partner": Count("pk", filter=Q(slo_partner=name)),
-            "sl_partner_won": Count("pk", filter=Q(slo_partner=name) & won),
-            "sl_radli": Count("pk", filter=Q(slo_given__in=("true", "1")) & _played_by(name)),
-            "sl_radli_used": Count(
-                "pk", filter=Q(slo_declarer=name) & Q(slo_crossed__in=("true", "1"))
-            ),
-            "sl_klop": Count("pk", filter=Q(slo_contract="klop") & _played_by(name)),
-        }
-        made = Q(pk__in=[])
-        for i in range(1, MAX_BONUS_LINES + 1):
-            made |= Q(**{f"slo_b{i}_side": "declarer", f"slo_b{i}_result": "made"})
-        counts["sl_bonuses"] = Count("pk", filter=on_side & made)
-        return counts
 
     def stats_tiles(self, stats):
         def pair(a, b):

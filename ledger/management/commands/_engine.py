@@ -5,8 +5,8 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from ledger.games import GAMES, get_game
-from ledger.games.errors import Problem, RulesError
+from ledger.games.errors import Problem, RulesError, _
+from ledger.games.registry import GAMES, get_game, is_reserved_name
 from ledger.web.jsonin import MAX_BYTES, load_json_safely
 
 EXIT_REFUSED = 2
@@ -29,6 +29,37 @@ def game_of(data, field: str = "game"):
     return get_game(code)
 
 
+def reserved_seat_problems(data) -> list[Problem]:
+    """Return a problem for each seat of the file (``seats``, ``hands[i].seats``) named like a
+    pool of any registered game, in any case or Unicode form: no member may carry one, so a
+    file seating one is refused whatever its game (an engine knows only its own pools)."""
+    if not isinstance(data, dict):
+        return []
+    lists = [("seats", data.get("seats"))]
+    hands = data.get("hands")
+    if isinstance(hands, list):
+        lists += [
+            (f"hands[{i}].seats", h.get("seats"))
+            for i, h in enumerate(hands)
+            if isinstance(h, dict)
+        ]
+    problems = []
+    for field, names in lists:
+        if not isinstance(names, list):
+            continue
+        for name in names:
+            if isinstance(name, str) and is_reserved_name(name):
+                problems.append(
+                    Problem(
+                        field,
+                        _("{name} is the name of a table's account, not of a member"),
+                        {"name": name},
+                    )
+                )
+                break
+    return problems
+
+
 class EngineCommand(BaseCommand):
     """Read one JSON file (or ``-``), apply ``--rates``, print JSON; exit 2 on refused input.
 
@@ -44,6 +75,9 @@ class EngineCommand(BaseCommand):
             card = self.read_json(options["rates"], "--rates") if options["rates"] else None
             data = self.read_json(options["file"], "file")
             game = game_of(data)
+            reserved = reserved_seat_problems(data)
+            if reserved:
+                raise RulesError(reserved)
             if card is not None and game_of(card).code != game.code:
                 raise RulesError(
                     [

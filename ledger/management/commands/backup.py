@@ -9,7 +9,8 @@ from django.db import connection
 
 DUMP_MODELS = ["auth.user", "auth.group", "ledger"]
 # Derived rows: restore rebuilds the balance summary from the transfers.
-DUMP_EXCLUDE = ["ledger.accountbalance", "ledger.accountstats"]  # derived summaries
+# derived: the summaries and the seat rows of hands, replayed from the postings on restore
+DUMP_EXCLUDE = ["ledger.accountbalance", "ledger.accountstats", "ledger.postingseat"]
 
 
 class Command(BaseCommand):

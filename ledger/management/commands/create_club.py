@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from ledger.games import GAMES
+from ledger.games.registry import GAMES
 from ledger.services.setup import club_create, season_dates, season_name
 
 

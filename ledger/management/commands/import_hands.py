@@ -20,7 +20,7 @@ from ledger.games.errors import EveningError, Problem, RulesError
 from ledger.models import Club, Evening, EveningResult, Member
 from ledger.services.errors import LedgerError
 
-from ._engine import EXIT_REFUSED, EngineCommand, game_of
+from ._engine import EXIT_REFUSED, EngineCommand, game_of, reserved_seat_problems
 
 
 class Command(EngineCommand):
@@ -123,6 +123,7 @@ class Command(EngineCommand):
                 ]
             )
         rates = game.rate_card(club.rate_card or {})
+        problems.extend(reserved_seat_problems(data))
         try:
             game.settle_evening(data, rates)
         except EveningError as error:

@@ -3,14 +3,15 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from ledger.models import Club, Table
+from ledger.models import Club, PostingSeat, Table
 from ledger.services import balances, stats
 
 
 class Command(BaseCommand):
     help = (
-        "Recompute every account's balance summary (AccountBalance) from its transfers and its "
-        "statistics (AccountStats) from the live hands, in one transaction; with --club, only "
+        "Recompute every account's balance summary (AccountBalance) from its transfers, the "
+        "seat rows of hands (PostingSeat) by settling each live hand again, and the "
+        "statistics (AccountStats) from those rows, in one transaction; with --club, only "
         "that club's tables."
     )
 
@@ -31,6 +32,11 @@ class Command(BaseCommand):
             else:
                 list(Table.objects.select_for_update(of=("self",)).values_list("pk", flat=True))
             rows = balances.rebuild(tables)
+            seat_rows = PostingSeat.objects.all()
+            if tables is not None:
+                seat_rows = seat_rows.filter(posting__table__in=tables)
+            seat_rows.delete()
+            stats.replay(tables)
             counted = stats.rebuild(tables)
         self.stdout.write(
             f"rebuilt the balance summary of {rows} accounts and the statistics of {counted}"

@@ -35,6 +35,7 @@ class Command(BaseCommand):
             # The balance summary is derived: never taken from the file, rebuilt from the
             # transfers just loaded (and then checked by verify_ledger with the rest).
             balances.rebuild()
+            stats.replay()
             stats.rebuild()
             report = verify_ledger()
             if not report.ok:

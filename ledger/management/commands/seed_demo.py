@@ -108,6 +108,7 @@ class Command(BaseCommand):
             # The fixture holds the transfers, not their summary: rebuild it for this club.
             tables = Table.objects.filter(evening__club__slug=demo.slug)
             balances.rebuild(tables)
+            stats.replay(tables)
             stats.rebuild(tables)
         self.stdout.write(f"Loaded the demo club {demo.name} from {path}.")
 

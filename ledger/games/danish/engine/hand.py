@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, replace
 
 from ledger.games.errors import HandError, Problems, _
@@ -14,6 +13,7 @@ from ledger.games.validation import (
     check_hand_object,
     check_list,
     check_names,
+    check_seats,
     check_unknown_keys,
     is_int,
     player_check,
@@ -190,15 +190,7 @@ def parse_hand(data, rates: RateCard | None = None, *, seats=None, cups_before=N
 
     # Seats and roles: nothing else can be checked without them.
     seats_value = data.get("seats", seats)
-    seat_list = check_names(p, "seats", seats_value)
-    if seat_list is not None:
-        if len(set(seat_list)) != len(seat_list):
-            dup = next(n for n, c in Counter(seat_list).items() if c > 1)
-            p.add("seats", _("{name} is seated twice"), name=dup)
-            seat_list = None
-        elif not 3 <= len(seat_list) <= 5:
-            p.add("seats", _("a table seats 3 to 5 members, not {n}"), n=len(seat_list))
-            seat_list = None
+    seat_list = check_seats(p, seats_value, low=3, high=5, reserved=CUPS)
     if seat_list is None:
         p.raise_if_any(HandError)
     seats_t = tuple(seat_list)
@@ -208,7 +200,7 @@ def parse_hand(data, rates: RateCard | None = None, *, seats=None, cups_before=N
     sitting_out_given = data.get("sitting_out") is not None
     if sitting_out_given:
         before = len(p.items)
-        out_list = check_names(p, "sitting_out", data["sitting_out"])
+        out_list = check_names(p, "sitting_out", data["sitting_out"], reserved=CUPS)
         if out_list is None:
             p.raise_if_any(HandError)
         for name in out_list:

@@ -8,6 +8,9 @@ after; the deal skips a seat. ``hermansen`` sits each member out for a block of
 
 from __future__ import annotations
 
+from ledger.games.base import Dealt
+from ledger.games.rotation import seat_after
+
 HERMANSEN_BLOCK = 5
 
 
@@ -95,3 +98,73 @@ def hand_schedule(seats, first_dealer: str, hand_number: int, rotation: str = "t
     four = [i for i in (d, (d + 1) % 5, (d + 2) % 5, (d + 3) % 5, (d + 4) % 5) if i != sitter]
     opposite = four[2]
     return seats[d], tuple(seats[i] for i in sorted((sitter, opposite)))
+
+
+def _hermansen_sitter(seats, dealer: str, sitting_out) -> str | None:
+    """Return the block's sitter of a Hermansen hand (of five seats) dealt by ``dealer`` with
+    ``sitting_out``: the sitter whose four leave the other opposite the dealer."""
+    for sitter in sitting_out:
+        four = [s for s in _from(seats, dealer) if s != sitter]
+        if len(four) == 4 and four[2] in sitting_out and four[2] != sitter:
+            return sitter
+    return None
+
+
+def _from(seats, dealer: str) -> list[str]:
+    """Return ``seats`` in the direction of play, beginning with ``dealer``."""
+    d = list(seats).index(dealer)
+    return [seats[(d + k) % len(seats)] for k in range(len(seats))]
+
+
+def _hermansen_deal(seats, sitter: str, dealer: str) -> tuple[str, tuple[str, ...]]:
+    """Return ``(dealer, sitting_out)`` of a Hermansen hand: the block's sitter and the seat
+    opposite the dealer among the other four sit out."""
+    four = [s for s in _from(seats, dealer) if s != sitter]
+    return dealer, tuple(s for s in seats if s in (sitter, four[2]))
+
+
+def next_deal(
+    seats, previous: list[Dealt] | tuple[Dealt, ...], first: str, rotation: str = "two_sitters"
+) -> tuple[str, tuple[str, ...] | None]:
+    """Return ``(dealer, sitting_out)`` of the next hand, continuing from the hands dealt.
+
+    The deal moves on from the last hand's real dealer in the current seat order
+    (``seat_after``): one seat at 3 and 4 seats, two at 5 with ``two_sitters``. With
+    ``hermansen`` the last hand's sitter keeps sitting out until he has sat out a block of 5
+    hands in a row, then the seat after him sits out; the deal moves one seat, skipping the
+    sitter. Before any hand ``first`` deals (a Hermansen block then starts with the seat
+    before him sitting out).
+    """
+    seats = tuple(seats)
+    n = len(seats)
+    if not previous:
+        dealer = first if first in seats else seats[0]
+        if n == 5 and rotation == "hermansen":
+            return _hermansen_deal(seats, seats[seats.index(dealer) - 1], dealer)
+        return dealer, default_sitting_out(seats, dealer, rotation)
+    last = previous[-1]
+    if n in (3, 4):
+        dealer = seat_after(seats, last)
+        return dealer, default_sitting_out(seats, dealer, rotation)
+    if rotation == "two_sitters":
+        dealer = seat_after(seats, last, 2)
+        return dealer, default_sitting_out(seats, dealer, rotation)
+    sitter = None
+    if tuple(last.seats) == seats and last.dealer in seats:
+        sitter = _hermansen_sitter(seats, last.dealer, last.sitting_out)
+    if sitter is None:  # the table has just become five: a block starts
+        dealer = seat_after(seats, last)
+        return _hermansen_deal(seats, seats[seats.index(dealer) - 1], dealer)
+    run = 0
+    for hand in reversed(previous):
+        if tuple(hand.seats) != seats or hand.dealer not in seats:
+            break
+        if _hermansen_sitter(seats, hand.dealer, hand.sitting_out) != sitter:
+            break
+        run += 1
+    if run >= HERMANSEN_BLOCK:
+        sitter = seats[(seats.index(sitter) + 1) % 5]
+    dealer = seat_after(seats, last)
+    if dealer == sitter:
+        dealer = seats[(seats.index(dealer) + 1) % 5]
+    return _hermansen_deal(seats, sitter, dealer)

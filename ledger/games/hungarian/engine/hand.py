@@ -6,10 +6,10 @@ problem found is collected and raised at once as a HandError naming its field.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ledger.games import validation
 from ledger.games.errors import HandError, Problems, _
 from ledger.games.rotation import DealerSitsOut
 from ledger.games.validation import HAND_FORMAT as HAND_FORMAT
@@ -154,30 +154,9 @@ def is_name(value) -> bool:
 
 def check_seats(p: Problems, value, path: str = "seats") -> tuple[str, ...] | None:
     """Check a seat list (4 or 5 distinct member names); return it, or None if refused."""
-    if not isinstance(value, list) or not value:
-        p.add(path, _("the seats must be a list of member names"))
-        return None
-    bad = [v for v in value if not is_name(v)]
-    if bad:
-        p.add(
-            path,
-            _("a member name is a non-empty text of at most {limit} characters, not {name!r}"),
-            limit=MAX_NAME_LENGTH,
-            name=bad[0],
-        )
-        return None
-    duplicates = [n for n, c in Counter(value).items() if c > 1]
-    if duplicates:
-        p.add(path, _("{name} is seated twice"), name=duplicates[0])
-        return None
-    if len(value) not in rotation.SEAT_COUNTS:
-        p.add(
-            path,
-            _("a Hungarian Tarokk table seats 4 or 5 members (four play), not {n}"),
-            n=len(value),
-        )
-        return None
-    return tuple(value)
+    return validation.check_seats(
+        p, value, low=min(rotation.SEAT_COUNTS), high=max(rotation.SEAT_COUNTS), path=path
+    )
 
 
 def _not_given(value) -> bool:

@@ -13,6 +13,7 @@ from ledger.games.rotation import (
     active_players,
     forehand,
     next_dealer,
+    next_dealer_of,
     schedule_of,
     sitting_out,
 )
@@ -51,11 +52,14 @@ def dealer_of(seats, first_dealer: str, hand_number: int) -> str:
     return seats[(seats.index(first_dealer) + hand_number - 1) % len(seats)]
 
 
-def schedule(seats, first_dealer: str, hand_number: int) -> Schedule:
-    """Return the Schedule of hand ``hand_number`` of a table.
+def schedule(seats, previous, first: str) -> Schedule:
+    """Return the Schedule of the next hand of a table: the seat after the last hand's dealer
+    deals (``first`` before any hand).
 
     ``roles`` maps every seat to ``out`` (the sitting-out dealer), ``dealer`` (a dealer
     who plays, at 4 seats), ``forehand`` or ``player``.
     """
     seats = tuple(seats)
-    return schedule_of(seats, dealer_of(seats, first_dealer, hand_number))
+    if len(seats) not in SEAT_COUNTS:
+        raise ValueError("a Hungarian table seats 4 or 5 members")
+    return schedule_of(seats, next_dealer_of(seats, previous, first))

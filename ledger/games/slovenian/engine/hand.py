@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ledger.games import validation
 from ledger.games.errors import HandError, Problems, _
 from ledger.games.rotation import DealerSitsOut
 from ledger.games.validation import HAND_FORMAT as HAND_FORMAT
@@ -188,29 +189,7 @@ def _given_in_annulled(value) -> bool:
 
 def parse_seats(p: Problems, value, path: str = "seats") -> tuple[str, ...] | None:
     """Check a list of 3 to 5 distinct member names; return it, or None after a problem."""
-    if not isinstance(value, list):
-        p.add(path, _("the seats must be a list of member names"))
-        return None
-    before = len(p.items)
-    for name in value:
-        if not isinstance(name, str) or not name.strip():
-            p.add(path, _("a member's name must be a non-empty string"))
-        elif len(name) > MAX_NAME_LENGTH:
-            p.add(path, _("a member's name has at most {n} characters"), n=MAX_NAME_LENGTH)
-        elif name == POOL:
-            p.add(path, _("{name} is the pool's account and cannot be a seat"), name=name)
-    if len(p.items) > before:
-        return None
-    seen = set()
-    for name in value:
-        if name in seen:
-            p.add(path, _("{name} is seated twice"), name=name)
-            return None
-        seen.add(name)
-    if not 3 <= len(value) <= 5:
-        p.add(path, _("a table seats 3 to 5 members, not {n}"), n=len(value))
-        return None
-    return tuple(value)
+    return validation.check_seats(p, value, low=3, high=5, reserved=(POOL,), path=path)
 
 
 def parse_radli(p: Problems, value, seats, path: str = "radli_before") -> dict[str, int]:

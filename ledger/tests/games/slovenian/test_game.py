@@ -9,6 +9,8 @@ import ledger.games.slovenian
 from ledger.games.base import Features, Pool
 from ledger.games.slovenian import GAME
 from ledger.games.slovenian.engine import RateCard, rotation
+from ledger.games.slovenian.engine.stats import STAT_KEYS
+from ledger.tests.games.helpers import schedule_in_turn
 
 FOUR = ("Anna", "Bo", "Carl", "Dorte")
 FIVE = FOUR + ("Erik",)
@@ -25,6 +27,7 @@ def test_features():
         uses_jetons=False,
         state_in="radli_before",
         state_out="radli_after",
+        stat_keys=STAT_KEYS,
     )
 
 
@@ -59,11 +62,10 @@ def test_next_state_restricted_to_the_seats():
 )
 def test_schedule(seats, hand_number, dealer, out, forehand):
     """The deal moves one seat per hand; at 5 seats the dealer sits out; forehand is next."""
-    if out is None:  # Dorte is not seated at the 3-seat table
-        with pytest.raises(ValueError):
-            GAME.schedule(seats, "Dorte", hand_number, RateCard())
+    if out is None:  # Dorte is not seated at the 3-seat table: the first seat deals
+        assert schedule_in_turn(GAME, seats, "Dorte", hand_number, RateCard()).dealer == "Anna"
         return
-    s = GAME.schedule(seats, "Dorte", hand_number, RateCard())
+    s = schedule_in_turn(GAME, seats, "Dorte", hand_number, RateCard())
     assert s.dealer == dealer and s.sitting_out == out and s.forehand == forehand
     assert s.active == tuple(x for x in seats if x not in out)
     assert s.roles[forehand] == "forehand"
@@ -71,7 +73,7 @@ def test_schedule(seats, hand_number, dealer, out, forehand):
 
 def test_three_seats_all_play():
     """At 3 seats the three play; forehand is the seat after the dealer."""
-    s = GAME.schedule(("Anna", "Bo", "Carl"), "Carl", 1, RateCard())
+    s = schedule_in_turn(GAME, ("Anna", "Bo", "Carl"), "Carl", 1, RateCard())
     assert s.active == ("Anna", "Bo", "Carl") and s.forehand == "Anna"
     assert s.roles == {"Anna": "forehand", "Bo": "player", "Carl": "dealer"}
     assert rotation.next_dealer(("Anna", "Bo", "Carl"), "Carl") == "Anna"
@@ -80,7 +82,7 @@ def test_three_seats_all_play():
 def test_hand_numbers_start_at_1():
     """Hand 0 is no hand."""
     with pytest.raises(ValueError):
-        GAME.schedule(FOUR, "Anna", 0, RateCard())
+        schedule_in_turn(GAME, FOUR, "Anna", 0, RateCard())
 
 
 FORBIDDEN_ROOTS = {"django", "psycopg", "psycopg2", "sqlite3", "MySQLdb"}

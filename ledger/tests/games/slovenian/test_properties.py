@@ -9,6 +9,7 @@ from ledger.games.slovenian import GAME
 from ledger.games.slovenian.engine import RateCard, parse_hand, settle, settle_evening
 from ledger.games.slovenian.engine.close import close_table
 from ledger.games.slovenian.engine.generate import random_hand
+from ledger.tests.games.helpers import schedule_in_turn
 
 NAMES = ("Anna", "Bo", "Carl", "Dorte", "Erik")
 RATES = RateCard()
@@ -81,7 +82,7 @@ def test_evening_close_leaves_the_pool_at_0(table, n_hands, radli_on):
     first = rng.choice(seats)
     hands = []
     for k in range(1, n_hands + 1):
-        dealer = GAME.schedule(seats, first, k, RATES).dealer
+        dealer = schedule_in_turn(GAME, seats, first, k, RATES).dealer
         hands.append(random_hand(rng, seats, dealer, None, with_table=False))
     rates = RateCard.from_dict({"radli": radli_on})
     result = settle_evening(
