@@ -6,6 +6,9 @@ command computes for the same entries, seed and results (spec section 14).
 """
 
 from .checker import check_draw, count_byes
+from .clock import HandAdmission, admit_hand, below_minimum, ended_by, time_limit_min
+from .corrections import correction_period_end, needs_override, ranking_status
+from .display import points_decimal, points_mixed, points_text
 from .draw import draw_round, manual_draw, priority_order, round_kind
 from .errors import TournamentError
 from .example import check_file, read_tournament, run_file
@@ -68,6 +71,7 @@ __all__ = [
     "Draw",
     "Entry",
     "FormatRules",
+    "HandAdmission",
     "ManualDraw",
     "Params",
     "PastRound",
@@ -81,23 +85,32 @@ __all__ = [
     "TournamentError",
     "TournamentRun",
     "Violation",
+    "admit_hand",
+    "below_minimum",
     "bye_points",
     "check_draw",
     "check_file",
     "choose_byes",
+    "correction_period_end",
     "count_byes",
     "default_params",
     "draw_round",
+    "ended_by",
     "final_ranking",
     "h",
     "ladder",
     "lot",
     "manual_draw",
+    "needs_override",
     "params_for",
     "placement_points",
     "plan_sizes",
+    "points_decimal",
+    "points_mixed",
+    "points_text",
     "priority_order",
     "random_order",
+    "ranking_status",
     "read_tournament",
     "round_kind",
     "round_points",
@@ -107,4 +120,5 @@ __all__ = [
     "standings",
     "table_plan",
     "table_points",
+    "time_limit_min",
 ]

@@ -16,6 +16,14 @@ Choices the spec leaves open, made here:
 - The ``avoidable`` search seats the draw's players in their seat order; it is asked only when
   the draw repeats a pair.
 - Without ``byes_so_far`` the byes are counted from the history's byes.
+- A draw the engine made in mode ``fallback`` has its repeats reported as warnings, as 5.3
+  says, even when ``avoidable`` is true. The two rules of the spec meet here: the fallback
+  follows a search limited to the plan's order of table sizes, its node budget and (with
+  ``club_apart``) the club rule, while ``avoidable`` asks about any order of sizes and repeats
+  only; in a few late rounds of small fields the second finds a repeat-free draw the first
+  cannot. The draw is still the rule's draw; ``avoidable: true`` tells the director that a
+  hand-made draw without repeats exists. Every other draw (``manual``, or no mode) follows the
+  table of section 13: an avoidable repeat is an error.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 
-from .model import ERROR, WARNING, Entry, PastRound, Violation
+from .model import ERROR, FALLBACK, WARNING, Entry, PastRound, Violation
 from .plan import choose_byes, table_plan
 from .rules import RANDOM, SEEDED_GROUPS, STANDINGS, Params, default_params
 from .search import Conflicts, repeat_free_exists
@@ -53,10 +61,12 @@ def check_draw(
     byes_so_far: Mapping[str, int] | None = None,
     active: Sequence[str] | None = None,
     params: Params | None = None,
+    mode: str | None = None,
 ) -> tuple[Violation, ...]:
     """Return the violations of the proposed draw ``tables`` and ``byes`` of one round.
 
     ``active`` defaults to the entries active in ``round_number``; ``params`` to the format's.
+    ``mode`` is the draw's mode when the engine made it (``fallback`` makes repeats warnings).
     """
     params = params or default_params(format_code)
     by_id = {e.id: e for e in entries}
@@ -101,7 +111,7 @@ def check_draw(
     if kind in _PAIRED_KINDS:
         clubs = {e.id: e.club for e in entries} if params.club_apart else None
         conflicts = Conflicts(history, clubs)
-        found.extend(_repeats(tables, conflicts, structural, params.node_budget))
+        found.extend(_repeats(tables, conflicts, structural, params.node_budget, mode == FALLBACK))
         if params.club_apart:
             found.extend(_clubs(tables, conflicts))
 
@@ -129,7 +139,9 @@ def _seeding(seed, active_entries, tables, plan, byes_so_far) -> list[Violation]
     return found
 
 
-def _repeats(tables, conflicts: Conflicts, structural: bool, budget: int) -> list[Violation]:
+def _repeats(
+    tables, conflicts: Conflicts, structural: bool, budget: int, fallback: bool
+) -> list[Violation]:
     repeats = []
     for number, table in enumerate(tables, 1):
         pairs = {tuple(sorted(pair)) for pair in combinations(table, 2) if pair[0] != pair[1]}
@@ -144,7 +156,7 @@ def _repeats(tables, conflicts: Conflicts, structural: bool, budget: int) -> lis
     else:
         players = [p for table in tables for p in table]
         avoidable = repeat_free_exists(players, [len(t) for t in tables], conflicts, budget)
-    severity = ERROR if avoidable is True else WARNING
+    severity = ERROR if avoidable is True and not fallback else WARNING
     return [
         Violation(
             "repeat_opponents",

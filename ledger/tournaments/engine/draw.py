@@ -125,6 +125,7 @@ def draw_round(
         byes_so_far=byes_so_far,
         active=[e.id for e in players],
         params=params,
+        mode=mode,
     )
     return Draw(number, kind, mode, tables, byes, violations, groups)
 
