@@ -89,7 +89,10 @@ class _Reader:
 
     def object(self, path: str, value, allowed=None) -> Mapping | None:
         if not isinstance(value, Mapping):
-            self.add(path, _("{what} must be an object"), what=path or "the file")
+            if not path:
+                self.add("file", _("the file must hold a JSON object"))
+            else:
+                self.add(path, _("{what} must be an object"), what=path)
             return None
         for key in value:
             if allowed is not None and key not in allowed:
@@ -143,7 +146,7 @@ class _Reader:
         return None if value is None else self.text(path, value, limit=MAX_ID_LENGTH)
 
     def game(self, path: str, value) -> str | None:
-        if value not in GAME_CODES:
+        if not isinstance(value, str) or value not in GAME_CODES:
             self.add(
                 path,
                 _("unknown game {game}; choose one of {choices}"),
@@ -154,7 +157,7 @@ class _Reader:
         return value
 
     def tournament_format(self, path: str, value, game: str | None) -> str | None:
-        if value not in FORMATS:
+        if not isinstance(value, str) or value not in FORMATS:
             self.add(
                 path,
                 _("unknown tournament format {format}; choose one of {choices}"),
@@ -432,7 +435,7 @@ def _read_check(reader: _Reader, where: str, data: Mapping, seed: str | None) ->
         if format_code is not None and number is not None:
             rounds = (params or default_params(format_code)).rounds
             kind = FORMATS[format_code].kind_of(number, rounds)
-    elif kind not in KINDS:
+    elif not isinstance(kind, str) or kind not in KINDS:
         reader.add(
             f"{where}.kind",
             _("unknown kind of round {kind}; choose one of {choices}"),
