@@ -142,8 +142,12 @@ class _Reader:
         ids = [self.player(f"{path}[{i}]", item) for i, item in enumerate(items)]
         return None if None in ids else tuple(ids)
 
-    def optional_text(self, path: str, value) -> str | None:
-        return None if value is None else self.text(path, value, limit=MAX_ID_LENGTH)
+    def optional_text(self, path: str, value) -> tuple[bool, str | None]:
+        """Return (accepted, text) for a name or club; None or blank text means none."""
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return True, None
+        text = self.text(path, value, limit=MAX_ID_LENGTH)
+        return text is not None, text
 
     def game(self, path: str, value) -> str | None:
         if not isinstance(value, str) or value not in GAME_CODES:
@@ -212,16 +216,12 @@ class _Reader:
                 ok = ok and rank is not None
             from_round = data.get("from_round", 1)
             from_round = self.whole(f"{where}.from_round", from_round, 1, last_round)
-            name = self.optional_text(f"{where}.name", data.get("name"))
-            club = self.optional_text(f"{where}.club", data.get("club"))
-            bad_text = any(
-                data.get(key) is not None and got is None
-                for key, got in (("name", name), ("club", club))
-            )
-            if player is None or from_round is None or bad_text:
+            name_ok, name = self.optional_text(f"{where}.name", data.get("name"))
+            club_ok, club = self.optional_text(f"{where}.club", data.get("club"))
+            if player is None or from_round is None or not (name_ok and club_ok):
                 ok = False
                 continue
-            entries.append(Entry(player, name, club or None, rank, from_round))
+            entries.append(Entry(player, name, club, rank, from_round))
         return tuple(entries) if ok else None
 
     def tables(self, path: str, value) -> tuple[tuple[str, ...], ...] | None:
@@ -362,7 +362,12 @@ def _points_text(value: Fraction) -> str:
 
 
 def run_file(data) -> dict:
-    """Play a tournament example file and return what ``tournament_run`` prints (section 14)."""
+    """Play a tournament example file and return what ``tournament_run`` prints (section 14).
+
+    Points are exact rationals in lowest terms; ``points`` and ``places`` list players by id.
+    A ``hu_kupa`` final shows its points as any round of the format would (the table score,
+    a bye 0), but they do not add to the standings: the final ranks by ``final_score``.
+    """
     tournament, rounds = read_tournament(data)
     run = run_tournament(tournament, rounds)
     return {

@@ -296,8 +296,10 @@ def _check_results(problems: Problems, path: str, entries, draw: Draw, results) 
                 player=p,
                 round=draw.number,
             )
-    for p in results:
+    for p, score in results.items():
         if p in seated_set:
+            if not isinstance(score, int) or isinstance(score, bool):
+                problems.add(f"{path}.{p}", _("a table score must be a whole number"))
             continue
         if p not in entries:
             problems.add(f"{path}.{p}", _("{player} has no entry"), player=p)
