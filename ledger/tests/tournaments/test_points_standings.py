@@ -284,3 +284,46 @@ def test_standings_break_ties_in_the_formats_order():
     assert [r.id for r in never] == sorted(
         (e.id for e in tournament.entries), key=lambda p: next(x.lot for x in never if x.id == p)
     )
+
+
+def test_a_leaver_is_placed_last_and_withdrawn_from_later_rounds():
+    """One who leaves during round 1 takes his table's last place (1/2 at a DP table of three)
+    whatever his score, is not drawn in round 2 and is ranked as withdrawn_after_round_1."""
+    tournament = six_player_tournament("sl_dp")
+    first = results_for(tournament, [], [90, 10, -100, 5, 4, 3])
+    leaver = next(iter(first.results))
+    one = RoundInput(1, first.results, leavers=frozenset({leaver}))
+    two = results_for(tournament, [one], [1, 2, 3, 4, 5])
+    assert leaver not in two.results
+    run = run_tournament(tournament, [one, two])
+    seat = next(s for s in run.rounds[0].result.seats if s.player == leaver)
+    assert (seat.place, seat.points, seat.first, seat.left) == (3, F(1, 2), False, True)
+    row = next(r for r in run.ranking if r.id == leaver)
+    assert row.status == "withdrawn_after_round_1" and row.rounds_played == 1
+
+
+def test_the_api_names_a_result_that_is_no_whole_number():
+    """run_tournament refuses a table score of "5" or true by its result's path."""
+    tournament = six_player_tournament()
+    first = results_for(tournament, [], [1, 2, 3, 4, 5, 6])
+    a, b = list(first.results)[:2]
+    bad = RoundInput(1, {**first.results, a: "5", b: True})
+    with pytest.raises(TournamentError) as caught:
+        run_tournament(tournament, [bad])
+    assert [(p.field, p.message) for p in caught.value.problems] == [
+        (f"rounds[0].results.{a}", "a table score must be a whole number"),
+        (f"rounds[0].results.{b}", "a table score must be a whole number"),
+    ]
+
+
+def test_a_blank_club_is_no_club():
+    """An entry's empty club means none (club_apart does not pair blanks); a club that is no
+    text is refused."""
+    data = without_expected(example("02_dk25_dm"))
+    data["entries"][0]["club"] = ""
+    tournament, _ = read_tournament(data)
+    assert tournament.entries[0].club is None
+    data["entries"][0]["club"] = 7
+    with pytest.raises(TournamentError) as caught:
+        read_tournament(data)
+    assert caught.value.problems[0].field == "entries[0].club"
