@@ -19,7 +19,7 @@ from ._engine import EXIT_REFUSED, EngineCommand
 class Command(BaseCommand):
     help = "Check the proposed draws and compute the table plans of a tournament checker file."
 
-    # The engine commands' reading of a file or standard input, within ledger.jsonin's limits.
+    # The engine commands' reading of a file or standard input, within ledger.web.jsonin's limits.
     read_json = EngineCommand.read_json
 
     def add_arguments(self, parser):
