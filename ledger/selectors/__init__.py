@@ -1,8 +1,9 @@
 """Reads, by area: ``table`` (one table's seats, accounts and balances), ``season`` (seasons,
 standings, a member's season and hands), ``sheet`` (an evening's sheet), ``jetons`` (the
-jeton reconciliation), ``me`` (a member's own page), ``public`` (the published results) and
-``verify`` (the whole-ledger check). Selectors return rows, querysets or plain data and know
-nothing of HTTP: "not found" is ``None``, which a view maps to 404.
+jeton reconciliation), ``me`` (a member's own page), ``public`` (the published results),
+``setup`` (the club set-up screens) and ``verify`` (the whole-ledger check). Selectors return
+rows, querysets or plain data and know nothing of HTTP: "not found" is ``None``, which a view
+maps to 404.
 
 The read functions are importable from here (``selectors.standings_for_season``).
 """
@@ -24,6 +25,7 @@ from ledger.selectors.season import (
     seasons_for_club,
     standings_for_season,
 )
+from ledger.selectors.setup import pending_invitations
 from ledger.selectors.sheet import evening_for_club, evening_sheet, table_account_names
 from ledger.selectors.table import (
     account_balances,
@@ -51,6 +53,7 @@ __all__ = [
     "member_hands",
     "member_season",
     "pool_balances",
+    "pending_invitations",
     "published_club",
     "published_evening",
     "season_evenings",

@@ -1,9 +1,10 @@
 """Reads of the public results pages (``ledger.views.public``): nothing without the club's say.
 
 A club's public pages exist only while it publishes its results (``Club.publish_results``);
-otherwise, and for an open evening or another club's, these reads raise Http404, the same
-answer as for a club that does not exist. They return names and points; money only when the
-club also publishes it (``Club.publish_money``), and the views never ask otherwise.
+otherwise, and for an open evening or another club's, these reads find nothing (None), the
+same answer as for a club that does not exist (the views answer 404). They return names and
+points; money only when the club also publishes it (``Club.publish_money``), and the views
+never ask otherwise.
 """
 
 from __future__ import annotations
@@ -15,17 +16,13 @@ from decimal import Decimal
 
 from django.db.models import Count
 from django.db.models.functions import Coalesce
-from django.http import Http404
 
 from ledger.models import Account, Club, Evening, EveningResult, Season
 
 
-def published_club(*, slug: str) -> Club:
-    """Return the club ``slug`` if it publishes its results; Http404 otherwise."""
-    club = Club.objects.filter(slug=slug, publish_results=True).first()
-    if club is None:
-        raise Http404("No such club")
-    return club
+def published_club(*, slug: str) -> Club | None:
+    """Return the club ``slug`` if it publishes its results; None otherwise."""
+    return Club.objects.filter(slug=slug, publish_results=True).first()
 
 
 def closed_evenings(*, season: Season) -> list[Evening]:
@@ -37,17 +34,14 @@ def closed_evenings(*, season: Season) -> list[Evening]:
     )
 
 
-def published_evening(*, club: Club, pk: int) -> Evening:
-    """Return the club's closed evening ``pk`` (with its season); Http404 for an open one or
+def published_evening(*, club: Club, pk: int) -> Evening | None:
+    """Return the club's closed evening ``pk`` (with its season); None for an open one or
     another club's."""
-    evening = (
+    return (
         Evening.objects.filter(club=club, pk=pk, status=Evening.Status.CLOSED)
         .select_related("season")
         .first()
     )
-    if evening is None:
-        raise Http404("No such evening")
-    return evening
 
 
 @dataclass

@@ -41,7 +41,6 @@ from django.db.models import (
 )
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce
-from django.http import Http404
 
 from ledger.games.money import to_money
 from ledger.games.web import stats_columns as game_stats_columns
@@ -69,13 +68,14 @@ def seasons_for_club(*, club: Club) -> list[Season]:
 def season_pick(*, seasons: list[Season], value: str | None, today: datetime.date) -> Season | None:
     """Return the season whose id is ``value``, else the one running ``today``, else the newest.
 
-    Return None when the club has no season; raise Http404 when ``value`` names none of them.
+    Return None when the club has no season; raise Season.DoesNotExist when ``value`` names
+    none of them.
     """
     if value:
         for season in seasons:
             if str(season.pk) == str(value):
                 return season
-        raise Http404("No such season")
+        raise Season.DoesNotExist(f"no season {value!r}")
     for season in seasons:
         if season.starts_on <= today <= season.ends_on:
             return season

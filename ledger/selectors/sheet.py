@@ -13,7 +13,6 @@ from django.db.models import (
     Q,
     Subquery,
 )
-from django.http import Http404
 
 from ledger.games.money import to_money
 from ledger.games.registry import get_game, get_web
@@ -110,12 +109,9 @@ class EveningSheet:
         return fewest_payments({r.member.name: r.money for r in self.results})
 
 
-def evening_for_club(*, club: Club, pk: int) -> Evening:
-    """Return the club's evening ``pk`` (with its season and club); Http404 for another club."""
-    evening = Evening.objects.filter(club=club, pk=pk).select_related("season", "club").first()
-    if evening is None:
-        raise Http404("No such evening")
-    return evening
+def evening_for_club(*, club: Club, pk: int) -> Evening | None:
+    """Return the club's evening ``pk`` (with its season and club); None for another club's."""
+    return Evening.objects.filter(club=club, pk=pk).select_related("season", "club").first()
 
 
 def _insert_voided(sheet: SheetTable, hand: Hand) -> None:

@@ -11,10 +11,8 @@ import datetime
 import hashlib
 import secrets
 
-from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from ledger.models import Invitation
@@ -55,23 +53,6 @@ def hash_of(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def link_path(invitation: Invitation) -> str:
-    return reverse("invitation_accept", kwargs={"token": token_of(invitation.nonce)})
-
-
-def pending(club) -> list[Invitation]:
-    """Return the club's invitations neither used nor expired, newest first."""
-    return list(
-        Invitation.objects.filter(
-            member__club=club,
-            member__user__isnull=True,
-            member__active=True,
-            used_at__isnull=True,
-            expires__gt=timezone.now(),
-        ).select_related("member")
-    )
-
-
 def find(token: str, *, for_update: bool = False) -> Invitation:
     """Return the invitation of ``token`` while it may be used; else raise InvitationRefused."""
     rows = Invitation.objects.select_related("member", "member__user", "member__club")
@@ -89,20 +70,3 @@ def find(token: str, *, for_update: bool = False) -> Invitation:
     if invitation.member.user_id is not None:
         raise InvitationRefused("has_login")
     return invitation
-
-
-def landing_url(club) -> str:
-    """Where a member lands after his first log-in: his own page if the site has one."""
-    try:
-        return reverse("my_page", kwargs={"club": club.slug})
-    except NoReverseMatch:
-        return reverse("club", kwargs={"club": club.slug})
-
-
-def qr_svg(text: str, *, title: str = "", scale: int = 4):
-    """Return ``text`` as a QR code in inline SVG markup (no style, no script)."""
-    import segno
-
-    code = segno.make(text, error="m")
-    svg = code.svg_inline(scale=scale, omitsize=True, title=title or None, light="#fff")
-    return mark_safe(svg.replace("<svg ", '<svg role="img" ', 1))  # noqa: S308 (segno's markup)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from ledger.services.invitations import qr_svg
+from ledger.web.qr import qr_svg
 
 register = template.Library()
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from django.shortcuts import render
-from django.utils import timezone
 from django.utils.translation import gettext
 
 from ledger import selectors
 from ledger.games.registry import get_web
 from ledger.tables import signed_points, standing_summary
 from ledger.web import charts
+from ledger.web.http import picked_season
 from ledger.web.permissions import club_role
 
 # The chart is drawn 720 units wide and shown about 358 px wide on a 390 px phone: 24 units
@@ -24,9 +24,7 @@ def my_page(request):
     if member is None:
         return render(request, "ledger/me/my_page.html", context)
     seasons = selectors.seasons_for_club(club=request.club)
-    season = selectors.season_pick(
-        seasons=seasons, value=request.GET.get("season"), today=timezone.localdate()
-    )
+    season = picked_season(seasons=seasons, value=request.GET.get("season"))
     context.update(
         tonight=selectors.tonight(member=member),
         season=season,

@@ -11,7 +11,6 @@ and no URL names a member.
 from __future__ import annotations
 
 from django.shortcuts import render
-from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from ledger import selectors
@@ -21,6 +20,7 @@ from ledger.tables import (
     PublicStandingsTable,
     PublicTableTable,
 )
+from ledger.web.http import found, picked_season
 
 
 def _money_excluded(club) -> tuple[str, ...]:
@@ -28,9 +28,9 @@ def _money_excluded(club) -> tuple[str, ...]:
 
 
 def _standings(request, club: str, *, value: str | None):
-    public = selectors.published_club(slug=club)
+    public = found(selectors.published_club(slug=club), "club")
     seasons = selectors.seasons_for_club(club=public)
-    season = selectors.season_pick(seasons=seasons, value=value, today=timezone.localdate())
+    season = picked_season(seasons=seasons, value=value)
     context = {"public_club": public, "seasons": seasons, "season": season}
     if season is not None:
         # Published results are the closed evenings' only: an open evening is never public.
@@ -59,8 +59,8 @@ def public_standings(request, club):
 @require_safe
 def public_evening(request, club, pk):
     """A closed evening's results: each member's result, then each table's members and points."""
-    public = selectors.published_club(slug=club)
-    evening = selectors.published_evening(club=public, pk=pk)
+    public = found(selectors.published_club(slug=club), "club")
+    evening = found(selectors.published_evening(club=public, pk=pk), "evening")
     data = selectors.evening_results(evening=evening)
     excluded = _money_excluded(public)
     context = {

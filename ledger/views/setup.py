@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from ledger import services
+from ledger import selectors, services
 from ledger.forms.setup import (
     ClubCreateForm,
     ClubSettingsForm,
@@ -28,6 +28,7 @@ from ledger.models import Member, Season
 from ledger.services import invitations
 from ledger.tables.setup import MemberTable
 from ledger.web.permissions import club_role
+from ledger.web.qr import qr_svg
 
 ADMIN = Member.Role.ADMIN
 
@@ -253,6 +254,16 @@ def club_settings(request):
 # --- invitations ---------------------------------------------------------------------------
 
 
+def invitation_path(invitation) -> str:
+    """Return the path of an invitation's one-time link."""
+    return reverse("invitation_accept", kwargs={"token": invitations.token_of(invitation.nonce)})
+
+
+def landing_url(club) -> str:
+    """Where a member lands after his first log-in: his own page."""
+    return reverse("my_page", kwargs={"club": club.slug})
+
+
 @club_role(ADMIN)
 @require_POST
 def invitation_new(request, pk):
@@ -281,14 +292,14 @@ def invitation_new(request, pk):
 
 def _invitation_cards(request) -> list[dict]:
     cards = []
-    for invitation in invitations.pending(request.club):
-        link = request.build_absolute_uri(invitations.link_path(invitation))
+    for invitation in selectors.pending_invitations(request.club):
+        link = request.build_absolute_uri(invitation_path(invitation))
         cards.append(
             {
                 "invitation": invitation,
                 "member": invitation.member,
                 "link": link,
-                "qr": invitations.qr_svg(link, title=invitation.member.name),
+                "qr": qr_svg(link, title=invitation.member.name),
             }
         )
     return cards
@@ -352,7 +363,7 @@ def invitation_accept(request, token):
             else:
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
                 messages.success(request, gettext("Welcome, {name}.").format(name=member.name))
-                return redirect(invitations.landing_url(member.club))
+                return redirect(landing_url(member.club))
         status = 422
     return render(
         request,

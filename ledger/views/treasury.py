@@ -13,7 +13,6 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.text import capfirst, slugify
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
@@ -42,6 +41,7 @@ from ledger.tables import (
     standing_summary,
 )
 from ledger.web import charts, render_cache
+from ledger.web.http import found, picked_season
 from ledger.web.permissions import can, club_role
 
 TREASURER = Member.Role.TREASURER
@@ -58,9 +58,7 @@ def _season(request, *, required: bool = False):
     The season is None when the club has none yet (Http404 when ``required``).
     """
     seasons = selectors.seasons_for_club(club=request.club)
-    season = selectors.season_pick(
-        seasons=seasons, value=request.GET.get("season"), today=timezone.localdate()
-    )
+    season = picked_season(seasons=seasons, value=request.GET.get("season"))
     if season is None and required:
         raise Http404("No season yet")
     return season, seasons
@@ -265,7 +263,7 @@ def _sheet_table(sheet_table, name: str | None) -> dict:
 def evening_sheet(request, pk):
     """The evening's score sheets (a row per hand, a column per member, transfers a tap
     away), the reader's own result first, the split and the results."""
-    evening = selectors.evening_for_club(club=request.club, pk=pk)
+    evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
     return render(request, "ledger/treasury/sheet.html", _sheet_context(request, evening))
 
 
@@ -273,7 +271,7 @@ def evening_sheet(request, pk):
 def evening_sheet_pdf(request, pk):
     """The evening's score sheets as a PDF with the settlement and a line for the treasurer's
     and each member's signature; ``?transfers=1`` adds every transfer in an appendix."""
-    evening = selectors.evening_for_club(club=request.club, pk=pk)
+    evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
     transfers = request.GET.get("transfers") == "1"
     return _file_response(reports.evening_sheet_pdf(evening=evening, transfers=transfers))
 
@@ -281,7 +279,7 @@ def evening_sheet_pdf(request, pk):
 @club_role()
 def table_sheet_pdf(request, pk, table):
     """One table's score sheet on one page, each member's result and a line to sign."""
-    evening = selectors.evening_for_club(club=request.club, pk=pk)
+    evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
     return _file_response(reports.table_sheet_pdf(table=_table_of(evening, table)))
 
 
@@ -367,7 +365,7 @@ def _add_ledger_error(form, error: LedgerError, fields: dict | None = None) -> N
 @club_role(TREASURER)
 def evening_treasury(request, pk):
     """The treasurer's screen: expected versus counted jetons, adjustments, close and reopen."""
-    evening = selectors.evening_for_club(club=request.club, pk=pk)
+    evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
     return _treasury(request, evening)
 
 
@@ -375,7 +373,7 @@ def evening_treasury(request, pk):
 @club_role(TREASURER)
 def treasury_count(request, pk, table):
     """Record the jetons counted at one table (the ledger does not change)."""
-    evening = selectors.evening_for_club(club=request.club, pk=pk)
+    evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
     table = _table_of(evening, table)
     (jetons,) = [t for t in selectors.evening_jetons(evening=evening) if t.table == table]
     form = JetonCountForm(request.POST, lines=jetons.lines, prefix=f"t{table.pk}")
@@ -395,7 +393,7 @@ def treasury_count(request, pk, table):
 @club_role(TREASURER)
 def treasury_adjust(request, pk, table):
     """Post an explicit adjustment between two accounts of a table, with a reason."""
-    evening = selectors.evening_for_club(club=request.club, pk=pk)
+    evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
     table = _table_of(evening, table)
     names = list(selectors.table_account_names(table=table))
     form = AdjustmentForm(request.POST, names=names, prefix=f"a{table.pk}")
@@ -419,7 +417,7 @@ def treasury_adjust(request, pk, table):
 @club_role(TREASURER)
 def treasury_close(request, pk):
     """Split the cups of every table, write the results and lock the evening."""
-    evening = selectors.evening_for_club(club=request.club, pk=pk)
+    evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
     form = CloseForm(request.POST)
     if form.is_valid():
         try:
@@ -445,7 +443,7 @@ def treasury_close(request, pk):
 @club_role(TREASURER)
 def treasury_reopen(request, pk):
     """Reopen a closed evening (the split is reversed); the reason is logged."""
-    evening = selectors.evening_for_club(club=request.club, pk=pk)
+    evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
     form = ReopenForm(request.POST)
     if form.is_valid():
         try:

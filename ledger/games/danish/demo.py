@@ -24,13 +24,14 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 
-from ledger import selectors, services
+from ledger import services
 from ledger.games.danish.engine import RateCard, rotation
 from ledger.games.danish.engine.generate import random_hand
 from ledger.models import (
     Club,
     Member,
     Season,
+    Seat,
     Table,
 )
 from ledger.services.demo import Clock as _Clock
@@ -488,7 +489,7 @@ class _Builder:
         )
 
     def _seats(self, run: _TableRun) -> list[str]:
-        return [s.name for s in selectors.current_seats(run.table.pk)]
+        return [s.name for s in Seat.objects.of_table(run.table.pk)]
 
 
 def _swapped(count: dict) -> dict:

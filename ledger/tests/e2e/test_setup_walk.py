@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 
 from ledger import services
 from ledger.models import Club, Member, Table
-from ledger.services import invitations
 from ledger.tests.e2e.conftest import log_in, screenshot
+from ledger.views.setup import invitation_path
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -127,7 +127,7 @@ def test_an_invited_members_first_log_in_on_a_phone(open_page):
     (dorte,) = services.members_add(club=club, names=["Dorte Ærø"])
     invitation, token = services.invitation_create(member=dorte)
     page = open_page(None, 390, 844)
-    page.goto(invitations.link_path(invitation))
+    page.goto(invitation_path(invitation))
     expect(page.locator("#invitation-form")).to_be_visible()
     expect(page.locator("#id_username")).to_have_value("dorte-aeroe")
     page.locator("#id_password1").fill("rød-grød-med-fløde-7")
@@ -141,5 +141,5 @@ def test_an_invited_members_first_log_in_on_a_phone(open_page):
     dorte.refresh_from_db()
     assert dorte.user.username == "dorte-aeroe" and dorte.role == Member.Role.MEMBER
     # The link is spent: opening it again is refused in Danish.
-    page.goto(invitations.link_path(invitation))
+    page.goto(invitation_path(invitation))
     expect(page.locator("#invitation-refused")).to_contain_text("allerede brugt")

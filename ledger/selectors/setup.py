@@ -1,0 +1,21 @@
+"""Reads of the club set-up screens."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from ledger.models import Invitation
+
+
+def pending_invitations(club) -> list[Invitation]:
+    """Return the club's invitations that may still be used (neither used nor expired, for an
+    active member without a log-in), newest first."""
+    return list(
+        Invitation.objects.filter(
+            member__club=club,
+            member__user__isnull=True,
+            member__active=True,
+            used_at__isnull=True,
+            expires__gt=timezone.now(),
+        ).select_related("member")
+    )
