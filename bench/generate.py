@@ -150,9 +150,7 @@ def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts)
         pending.append(moves)
         _apply(balance, moves)
         for number in range(1, n_hands + 1):
-            dealer, out = rotation.hand_schedule(
-                names, names[0], number, rates.five_seat_rotation
-            )
+            dealer, out = rotation.hand_schedule(names, names[0], number, rates.five_seat_rotation)
             out = out or None
             state = GAME.next_state(None, {cup: balance[cup] for cup in POOLS}, names)
             record, settlement = _playable_hand(rng, names, dealer, out, rates, state)

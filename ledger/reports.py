@@ -21,16 +21,15 @@ from django.utils.translation import gettext
 from ledger import selectors
 from ledger.games.web import stats_notes
 from ledger.models import Evening, Member, Season, Table
-from ledger.tables import (
-    EveningSheetTable,
+from ledger.tables.columns import price_text
+from ledger.tables.season import (
     MemberEveningsTable,
     MemberHandsTable,
     SeasonEveningsTable,
     StandingsTable,
-    price_text,
-    settlement_table,
     standing_summary,
 )
+from ledger.tables.sheet import EveningSheetTable, settlement_table
 from ledger.web import charts
 
 PDF = "application/pdf"

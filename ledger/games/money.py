@@ -1,4 +1,5 @@
-"""Money: points are integers; money is Decimal, converted once, through one rounding helper."""
+"""Money and points: points are integers within one bound; money is Decimal, converted once,
+through one rounding helper; and points are written one way (a sign, and a true minus)."""
 
 from __future__ import annotations
 
@@ -15,3 +16,33 @@ def to_money(points: int, price_per_point: Decimal) -> Decimal:
     This is the one rounding helper of the code base.
     """
     return (Decimal(points) * Decimal(price_per_point)).quantize(MONEY_QUANTUM, ROUND_HALF_UP)
+
+
+MINUS = "\u2212"  # a true minus sign, as every screen, sheet and export writes it
+
+
+def signed_points(points: int | None) -> str:
+    """Return ``points`` with their sign and a true minus: "+5", "0", "−5"; "–" for None (a
+    member who was not at the table)."""
+    if points is None:
+        return "–"
+    if points > 0:
+        return f"+{points}"
+    return f"{MINUS}{-points}" if points < 0 else "0"
+
+
+def sign_class(points: int | None) -> str:
+    """Return the CSS class of a figure's sign: ``pos``, ``neg`` or ``zero`` ('' for None)."""
+    if points is None:
+        return ""
+    return "pos" if points > 0 else "neg" if points < 0 else "zero"
+
+
+def signed_figure(points: int | None) -> dict:
+    """Return ``points`` for a template: the figure, its signed text and its sign's class."""
+    return {"points": points, "text": signed_points(points), "cls": sign_class(points)}
+
+
+def points_text(points: int) -> str:
+    """Return a running total as a score sheet writes it: 120, 0, and −40 with a true minus."""
+    return f"{MINUS}{-points}" if points < 0 else str(points)

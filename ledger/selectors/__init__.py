@@ -10,6 +10,7 @@ The read functions are importable from here (``selectors.standings_for_season``)
 
 from ledger.selectors.jetons import evening_jetons
 from ledger.selectors.me import last_hands, season_rank, tonight
+from ledger.selectors.preview import settle_preview, transfer_summary
 from ledger.selectors.public import (
     closed_evenings,
     evening_results,
@@ -32,14 +33,40 @@ from ledger.selectors.table import (
     account_balances_from_transfers,
     all_seats,
     current_seats,
+    dealt_hands,
+    evening_ranking,
+    evening_tables,
+    hand_rows,
+    live_hand_postings,
+    next_hand,
     pool_balances,
+    pool_items,
+    pools_after,
+    pools_before_hand,
+    posting_effects,
     season_open_evenings,
     seated_at_open_tables,
+    state_is_pools,
     table_accounts,
     table_balances,
+    table_overview,
 )
 
 __all__ = [
+    "dealt_hands",
+    "evening_ranking",
+    "evening_tables",
+    "hand_rows",
+    "live_hand_postings",
+    "next_hand",
+    "pool_items",
+    "pools_after",
+    "pools_before_hand",
+    "posting_effects",
+    "settle_preview",
+    "state_is_pools",
+    "table_overview",
+    "transfer_summary",
     "account_balances",
     "account_balances_from_transfers",
     "all_seats",

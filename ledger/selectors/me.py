@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.db.models import Sum
 
 from ledger.models import Account, AccountBalance, Member, Season, Seat
+from ledger.selectors.ranking import ranked
 from ledger.selectors.season import member_hands
 
 
@@ -55,7 +56,8 @@ def season_rank(*, season: Season, member: Member) -> tuple[int | None, int]:
     """Return the member's rank in the season's standings and the number ranked (two queries).
 
     As in ``standings_for_season``: everyone seated in the season, by points (best first),
-    then by name; points are the members' account balances summed over the season.
+    equal points sharing a rank (``selectors.ranking``); points are the members' account
+    balances summed over the season.
     """
     names = dict(
         Seat.objects.filter(table__evening__season=season)
@@ -75,9 +77,14 @@ def season_rank(*, season: Season, member: Member) -> tuple[int | None, int]:
     ):
         if member_id in points:
             points[member_id] += total
-    order = sorted(points, key=lambda pk: (-points[pk], names[pk]))
-    rank = order.index(member.pk) + 1 if member.pk in points else None
-    return rank, len(order)
+    ranks: dict[int, int] = {}
+    ranked(
+        points,
+        points=lambda pk: points[pk],
+        name=lambda pk: names[pk],
+        set_rank=lambda pk, rank: ranks.__setitem__(pk, rank),
+    )
+    return ranks.get(member.pk), len(ranks)
 
 
 def last_hands(*, season: Season, member: Member, count: int = 10) -> list:

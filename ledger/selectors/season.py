@@ -55,6 +55,7 @@ from ledger.models import (
     Table,
     Transfer,
 )
+from ledger.selectors.ranking import ranked
 from ledger.services.stats import STAT_KEYS
 
 # --- seasons -------------------------------------------------------------------------------
@@ -206,10 +207,12 @@ def standings_for_season(*, season: Season, closed_only: bool = False) -> Rows:
     matrix, games = _points_matrix(season=season, closed_only=closed_only)
     columns = game_stats_columns(games)
     members = Member.objects.filter(pk__in=list(matrix)).only("pk", "name")
-    rows = [_standing(m, matrix[m.pk], columns) for m in members]
-    rows.sort(key=lambda r: (-r.points, r.name))
-    for rank, row in enumerate(rows, start=1):
-        row.rank = rank
+    rows = ranked(
+        (_standing(m, matrix[m.pk], columns) for m in members),
+        points=lambda r: r.points,
+        name=lambda r: r.name,
+        set_rank=lambda r, rank: setattr(r, "rank", rank),
+    )
     return Rows(rows, stats_columns=columns, games=games)
 
 

@@ -1,21 +1,20 @@
-"""Reads of one table: its seats, its accounts and their balances (read from the summary)."""
+"""Reads of one table and of an evening's tables: seats, accounts and balances (read from the
+summary), the hands with their nets and pools, the next hand's schedule continuing from the
+hands really dealt, and the evening's ranking so far. A fixed number of queries each."""
 
 from __future__ import annotations
 
-from ledger.models import Account, AccountBalance, Evening, Seat, Transfer
-from ledger.services.ledger import table_balances
+from collections import defaultdict
 
-__all__ = [
-    "account_balances",
-    "account_balances_from_transfers",
-    "all_seats",
-    "current_seats",
-    "pool_balances",
-    "seated_at_open_tables",
-    "season_open_evenings",
-    "table_accounts",
-    "table_balances",
-]
+from django.db.models import Count, Q, Sum
+
+from ledger import services
+from ledger.games.base import Dealt
+from ledger.games.money import signed_figure
+from ledger.games.registry import get_game, get_web
+from ledger.models import Account, AccountBalance, Evening, Hand, Posting, Seat, Table, Transfer
+from ledger.selectors.ranking import ranked
+from ledger.services.ledger import table_balances as table_balances  # a selector too
 
 
 def account_balances(table_id: int) -> dict[int, int]:
@@ -75,3 +74,285 @@ def season_open_evenings(season) -> list[Evening]:
         .only("pk", "date", "game", "season_id")
         .order_by("date", "pk")
     )
+
+
+def pool_items(game_code: str, balances: dict, before: dict | None = None) -> list[dict]:
+    """Return the game's pools for display: code, label, CSS modifier, points (and before)."""
+    web = get_web(game_code)
+    items = []
+    for code in get_game(game_code).features.pool_codes:
+        item = {
+            "code": code,
+            "label": web.pool_label(code),
+            "css": web.pool_class(code),
+            "points": balances.get(code, 0),
+            "after": balances.get(code, 0),
+        }
+        if before is not None:
+            item["before"] = before.get(code, 0)
+        items.append(item)
+    return items
+
+
+def posting_effects(posting_ids) -> dict[int, dict]:
+    """Return each posting's net per member and change per pool, from its transfers (one query)."""
+    effects = {pid: {"net": defaultdict(int), "pools": defaultdict(int)} for pid in posting_ids}
+    rows = Transfer.objects.filter(posting_id__in=list(posting_ids)).values_list(
+        "posting_id",
+        "source__kind",
+        "source__code",
+        "target__kind",
+        "target__code",
+        "points",
+    )
+    for posting_id, s_kind, s_code, t_kind, t_code, points in rows:
+        effect = effects[posting_id]
+        effect["net" if s_kind == Account.Kind.MEMBER else "pools"][s_code] -= points
+        effect["net" if t_kind == Account.Kind.MEMBER else "pools"][t_code] += points
+    return effects
+
+
+def pools_after(posting: Posting, effect: dict, codes) -> dict[str, int]:
+    """Return the pools after a hand posting: the state it started from plus its transfers."""
+    return {c: (posting.state_before or {}).get(c, 0) + effect["pools"][c] for c in codes}
+
+
+def state_is_pools(game) -> bool:
+    """Whether a game's state is its pools (the Danish cups) or something else (radli)."""
+    return set(game.features.pool_codes) <= set(game.next_state(None, {}, ()))
+
+
+def pools_before_hand(table_id: int, hand: Hand, codes) -> dict[str, int]:
+    """Return the pools before ``hand``: the live postings of its table's earlier hands and
+    every posting that is no hand (for a game whose state does not hold the pools)."""
+    totals = dict.fromkeys(codes, 0)
+    earlier = Q(posting__hand__number__lt=hand.number, posting__kind=Posting.Kind.HAND) | ~Q(
+        posting__kind=Posting.Kind.HAND
+    )
+    rows = (
+        Transfer.objects.filter(table_id=table_id, posting__reversed_by__isnull=True)
+        .filter(earlier)
+        .exclude(posting__reverses__isnull=False)
+        .values_list("source__code", "target__code", "points")
+    )
+    for source, target, points in rows:
+        if source in totals:
+            totals[source] -= points
+        if target in totals:
+            totals[target] += points
+    return totals
+
+
+def live_hand_postings(table_id: int) -> dict[int, Posting]:
+    """Return the live hand posting of every recorded hand of a table, by hand id."""
+    return {
+        p.hand_id: p
+        for p in Posting.objects.filter(
+            table_id=table_id, kind=Posting.Kind.HAND, reversed_by__isnull=True
+        )
+    }
+
+
+def hand_rows(table: Table) -> list[dict]:
+    """Return every hand of ``table`` with its net per member and the pools after it."""
+    hands = list(
+        Hand.objects.filter(table=table)
+        .select_related("dealer")
+        .annotate(revision_count=Count("revisions"))
+        .order_by("number")
+    )
+    live = live_hand_postings(table.pk)
+    effects = posting_effects([p.pk for p in live.values()])
+    game = get_game(table.game)
+    codes = game.features.pool_codes
+    web = get_web(table.game)
+    rows = []
+    running = dict.fromkeys(codes, 0)  # a state without the pools: the hands' running sum
+    for hand in hands:
+        posting = live.get(hand.pk)
+        row = {
+            "number": hand.number,
+            "pk": hand.pk,
+            "club": table.evening.club.slug,
+            "dealer": hand.dealer.name,
+            "voided": hand.status == Hand.Status.VOIDED,
+            "revisions": hand.revision_count,
+            "net": {},
+            "pools_after": {},
+            "out": set(hand.record.get("sitting_out") or ()),
+            "events": [],
+        }
+        if posting is not None:
+            effect = effects[posting.pk]
+            row["net"] = dict(effect["net"])
+            row["events"] = web.outcome_words(posting.outcome, brief=True)
+            if state_is_pools(game):
+                row["pools_after"] = pools_after(posting, effect, codes)
+            else:
+                running = {c: running[c] + effect["pools"][c] for c in codes}
+                row["pools_after"] = dict(running)
+        rows.append(row)
+    return rows
+
+
+def dealt_of(record: dict) -> Dealt:
+    """Return how a stored hand record was dealt: its seats, dealer and sitters."""
+    return Dealt(
+        seats=tuple(record.get("seats") or ()),
+        dealer=record.get("dealer", ""),
+        sitting_out=tuple(record.get("sitting_out") or ()),
+    )
+
+
+def dealt_hands(table_id: int) -> list[Dealt]:
+    """Return every hand of the table as it was dealt (voided ones too), in number order."""
+    records = Hand.objects.filter(table_id=table_id).order_by("number")
+    return [dealt_of(record) for record in records.values_list("record", flat=True)]
+
+
+def next_hand(table: Table, seats: list[str], rates, number: int, dealt=None) -> dict | None:
+    """Return the next hand's schedule: its number, dealer, sitting-out members, forehand and
+    every seat's role, continuing from the hands really dealt (``dealt``, else read)."""
+    game = get_game(table.game)
+    if not game.features.min_seats <= len(seats) <= game.features.max_seats:
+        return None
+    first = seats[0]
+    if table.first_dealer_id and table.first_dealer.name in seats:
+        first = table.first_dealer.name
+    dealt = dealt_hands(table.pk) if dealt is None else dealt
+    schedule = game.schedule(seats, dealt, rates, first=first)
+    after = [*dealt, Dealt(tuple(seats), schedule.dealer, tuple(schedule.sitting_out))]
+    return {
+        "number": number,
+        "dealer": schedule.dealer,
+        "sitting_out": list(schedule.sitting_out),
+        "forehand": schedule.forehand,
+        "active": list(schedule.active),
+        "roles": dict(schedule.roles),
+        "notes": get_web(table.game).schedule_notes(schedule),
+        "next_dealer": game.schedule(seats, after, rates, first=first).dealer,
+    }
+
+
+def table_overview(table: Table) -> dict:
+    """Return a table's seats with balances, its pools and the next hand's suggestion."""
+    seats = list(Seat.objects.filter(table=table).select_related("member").order_by("position"))
+    balances = table_balances(table.pk)
+    rates = services.rate_card(table.evening)
+    current = [s.name for s in seats if not s.left]
+    hands = list(
+        Hand.objects.filter(table=table).order_by("number").values_list("status", "record")
+    )
+    counts = {
+        "total": len(hands),
+        "recorded": sum(status == Hand.Status.RECORDED for status, _record in hands),
+    }
+    dealt = [dealt_of(record) for _status, record in hands]
+    state = services.table_state(table)
+    return _state(table, seats, balances, rates, counts, current, state=state, dealt=dealt)
+
+
+def _state(table, seats, balances, rates, counts, current, *, state=None, dealt=None) -> dict:
+    """``state`` is the game's state the next hand starts from (None: not shown); ``dealt``
+    the table's hands as dealt (None: read them)."""
+    web = get_web(table.game)
+    recorded = counts.get("recorded") or 0
+    nxt = next_hand(table, current, rates, (counts.get("total") or 0) + 1, dealt)
+    members = []
+    for seat in seats:
+        name = seat.name  # the table's key for him; the screen shows his name today
+        members.append(
+            {
+                "name": seat.member.name,
+                "seat": name,
+                "member_id": seat.member_id,
+                "left": seat.left,
+                "balance": signed_figure(balances.get(name, 0)),
+                "deals": bool(nxt) and nxt["dealer"] == name and not seat.left,
+                "sits_out": bool(nxt) and name in nxt["sitting_out"],
+                "marks": web.seat_marks(state, name) if state is not None else [],
+            }
+        )
+    return {
+        "table": table,
+        "members": members,
+        "pools": pool_items(table.game, balances),
+        "next": nxt,
+        "recorded": recorded,
+        "seated": len(current),
+    }
+
+
+def evening_tables(evening: Evening) -> list[dict]:
+    """Return every table of ``evening`` with seats, balances and pools (a fixed query count)."""
+    tables = list(evening.tables.select_related("first_dealer").order_by("number"))
+    seats = defaultdict(list)
+    for seat in (
+        Seat.objects.filter(table__evening=evening)
+        .select_related("member")
+        .order_by("table_id", "position")
+    ):
+        seats[seat.table_id].append(seat)
+    names = {
+        a.pk: (a.table_id, a.name)
+        for a in Account.objects.filter(table__evening=evening).select_related("member")
+    }
+    balances = defaultdict(dict)
+    for field, sign in (("target_id", 1), ("source_id", -1)):
+        for row in (
+            Transfer.objects.filter(table__evening=evening)
+            .values(field)
+            .annotate(total=Sum("points"))
+            .order_by()
+        ):
+            table_id, name = names[row[field]]
+            balances[table_id][name] = balances[table_id].get(name, 0) + sign * row["total"]
+    counts: dict[int, dict] = defaultdict(lambda: {"total": 0, "recorded": 0})
+    dealt = defaultdict(list)
+    for table_id, status, record in (
+        Hand.objects.filter(table__evening=evening)
+        .order_by("table_id", "number")
+        .values_list("table_id", "status", "record")
+    ):
+        dealt[table_id].append(dealt_of(record))
+        counts[table_id]["total"] += 1
+        counts[table_id]["recorded"] += status == Hand.Status.RECORDED
+    rates = services.rate_card(evening)
+    states = []
+    for table in tables:
+        table.evening = evening
+        current = [s.name for s in seats[table.pk] if not s.left]
+        states.append(
+            _state(
+                table,
+                seats[table.pk],
+                balances[table.pk],
+                rates,
+                counts.get(table.pk, {}),
+                current,
+                dealt=dealt[table.pk],
+            )
+        )
+    return states
+
+
+def evening_ranking(tables: list[dict]) -> list[dict]:
+    """Rank the members of an evening by their points so far over all its tables.
+
+    ``tables`` are ``evening_tables``'s states (no query here). Equal points share a rank.
+    """
+    totals: dict[int, dict] = {}
+    for state in tables:
+        for m in state["members"]:
+            row = totals.setdefault(
+                m["member_id"], {"member_id": m["member_id"], "name": m["name"], "points": 0}
+            )
+            row["points"] += m["balance"]["points"] or 0
+            row.setdefault("tables", []).append(state["table"].number)
+    rows = ranked(
+        totals.values(),
+        points=lambda r: r["points"],
+        name=lambda r: r["name"],
+        set_rank=lambda r, rank: r.update(rank=rank, balance=signed_figure(r["points"])),
+    )
+    return rows

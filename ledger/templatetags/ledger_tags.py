@@ -3,8 +3,8 @@
 from django import template
 from django.utils import formats
 
+from ledger.games.money import signed_points
 from ledger.games.registry import get_web
-from ledger.tables import signed_points
 
 register = template.Library()
 

@@ -250,7 +250,7 @@ def test_the_evening_page_ranks_members_over_all_tables(client, club, people, ta
 
 
 def test_equal_points_share_a_rank():
-    from ledger.views.scoring import evening_ranking
+    from ledger.selectors import evening_ranking
 
     def member(pk, name, points):
         return {"member_id": pk, "name": name, "balance": {"points": points}}

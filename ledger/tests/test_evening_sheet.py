@@ -19,7 +19,7 @@ from django.utils import translation
 
 from ledger import reports, selectors, services
 from ledger.models import Member
-from ledger.tables import EveningSheetTable
+from ledger.tables.sheet import EveningSheetTable
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
 from ledger.tests.test_reports import pdf_text, save_first_page

@@ -71,7 +71,7 @@ def test_evening_e_imports_to_the_spec_balances(club):
     assert [h.dealer.name for h in hands] == ["Anna", "Bo", "Carl"]
     assert table.first_dealer.name == "Anna"
     assert f"Imported evening {evening.pk} (2026-11-05" in out
-    assert "Anna +20, Bo -75, Carl -85" in out
+    assert "Anna +20, Bo −75, Carl −85" in out
     assert "kongekop 65, pagatkop 75" in out
     assert verify_ledger().ok
 
@@ -88,7 +88,7 @@ def test_close_splits_to_the_spec_results(club):
     }
     assert results == {"Anna": (65, "16.25"), "Bo": (-30, "-7.50"), "Carl": (-35, "-8.75")}
     assert selectors.pool_balances(Table.objects.get().pk) == {"kongekop": 0, "pagatkop": 0}
-    assert "Anna +65, Bo -30, Carl -35" in out
+    assert "Anna +65, Bo −30, Carl −35" in out
     assert verify_ledger().ok
 
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from ledger import selectors, services
 from ledger.forms.admin import ClubForm
 from ledger.models import Club, EveningResult
-from ledger.tables import money_text
+from ledger.tables.columns import money_text
 from ledger.tests import factories
 from ledger.tests.test_admin import form_data
 from ledger.tests.test_standings import build_season

@@ -322,6 +322,19 @@ def test_table_screen_shows_balances_hands_and_next_dealer(scorekeeper, evening_
     assert nets == {1: [-60, -20, 70], 2: [145, -75, -70], 3: [-25, 60, -45]}
 
 
+def test_a_renamed_member_keeps_his_hands_on_the_table_screen(scorekeeper, people, evening_e):
+    """After a rename the table screen names the member as he is called now and shows his
+    nets, which the hands keep under the name he was seated with."""
+    table, hands = evening_e
+    services.member_update(member=people["Bo"], name="Bo Ærø")
+    page = scorekeeper.get(url("table", pk=table.pk)).content.decode()
+    header = re.search(r'<table[^>]*id="hands".*?</thead>', page, re.S).group(0)
+    assert "Bo Ærø" in header
+    rows = re.findall(r'<tr[^>]*data-hand="(\d)"[^>]*>(.*?)</tr>', page, re.S)
+    nets = {int(n): [int(v) for v in re.findall(r'data-points="(-?\d+)"', row)] for n, row in rows}
+    assert nets == {1: [-60, -20, 70], 2: [145, -75, -70], 3: [-25, 60, -45]}
+
+
 def test_seat_a_late_arrival_and_let_a_member_leave(scorekeeper, club, people, table):
     """A late arrival is seated where chosen and pays funding; a member may leave."""
     dorte = factories.make_member(club, "Dorte")

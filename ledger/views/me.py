@@ -6,8 +6,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 
 from ledger import selectors
+from ledger.games.money import signed_points
 from ledger.games.registry import get_web
-from ledger.tables import signed_points, standing_summary
+from ledger.tables.season import standing_summary
 from ledger.web import charts
 from ledger.web.http import picked_season
 from ledger.web.permissions import club_role

@@ -15,11 +15,7 @@ from django.views.decorators.http import require_safe
 
 from ledger import selectors
 from ledger.games.web import stats_notes
-from ledger.tables import (
-    PublicResultsTable,
-    PublicStandingsTable,
-    PublicTableTable,
-)
+from ledger.tables.season import PublicResultsTable, PublicStandingsTable, PublicTableTable
 from ledger.web.http import found, picked_season
 
 

@@ -23,23 +23,21 @@ from django_tables2.export import ExportMixin, TableExport
 from ledger import reports, selectors, services
 from ledger.exports import SafeTableExport
 from ledger.forms.treasury import AdjustmentForm, CloseForm, JetonCountForm, ReopenForm
+from ledger.games.money import signed_points
 from ledger.games.registry import get_game
 from ledger.games.web import stats_notes
 from ledger.models import Member, Table
 from ledger.services.errors import JetonDifferenceError, LedgerError
-from ledger.tables import (
-    EveningSheetTable,
-    JetonTable,
+from ledger.tables.columns import price_text
+from ledger.tables.season import (
     MemberEveningsTable,
     MemberHandsTable,
     SeasonEveningsTable,
     StandingsTable,
     open_evening_notes,
-    price_text,
-    settlement_table,
-    signed_points,
     standing_summary,
 )
+from ledger.tables.sheet import EveningSheetTable, JetonTable, settlement_table
 from ledger.web import charts, render_cache
 from ledger.web.http import found, picked_season
 from ledger.web.permissions import can, club_role

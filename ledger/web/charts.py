@@ -8,6 +8,8 @@ import math
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from ledger.games.money import signed_points
+
 FONT = "DejaVu Sans, sans-serif"
 ACCENT = "#0b4f8a"
 GOOD = "#0a6b2d"
@@ -24,10 +26,6 @@ def _nice_step(span: float, ticks: int = 5) -> int:
         if raw <= factor * power:
             return int(factor * power)
     return int(10 * power)  # pragma: no cover - the loop always returns
-
-
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
 
 
 def cumulative_points_svg(
@@ -79,7 +77,7 @@ def cumulative_points_svg(
         parts.append(
             f'<text x="{left - round(8 * scale)}" y="{ty + 4 * scale:.1f}" text-anchor="end" '
             f'fill="{MUTED}">'
-            f"{_signed(tick)}</text>"
+            f"{signed_points(tick)}</text>"
         )
     labels = max(2, min(12, int(plot_w // (font_size * 3.8))))
     every = max(1, math.ceil(len(points) / labels))
@@ -99,7 +97,7 @@ def cumulative_points_svg(
         parts.append(
             f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="4.5" fill="{colour}" '
             f'stroke="#fff" stroke-width="1.5"><title>{points[i - 1][0].isoformat()}: '
-            f"{_signed(v)}</title></circle>"
+            f"{signed_points(v)}</title></circle>"
         )
     if points:
         last = values[-1]
@@ -107,7 +105,7 @@ def cumulative_points_svg(
         parts.append(
             f'<text x="{x(len(values) - 1) + 8 * scale:.1f}" y="{y(last) + 5 * scale:.1f}" '
             f'fill="{colour}" '
-            f'font-weight="bold" font-size="{round(15 * scale)}">{_signed(last)}</text>'
+            f'font-weight="bold" font-size="{round(15 * scale)}">{signed_points(last)}</text>'
         )
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - every interpolated text is escaped

@@ -17,6 +17,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from ledger.games.money import signed_points
 from ledger.games.web import GameWeb
 
 from .engine import RateCard, rotation
@@ -427,8 +428,7 @@ class DanishWeb(GameWeb):
             parts = []
             for name, points in record.count.items():
                 r = total("count", to=name) - total("count", **{"from": name})
-                sign = f"+{r}" if r > 0 else f"−{-r}" if r < 0 else "0"
-                parts.append(f"{name} {points} ({sign})")
+                parts.append(f"{name} {points} ({signed_points(r)})")
             skip = [n for n in record.active if n not in record.count]
             text = gettext("Count: {counts}").format(counts=", ".join(parts))
             if skip:

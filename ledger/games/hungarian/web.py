@@ -18,6 +18,7 @@ from __future__ import annotations
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from ledger.games.money import signed_points
 from ledger.games.web import GameWeb
 
 from .engine import rotation
@@ -48,10 +49,6 @@ MAX_CLAIMS = 4  # one per active player
 
 def _kontra_word(level: int) -> str:
     return KONTRA_WORDS.get(level, "") if level else gettext("no kontra")
-
-
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
 
 
 def _figure(ftype: str) -> str:
@@ -184,7 +181,7 @@ class HungarianWeb(GameWeb):
                 )
             )
         if not brief:
-            words.append(f"T {_signed(outcome.get('T') or 0)}")
+            words.append(f"T {signed_points(outcome.get('T') or 0)}")
         return words
 
     def record_lines(self, record):
@@ -279,12 +276,16 @@ class HungarianWeb(GameWeb):
         for item in settlement.items:
             lines.append(self._item_line(item, record))
         total = settlement.total
-        lines.append(gettext("T = {total}").format(total=_signed(total)))
+        lines.append(gettext("T = {total}").format(total=signed_points(total)))
         if record.alone:
             lines.append(
                 gettext(
                     "Alone: each opponent pays T to the declarer, {declarer} {total} × 3 = {net}."
-                ).format(declarer=record.declarer, total=_signed(total), net=_signed(3 * total))
+                ).format(
+                    declarer=record.declarer,
+                    total=signed_points(total),
+                    net=signed_points(3 * total),
+                )
             )
         for claim in record.tarokk_claims:
             if claim.when == "announced":
@@ -316,7 +317,7 @@ class HungarianWeb(GameWeb):
                 name=name, side=side
             )
         extra = f", {', '.join(detail)}" if detail else ""
-        return f"{name} ({side}{extra}): {_signed(item.value)}"
+        return f"{name} ({side}{extra}): {signed_points(item.value)}"
 
     # --- the entry form ---
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from ledger.games.money import signed_points
 from ledger.games.web import GameWeb
 
 from .engine import rotation
@@ -90,10 +91,6 @@ def _bonus_text(line: dict) -> str:
     if line.get("kontra"):
         words.append(kontra_word(line["kontra"]))
     return ", ".join(words)
-
-
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value).replace("-", "−")
 
 
 class SlovenianWeb(GameWeb):
@@ -198,7 +195,7 @@ class SlovenianWeb(GameWeb):
                 )
                 if not result["took_trick"]:
                     text += " (" + gettext("no trick") + ")"
-                lines.append(text + f" → {_signed(result['score'])}")
+                lines.append(text + f" → {signed_points(result['score'])}")
         else:
             who = outcome.get("declarer")
             if outcome.get("partner"):
@@ -217,7 +214,7 @@ class SlovenianWeb(GameWeb):
                 )
             for item in outcome.get("items") or ():
                 if item["item"] == "game":
-                    lines.append(gettext("Game {value}").format(value=_signed(item["value"])))
+                    lines.append(gettext("Game {value}").format(value=signed_points(item["value"])))
                 else:
                     label = str(BONUS_LABELS.get(item["item"], item["item"]))
                     how = gettext("announced") if item.get("announced") else gettext("silent")
@@ -227,7 +224,7 @@ class SlovenianWeb(GameWeb):
                             side=SIDE_LABELS.get(item.get("side"), ""),
                             how=how,
                             result=RESULT_LABELS.get(item.get("result"), ""),
-                            value=_signed(item["value"]),
+                            value=signed_points(item["value"]),
                         )
                     )
             if outcome.get("kontra", 1) > 1:
@@ -236,10 +233,10 @@ class SlovenianWeb(GameWeb):
                         factor=outcome["kontra"], word=kontra_word(record.kontra)
                     )
                 )
-            lines.append(gettext("H = {h}").format(h=_signed(outcome.get("H", 0))))
+            lines.append(gettext("H = {h}").format(h=signed_points(outcome.get("H", 0))))
             if outcome.get("radelc_doubled"):
                 text = gettext("Radelc: doubled to {paid}").format(
-                    paid=_signed(outcome.get("paid", 0))
+                    paid=signed_points(outcome.get("paid", 0))
                 )
                 if outcome.get("radelc_crossed"):
                     text += "; " + gettext("won, one radelc is crossed off")

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from ledger import selectors, services
 from ledger.games.errors import EveningError, Problem, RulesError
+from ledger.games.money import signed_points
 from ledger.models import Club, Evening, EveningResult, Member
 from ledger.services.errors import LedgerError
 
@@ -187,7 +188,7 @@ class Command(EngineCommand):
 
     def summary(self, evening, table, hands: int) -> None:
         def signed(points: dict) -> str:
-            return ", ".join(f"{name} {value:+d}" for name, value in points.items())
+            return ", ".join(f"{name} {signed_points(value)}" for name, value in points.items())
 
         self.stdout.write(
             f"Imported evening {evening.pk} ({evening.date:%Y-%m-%d}, {evening.club.name}), "
