@@ -9,7 +9,8 @@ from django.core.management import call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger.games.danish.engine import EveningError, HandError, parse_hand, settle_evening
+from ledger.games.danish import GAME
+from ledger.games.danish.engine import EveningError, HandError, parse_hand
 from ledger.tests.conftest import load_example
 from ledger.tests.factories import make_club
 from ledger.tests.test_services import ledger_snapshot
@@ -88,7 +89,7 @@ def test_engine_refuses_malformed_hands_clearly(data):
 def test_engine_refuses_malformed_evenings_clearly(data):
     """A mutated evening settles or is refused with field and message; never another exception."""
     try:
-        settle_evening(data)
+        GAME.settle_evening(data)
     except EveningError as error:
         assert_clear(error.problems)
 

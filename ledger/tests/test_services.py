@@ -8,7 +8,8 @@ from django.apps import apps
 from django.core import serializers
 
 from ledger import selectors, services
-from ledger.games.danish.engine import HandError, RateCard, rotation, settle_evening
+from ledger.games.danish import GAME
+from ledger.games.danish.engine import HandError, RateCard, rotation
 from ledger.games.danish.engine.generate import random_hand
 from ledger.models import EveningResult, Hand, HandRevision, Member, Posting, Transfer
 from ledger.selectors.verify import verify_ledger
@@ -76,12 +77,12 @@ def test_sixty_generated_hands_match_settle_evening(club):
         records.append(random_hand(rng, names, dealer, sitting_out=out, with_table=False))
     for record in records:
         services.hand_record(table=table, record=record)
-    expected = settle_evening({"seats": names, "hands": records})
+    expected = GAME.settle_evening({"seats": names, "hands": records})
     balances = selectors.table_balances(table.pk)
-    assert {n: balances[n] for n in names} == expected.before_split
-    assert {c: balances[c] for c in ("kongekop", "pagatkop")} == expected.cups_before_split
+    assert {n: balances[n] for n in names} == expected["before_split"]
+    assert {c: balances[c] for c in ("kongekop", "pagatkop")} == expected["cups_before_split"]
     services.table_close(table=table)
-    assert {n: selectors.table_balances(table.pk)[n] for n in names} == expected.final
+    assert {n: selectors.table_balances(table.pk)[n] for n in names} == expected["final"]
     assert verify_ledger().ok
 
 
@@ -139,9 +140,9 @@ def test_void_resettles_later_hands(club):
     """Voiding hand 1 re-settles hands 2 and 3 as if hand 1 had never been played."""
     evening, table, hands = evening_e(club)
     services.hand_void(hand=hands[0], reason="misdeal, replayed")
-    expected = settle_evening({"seats": ["Anna", "Bo", "Carl"], "hands": E_HANDS[1:]})
+    expected = GAME.settle_evening({"seats": ["Anna", "Bo", "Carl"], "hands": E_HANDS[1:]})
     balances = selectors.table_balances(table.pk)
-    assert {n: balances[n] for n in ("Anna", "Bo", "Carl")} == expected.before_split
+    assert {n: balances[n] for n in ("Anna", "Bo", "Carl")} == expected["before_split"]
     assert Hand.objects.get(pk=hands[0].pk).status == "voided"
     with pytest.raises(LedgerError, match="already voided"):
         services.hand_void(hand=hands[0], reason="again")

@@ -7,8 +7,9 @@ names a cup, a meld or a bagud.
 from __future__ import annotations
 
 from ledger.games.base import Features, Move, Pool, Schedule
+from ledger.games.evening import run_evening
 
-from .engine import RateCard, parse_hand, rotation, settle, settle_evening, split_cups
+from .engine import RateCard, evening_result, parse_hand, rotation, settle, split_cups
 from .engine.evening import split_moves
 from .engine.hand import CUPS
 from .engine.stats import STAT_KEYS
@@ -93,8 +94,10 @@ class DanishTarok:
         shares = split_cups({s: balances.get(s, 0) for s in seats}, total, rates.split_unit)
         return [Move(*m) for m in split_moves(shares, cups)]
 
-    def settle_evening(self, data, rates):
-        return settle_evening(data, rates).as_dict()
+    def settle_evening(self, data, rates=None):
+        """Fund the table, settle every hand in order and split the cups."""
+        card = rates if isinstance(rates, RateCard) else self.rate_card(rates)
+        return evening_result(run_evening(self, data, card))
 
 
 GAME = DanishTarok()

@@ -7,9 +7,10 @@ no pools, no jetons, no state from hand to hand and nothing to split at the clos
 from __future__ import annotations
 
 from ledger.games.base import Features, Move
+from ledger.games.evening import run_evening
 
 from .engine import ratecard, rotation
-from .engine.evening import settle_evening
+from .engine.evening import evening_result
 from .engine.hand import HungarianHand, parse_hand
 from .engine.settle import HungarianSettlement, settle
 from .engine.stats import STAT_KEYS
@@ -60,8 +61,10 @@ class HungarianTarokk:
     def close(self, balances, state, rates, seats) -> list[Move]:
         return []
 
-    def settle_evening(self, data, rates) -> dict:
-        return settle_evening(data, rates)
+    def settle_evening(self, data, rates=None) -> dict:
+        """Settle every hand in order; nothing is split."""
+        card = rates if isinstance(rates, ratecard.RateCard) else self.rate_card(rates)
+        return evening_result(run_evening(self, data, card))
 
 
 GAME = HungarianTarokk()

@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ledger.games.base import Features, Move, Pool
+from ledger.games.evening import run_evening
 
 from .engine import rotation
 from .engine.close import close_table
-from .engine.evening import settle_evening as _settle_evening
+from .engine.evening import evening_result
 from .engine.hand import POOL, SlovenianHand
 from .engine.hand import parse_hand as _parse_hand
 from .engine.ratecard import GAME_CODE, RateCard
@@ -86,8 +87,9 @@ class SlovenianTarok:
         """Radli penalties (member → pool, ``radelc``), then the split (``split``)."""
         return close_table(balances, state, _card(rates), seats)
 
-    def settle_evening(self, data: Mapping, rates) -> dict:
-        return _settle_evening(data, _card(rates))
+    def settle_evening(self, data: Mapping, rates=None) -> dict:
+        """Settle every hand in order, then charge the radli and split the pool."""
+        return evening_result(run_evening(self, data, _card(rates)))
 
 
 GAME = SlovenianTarok()

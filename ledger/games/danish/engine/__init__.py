@@ -1,30 +1,28 @@
 """The rules of Danish Tarok as pure functions: no Django, no database.
 
-``parse_hand`` validates a ``tarokclub.hand/1`` record into a ``HandRecord``;
-``settle`` turns it into transfers; ``evening`` funds, replays and splits.
+``parse_hand`` validates a ``tarokclub.hand/1`` record into a ``DanishHand``;
+``settle`` turns it into transfers; ``evening`` splits the cups at the close.
 """
 
 from ledger.games.errors import EveningError, HandError, Problem, RateCardError, RulesError
 
-from .evening import EveningResult, settle_evening, split_cups, split_moves, to_money
-from .hand import HandRecord, parse_hand
+from .evening import evening_result, split_cups, split_moves, to_money
+from .hand import DanishHand, parse_hand
 from .ratecard import RateCard
-from .settle import Settlement, Transfer, settle
+from .settle import DanishSettlement, settle
 
 __all__ = [
     "EveningError",
-    "EveningResult",
+    "evening_result",
     "HandError",
-    "HandRecord",
+    "DanishHand",
     "Problem",
     "RateCard",
     "RateCardError",
     "RulesError",
-    "Settlement",
-    "Transfer",
+    "DanishSettlement",
     "parse_hand",
     "settle",
-    "settle_evening",
     "split_cups",
     "split_moves",
     "to_money",

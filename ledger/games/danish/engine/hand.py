@@ -98,7 +98,7 @@ class LastTrick:
 
 
 @dataclass(frozen=True)
-class HandRecord:
+class DanishHand:
     """One hand as the scorekeeper saw it; the transfers are derived from it."""
 
     seats: tuple[str, ...]
@@ -164,7 +164,7 @@ def _meld_dict(meld: Meld) -> dict:
     return data
 
 
-def is_counted(record: HandRecord, rates: RateCard) -> bool:
+def is_counted(record: DanishHand, rates: RateCard) -> bool:
     """Return whether the count is settled: not annulled, no nolo, no Pagat-variant tout."""
     if record.annulled:
         return False
@@ -175,8 +175,8 @@ def is_counted(record: HandRecord, rates: RateCard) -> bool:
     return True
 
 
-def parse_hand(data, rates: RateCard | None = None, *, seats=None, cups_before=None) -> HandRecord:
-    """Validate a ``tarokclub.hand/1`` object and return its HandRecord.
+def parse_hand(data, rates: RateCard | None = None, *, seats=None, cups_before=None) -> DanishHand:
+    """Validate a ``tarokclub.hand/1`` object and return its DanishHand.
 
     ``seats`` and ``cups_before`` supply the table's values when the record
     (a hand inside an evening file, or one from the tablet) leaves them out.
@@ -304,7 +304,7 @@ def parse_hand(data, rates: RateCard | None = None, *, seats=None, cups_before=N
                     name=nolo,
                 )
 
-    record = HandRecord(
+    record = DanishHand(
         seats=seats_t,
         dealer=dealer,
         sitting_out=tuple(sitting_out),
@@ -549,7 +549,7 @@ def _check_pagat_and_kings(p: Problems, events, last_trick) -> None:
         p.add("during_play", _("there are only four kings, not {n}"), n=kings)
 
 
-def _parse_count(p: Problems, value, record: HandRecord, rates: RateCard, check_player):
+def _parse_count(p: Problems, value, record: DanishHand, rates: RateCard, check_player):
     counted = is_counted(record, rates)
     if not counted:
         if value not in (None, {}):

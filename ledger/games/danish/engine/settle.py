@@ -1,4 +1,4 @@
-"""Settle one hand: turn a HandRecord into the transfers that move jetons.
+"""Settle one hand: turn a DanishHand into the transfers that move jetons.
 
 Order (danish-tarok.md sections 2 to 7): dealer's fee, melds, events during
 play, fines; then, unless annulled, tout or nolo or ultimo, bagud, last trick,
@@ -11,30 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ledger.games.base import Move
+
 from . import rotation
-from .hand import CUPS, HandRecord, is_counted
+from .hand import CUPS, DanishHand, is_counted
 from .ratecard import RateCard
 
 SETTLEMENT_FORMAT = "tarokclub.settlement/1"
 CUP_OF_CARD = {"king": "kongekop", "pagat": "pagatkop"}
-
-
-@dataclass(frozen=True)
-class Transfer:
-    """``points`` (> 0) moved from one account to another, with the rule that moved them."""
-
-    source: str
-    target: str
-    points: int
-    reason: str
-
-    def as_dict(self) -> dict:
-        return {
-            "from": self.source,
-            "to": self.target,
-            "points": self.points,
-            "reason": self.reason,
-        }
 
 
 @dataclass(frozen=True)
@@ -63,10 +47,10 @@ class Outcome:
 
 
 @dataclass(frozen=True)
-class Settlement:
+class DanishSettlement:
     """The transfers of one hand, each seated member's net and the cups after."""
 
-    transfers: tuple[Transfer, ...]
+    transfers: tuple[Move, ...]
     net: dict
     cups_after: dict
     outcome: Outcome = field(default_factory=Outcome)
@@ -104,21 +88,21 @@ def round_count(points: int, rates: RateCard) -> int:
 class _Book:
     """The running balances of one hand's settlement."""
 
-    def __init__(self, record: HandRecord, cups_before: dict):
-        self.transfers: list[Transfer] = []
+    def __init__(self, record: DanishHand, cups_before: dict):
+        self.transfers: list[Move] = []
         self.balance = {name: 0 for name in record.seats}
         self.balance.update(cups_before)
 
     def pay(self, source: str, target: str, points: int, reason: str) -> None:
         if points <= 0 or source == target:
             return
-        self.transfers.append(Transfer(source, target, points, reason))
+        self.transfers.append(Move(source, target, points, reason))
         self.balance[source] -= points
         self.balance[target] += points
 
 
-def settle(record: HandRecord, rates: RateCard | None = None, cups_before: dict | None = None):
-    """Return the Settlement of ``record`` under ``rates``, starting from ``cups_before``.
+def settle(record: DanishHand, rates: RateCard | None = None, cups_before: dict | None = None):
+    """Return the DanishSettlement of ``record`` under ``rates``, starting from ``cups_before``.
 
     ``cups_before`` defaults to the record's own; it is the cups' balance before
     the dealer's fee of this hand.
@@ -264,8 +248,8 @@ def ultimo_value(card: str, rates: RateCard) -> int:
     return rates.ultimo_pagat_each if card == "pagat" else rates.ultimo_king_each
 
 
-def _result(book: _Book, record: HandRecord, outcome: Outcome) -> Settlement:
-    return Settlement(
+def _result(book: _Book, record: DanishHand, outcome: Outcome) -> DanishSettlement:
+    return DanishSettlement(
         transfers=tuple(book.transfers),
         net={name: book.balance[name] for name in record.seats},
         cups_after={cup: book.balance[cup] for cup in CUPS},

@@ -1,6 +1,6 @@
 """The pure rules engine of Hungarian Tarokk (hungarian-tarokk.md): no Django, no database."""
 
-from .evening import settle_evening
+from .evening import evening_result
 from .hand import Figure, HungarianHand, TarokkClaim, parse_hand
 from .ratecard import RateCard
 from .settle import HungarianSettlement, Item, settle
@@ -14,5 +14,5 @@ __all__ = [
     "TarokkClaim",
     "parse_hand",
     "settle",
-    "settle_evening",
+    "evening_result",
 ]

@@ -1,7 +1,7 @@
 """The pure rules engine of Slovenian Tarok: no Django, no database."""
 
 from .close import close_table
-from .evening import settle_evening
+from .evening import evening_result
 from .hand import SlovenianHand, parse_hand
 from .ratecard import RateCard
 from .settle import SlovenianSettlement, settle
@@ -13,5 +13,5 @@ __all__ = [
     "close_table",
     "parse_hand",
     "settle",
-    "settle_evening",
+    "evening_result",
 ]

@@ -4,7 +4,8 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.games.danish.engine import EveningError, settle_evening, split_cups, to_money
+from ledger.games.danish import GAME
+from ledger.games.danish.engine import EveningError, split_cups, to_money
 from ledger.tests.conftest import load_example
 
 
@@ -37,7 +38,7 @@ def test_evening_refuses_with_hand_index():
     evening = load_example("EVENING_E.evening.json")
     evening["hands"][1]["last_trick"]["winner"] = "Zoe"
     with pytest.raises(EveningError) as caught:
-        settle_evening(evening)
+        GAME.settle_evening(evening)
     assert [(p.field, p.message) for p in caught.value.problems] == [
         ("hands[1].last_trick.winner", "Zoe is not seated at this table")
     ]
@@ -48,4 +49,4 @@ def test_evening_refuses_table_keys_in_hands():
     evening = load_example("EVENING_E.evening.json")
     evening["hands"][0]["cups_before"] = {"kongekop": 0, "pagatkop": 0}
     with pytest.raises(EveningError, match=r"hands\[0\].cups_before"):
-        settle_evening(evening)
+        GAME.settle_evening(evening)

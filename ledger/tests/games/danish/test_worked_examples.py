@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-from ledger.games.danish.engine import parse_hand, settle, settle_evening
+from ledger.games.danish import GAME
+from ledger.games.danish.engine import parse_hand, settle
 from ledger.tests.conftest import EXAMPLES, ROOT, load_example
 
 HANDS = ["X1", "X3", "X4", "X5", "X6", "X7"]
@@ -96,7 +97,7 @@ def test_x7_pagat_ultimo_and_the_sitter_refunds():
 
 def test_evening_e():
     """Evening E: the three hands, the balances before the split and the split of 140."""
-    result = settle_evening(load_example("EVENING_E.evening.json")).as_dict()
+    result = GAME.settle_evening(load_example("EVENING_E.evening.json"))
     expected = load_example("EVENING_E.expected.json")
     assert [h["net"] for h in result["hands"]] == [h["net"] for h in expected["hands"]]
     assert [h["cups_after"] for h in result["hands"]] == [

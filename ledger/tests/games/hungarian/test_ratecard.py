@@ -6,7 +6,7 @@ import pytest
 
 from ledger.games.errors import HandError, RateCardError
 from ledger.games.hungarian import GAME
-from ledger.games.hungarian.engine import RateCard, parse_hand, settle, settle_evening
+from ledger.games.hungarian.engine import RateCard, parse_hand, settle
 from ledger.games.hungarian.engine.ratecard import MAX_AMOUNT
 
 from .helpers import example_hand, hand, load_example
@@ -101,7 +101,7 @@ def test_dupla_volat_times_bid_false_on_volat():
 def test_dupla_volat_times_bid_false_on_silent_dupla():
     """False: the evening's second hand pays a flat silent dupla 2 + four kings 1."""
     data = load_example("HU_EVENING.evening.json")
-    result = settle_evening(data, card(dupla_volat_times_bid=False))
+    result = GAME.settle_evening(data, card(dupla_volat_times_bid=False))
     assert result["hands"][1]["net"]["Carl"] == 3
 
 
@@ -254,5 +254,5 @@ def test_a_card_of_another_game_is_refused_by_the_hand():
         parse_hand(example_hand("HU1"), DanishCard())
     assert [p.field for p in caught.value.problems] == ["game"]
     with pytest.raises(RateCardError) as caught:
-        settle_evening(load_example("HU_EVENING.evening.json"), {"game": "danish_tarok"})
+        GAME.settle_evening(load_example("HU_EVENING.evening.json"), {"game": "danish_tarok"})
     assert [p.field for p in caught.value.problems] == ["game"]

@@ -8,7 +8,8 @@ reported on another field).
 import pytest
 
 from ledger.games.errors import EveningError, HandError
-from ledger.games.hungarian.engine import parse_hand, settle, settle_evening
+from ledger.games.hungarian import GAME
+from ledger.games.hungarian.engine import parse_hand, settle
 
 from .helpers import SEATS5, hand, load_example
 
@@ -374,7 +375,7 @@ def evening(**fields):
 
 def evening_fields(data):
     with pytest.raises(EveningError) as caught:
-        settle_evening(data)
+        GAME.settle_evening(data)
     return [p.field for p in caught.value.problems]
 
 
@@ -396,7 +397,7 @@ def test_evening_hand_may_name_the_evenings_game():
     """A hand may repeat the evening's game."""
     data = evening()
     data["hands"][0]["game"] = "hungarian_tarokk"
-    assert settle_evening(data)["final"] == load_example("HU_EVENING.expected.json")["final"]
+    assert GAME.settle_evening(data)["final"] == load_example("HU_EVENING.expected.json")["final"]
 
 
 def test_evening_hand_refusals_are_prefixed_and_collected():

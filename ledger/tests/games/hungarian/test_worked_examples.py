@@ -5,7 +5,7 @@ import json
 import pytest
 
 from ledger.games.hungarian import GAME
-from ledger.games.hungarian.engine import parse_hand, settle, settle_evening
+from ledger.games.hungarian.engine import parse_hand, settle
 
 from .helpers import example_hand, load_example, netted_pairs, triples
 
@@ -190,7 +190,7 @@ def test_outcome_data_is_json_ready():
 def test_evening():
     """The HU evening: each hand's net, before_split and final exactly as expected."""
     expected = load_example("HU_EVENING.expected.json")
-    result = settle_evening(load_example("HU_EVENING.evening.json"))
+    result = GAME.settle_evening(load_example("HU_EVENING.evening.json"))
     assert [h["net"] for h in result["hands"]] == [h["net"] for h in expected["hands"]]
     assert result["before_split"] == expected["before_split"]
     assert result["final"] == expected["final"]

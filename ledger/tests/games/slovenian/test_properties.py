@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.games.slovenian import GAME
-from ledger.games.slovenian.engine import RateCard, parse_hand, settle, settle_evening
+from ledger.games.slovenian.engine import RateCard, parse_hand, settle
 from ledger.games.slovenian.engine.close import close_table
 from ledger.games.slovenian.engine.generate import random_hand
 from ledger.tests.games.helpers import schedule_in_turn
@@ -85,7 +85,7 @@ def test_evening_close_leaves_the_pool_at_0(table, n_hands, radli_on):
         dealer = schedule_in_turn(GAME, seats, first, k, RATES).dealer
         hands.append(random_hand(rng, seats, dealer, None, with_table=False))
     rates = RateCard.from_dict({"radli": radli_on})
-    result = settle_evening(
+    result = GAME.settle_evening(
         {
             "format": "tarokclub.evening/1",
             "game": "slovenian_tarok",

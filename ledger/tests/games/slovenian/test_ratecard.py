@@ -6,7 +6,7 @@ import pytest
 
 from ledger.games.errors import RateCardError
 from ledger.games.slovenian import GAME
-from ledger.games.slovenian.engine import RateCard, parse_hand, settle, settle_evening
+from ledger.games.slovenian.engine import RateCard, parse_hand, settle
 from ledger.games.slovenian.engine.close import close_table
 from ledger.games.slovenian.engine.settle import round_to
 
@@ -130,7 +130,7 @@ def test_radli_false_no_penalty_at_close():
 
 def test_radli_false_evening():
     """radli false: the evening SL without doubling, new radli or penalties."""
-    result = settle_evening(
+    result = GAME.settle_evening(
         load_sl("SL_EVENING.evening.json"), RateCard.from_dict({"radli": False})
     )
     assert result["radli_at_close"] == {"Anna": 0, "Bo": 0, "Carl": 0, "Dorte": 0}

@@ -5,7 +5,8 @@ import copy
 import pytest
 
 from ledger.games.errors import EveningError, HandError
-from ledger.games.slovenian.engine import RateCard, parse_hand, settle, settle_evening
+from ledger.games.slovenian import GAME
+from ledger.games.slovenian.engine import RateCard, parse_hand, settle
 
 from .helpers import load_sl
 
@@ -477,7 +478,7 @@ def test_evening_refusals(description, mutate, field):
     data = _evening()
     mutate(data)
     with pytest.raises(EveningError) as caught:
-        settle_evening(data, RateCard())
+        GAME.settle_evening(data, RateCard())
     assert field in [p.field for p in caught.value.problems], description
 
 
@@ -485,4 +486,7 @@ def test_evening_hand_may_repeat_the_evening_game():
     """A hand inside the evening that gives ``game`` slovenian_tarok is accepted."""
     data = _evening()
     data["hands"][0]["game"] = "slovenian_tarok"
-    assert settle_evening(data, RateCard())["final"] == load_sl("SL_EVENING.expected.json")["final"]
+    assert (
+        GAME.settle_evening(data, RateCard())["final"]
+        == load_sl("SL_EVENING.expected.json")["final"]
+    )

@@ -3,7 +3,7 @@
 import pytest
 
 from ledger.games.slovenian import GAME
-from ledger.games.slovenian.engine import RateCard, parse_hand, settle, settle_evening
+from ledger.games.slovenian.engine import RateCard, parse_hand, settle
 
 from .helpers import load_sl
 
@@ -131,7 +131,7 @@ def test_sl8_failed_valat_replaces_the_mond():
 def test_evening_sl_exact():
     """The evening SL: each hand's net and radli, radli at close, balances, pool and final."""
     expected = load_sl("SL_EVENING.expected.json")
-    result = settle_evening(load_sl("SL_EVENING.evening.json"), RateCard())
+    result = GAME.settle_evening(load_sl("SL_EVENING.evening.json"), RateCard())
     assert result["format"] == "tarokclub.evening-result/1"
     assert result["game"] == "slovenian_tarok"
     assert [{"net": h["net"], "radli_after": h["radli_after"]} for h in result["hands"]] == (
