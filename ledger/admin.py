@@ -18,7 +18,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from ledger import selectors
-from ledger.forms.admin import ClubForm, amount_fields, fine_fields, option_fields
+from ledger.forms.admin import club_form
+from ledger.games.registry import default_game, get_web
 from ledger.models import (
     Account,
     AccountBalance,
@@ -98,28 +99,37 @@ class MemberInline(admin.TabularInline):
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    form = ClubForm
     list_display = ["name", "slug", "game", "price_per_point", "currency", "member_count"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [SeasonInline, MemberInline]
-    fieldsets = [
-        (None, {"fields": ["name", "slug", "game", "price_per_point", "currency"]}),
-        (_("Jetons"), {"fields": ["starting_jetons"]}),
-        (_("Public results"), {"fields": ["publish_results", "publish_money"]}),
-        (
-            _("Rate card: amounts in points"),
-            {
-                "fields": amount_fields(),
-                "description": _(
-                    "The club's house rules. A change applies to evenings opened from now on; "
-                    "an evening keeps the rate card it opened with."
-                ),
-            },
-        ),
-        (_("Fines per cup"), {"fields": fine_fields()}),
-        (_("Options"), {"fields": option_fields()}),
-    ]
+
+    def _game(self, obj) -> str:
+        return obj.game if obj is not None and obj.pk else default_game()
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        kwargs["form"] = club_form(self._game(obj))
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fieldsets(self, request, obj=None):
+        house_rules = get_web(self._game(obj)).rate_card_field_groups()
+        first, *rest = house_rules or [(_("House rules"), [])]
+        return [
+            (None, {"fields": ["name", "slug", "game", "price_per_point", "currency"]}),
+            (_("Jetons"), {"fields": ["starting_jetons"]}),
+            (_("Public results"), {"fields": ["publish_results", "publish_money"]}),
+            (
+                first[0],
+                {
+                    "fields": first[1],
+                    "description": _(
+                        "The club's house rules. A change applies to evenings opened from now "
+                        "on; an evening keeps the rate card it opened with."
+                    ),
+                },
+            ),
+            *((title, {"fields": names}) for title, names in rest),
+        ]
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(_members=Count("members"))

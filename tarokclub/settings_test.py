@@ -10,3 +10,8 @@ import os
 os.environ.setdefault("DJANGO_DEBUG", "1")
 
 from tarokclub.settings import *  # noqa: E402, F403
+
+# A test-only game proves the game contract: registered here, with no file outside its package
+# (``ledger/tests/games/toy``) naming it.
+TAROK_GAMES = [*TAROK_GAMES, "ledger.tests.games.toy"]  # noqa: F405
+INSTALLED_APPS = [*INSTALLED_APPS, "ledger.tests.games.toy"]  # noqa: F405

@@ -13,12 +13,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.errors import RulesError
+from ledger.games.registry import get_game
 from ledger.models import Member
 from ledger.web.jsonin import load_json_safely
 from ledger.web.refusals import refusal_text
-
-MAX_SEATS = 5
-MIN_SEATS = 3
 
 
 class EveningStartForm(forms.Form):
@@ -40,24 +38,24 @@ class EveningStartForm(forms.Form):
 
 
 class TableOpenForm(forms.Form):
-    """Seat 3 to 5 members in the direction of play and name the first dealer."""
+    """Seat the evening's game's number of members (``game.features``: 3 to 5 for Danish and
+    Slovenian, 4 or 5 for Hungarian) in the direction of play and name the first dealer."""
 
     first_dealer = forms.TypedChoiceField(
-        label=_("First dealer"),
-        coerce=int,
-        initial=1,
-        widget=forms.RadioSelect,
-        choices=[(n, n) for n in range(1, MAX_SEATS + 1)],
+        label=_("First dealer"), coerce=int, initial=1, widget=forms.RadioSelect
     )
 
-    def __init__(self, *args, club, busy=None, **kwargs):
+    def __init__(self, *args, club, game: str, busy=None, **kwargs):
         super().__init__(*args, **kwargs)
+        features = get_game(game).features
+        self.min_seats, self.max_seats = features.min_seats, features.max_seats
+        self.fields["first_dealer"].choices = [(n, n) for n in range(1, self.max_seats + 1)]
         members = Member.objects.filter(club=club, active=True).order_by("name")
         busy = busy or {}
-        for n in range(1, MAX_SEATS + 1):
+        for n in range(1, self.max_seats + 1):
             field = forms.ModelChoiceField(
                 queryset=members,
-                required=n <= MIN_SEATS,
+                required=False,  # the number seated is checked as the game's rule, in clean
                 label=_("Seat {n}").format(n=n),
                 empty_label="—",
             )
@@ -68,15 +66,21 @@ class TableOpenForm(forms.Form):
                 else m.name
             )
             self.fields[f"seat_{n}"] = field
-        self.order_fields([f"seat_{n}" for n in range(1, MAX_SEATS + 1)] + ["first_dealer"])
+        self.order_fields([f"seat_{n}" for n in range(1, self.max_seats + 1)] + ["first_dealer"])
 
     def seat_fields(self):
-        return [self[f"seat_{n}"] for n in range(1, MAX_SEATS + 1)]
+        return [self[f"seat_{n}"] for n in range(1, self.max_seats + 1)]
 
     def clean(self):
         data = super().clean()
-        chosen = [(n, data.get(f"seat_{n}")) for n in range(1, MAX_SEATS + 1)]
+        chosen = [(n, data.get(f"seat_{n}")) for n in range(1, self.max_seats + 1)]
         members = [m for _n, m in chosen if m is not None]
+        if not self.min_seats <= len(members) <= self.max_seats:
+            raise forms.ValidationError(
+                _("a table of this game seats {low} to {high} members, not {n}").format(
+                    low=self.min_seats, high=self.max_seats, n=len(members)
+                )
+            )
         if len({m.pk for m in members}) != len(members):
             raise forms.ValidationError(_("a member can have only one seat at a table"))
         first = data.get("first_dealer")

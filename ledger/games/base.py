@@ -70,6 +70,7 @@ class Schedule:
     # Every seat's role in the hand: "out", "dealer", "forehand", "player", or a game's own
     # (Danish "non_counter").
     roles: Mapping[str, str] = field(default_factory=dict)
+    seats: tuple[str, ...] = ()  # every seat of the table, in the direction of play
 
 
 def normalized_name(name: str) -> str:
@@ -141,7 +142,8 @@ class Game(Protocol):
     features: Features
 
     def rate_card(self, data: Mapping | None = None) -> Any:
-        """Return the rate card of ``data`` (a rates/1 object or a stored card), defaults filled.
+        """Return the rate card of ``data`` (a rates/1 object, a stored card or a card of the
+        game already), defaults filled.
 
         Raises RateCardError naming each bad key. The card has ``as_dict()``.
         """
@@ -173,6 +175,11 @@ class Game(Protocol):
 
     def settle(self, record: Record, rates, state: Mapping) -> Settlement:
         """Settle a parsed hand from ``state``."""
+
+    def random_hand(self, rng, schedule: Schedule, rates, state) -> dict:
+        """Return a hand record (without ``seats`` and the state) that this game accepts for
+        the hand ``schedule`` describes, played from ``state``: a realistic mix for tests,
+        the demo clubs and the bench."""
 
     def stats_of(self, record: Record, settlement: Settlement) -> dict[str, SeatStats]:
         """Return what each seat of a settled hand counts for the statistics, by seat name."""

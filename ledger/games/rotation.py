@@ -111,6 +111,7 @@ def schedule_of(seats: Sequence[str], dealer: str) -> Schedule:
         active=active_players(seats, dealer),
         forehand=forehand(seats, dealer),
         roles=schedule_roles(seats, dealer),
+        seats=seats,
     )
 
 

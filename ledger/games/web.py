@@ -29,16 +29,23 @@ runs for every registered game. The members, in groups:
 - Statistics (counted by the engine's ``stats_of``): ``stats_columns`` ((key, label) in order),
   ``stats_help`` (each column's tooltip), ``stats_note`` and ``column_notes()`` (the lines
   under the standings), ``stats_tiles(stats)`` (a member's season tiles).
-- House rules: ``rate_card_form_fields()`` (the fields by rate-card key) and
-  ``rate_card_field_groups()`` (their keys in groups: amounts, fines, options).
+- House rules: ``rate_card_labels`` (every setting of the game's rate card, by its path such as
+  ``funding_per_cup`` or ``contract_values.three``: a label and a one-line explanation),
+  ``rate_card_choices`` (the labelled choices of an option) and ``rate_card_groups`` (titled
+  groups of the card's keys); from them ``rate_card_form_fields()``, ``rate_card_field_groups()``,
+  ``rate_card_initial(card)`` and ``rate_card_from_form(cleaned)`` make the one house-rules form
+  of the admin and the set-up screens (``ledger.forms.ratecard``).
 """
 
 from __future__ import annotations
 
+from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ledger.games.registry import GAMES, get_web
+from ledger.games.money import MAX_POINTS
+from ledger.games.registry import GAMES, get_game, get_web
 
 # Reasons every game's ledger writes, whatever the game.
 COMMON_REASONS = {
@@ -100,6 +107,9 @@ class GameWeb:
     stats_columns: tuple[tuple[str, str], ...] = ()
     stats_help: dict = {}
     stats_note = ""
+    rate_card_labels: dict = {}  # path -> (label, one-line explanation)
+    rate_card_choices: dict = {}  # path -> ((value, label), ...)
+    rate_card_groups: tuple = ()  # ((title, (key, ...)), ...)
 
     # --- the entry form ---
 
@@ -190,13 +200,106 @@ class GameWeb:
 
     # --- house rules ---
 
-    def rate_card_form_fields(self) -> dict:
-        """Return the form fields of the game's rate card, by rate-card key."""
-        return {}
+    def rate_card_defaults(self) -> dict:
+        """Return the game's default rate card as data, without ``format`` and ``game``."""
+        card = get_game(self.code).rate_card({}).as_dict()
+        return {k: v for k, v in card.items() if k not in ("format", "game")}
 
-    def rate_card_field_groups(self) -> dict[str, list[str]]:
-        """Return the rate card's field names by group (``amounts``, ``fines``, ``options``)."""
-        return {"amounts": [], "fines": [], "options": []}
+    def rate_card_paths(self) -> list[str]:
+        """Return every setting of the rate card: a key, or ``key.entry`` of an object key."""
+        paths = []
+        for key, value in self.rate_card_defaults().items():
+            if isinstance(value, dict):
+                paths += [f"{key}.{entry}" for entry in value]
+            else:
+                paths.append(key)
+        return paths
+
+    @staticmethod
+    def rate_card_field_name(path: str) -> str:
+        """Return the form field of the setting ``path`` (``contract_values.three`` is
+        ``contract_values__three``)."""
+        return path.replace(".", "__")
+
+    def rate_card_form_fields(self) -> dict:
+        """Return one form field per setting of the rate card, by field name: labelled and
+        explained in the reader's language, the game's default beside it."""
+        defaults = self.rate_card_defaults()
+        fields: dict[str, forms.Field] = {}
+        for path in self.rate_card_paths():
+            key, _dot, entry = path.partition(".")
+            default = defaults[key][entry] if entry else defaults[key]
+            label, explanation = self.rate_card_labels.get(path, (path, ""))
+            choices = self.rate_card_choices.get(path)
+            if isinstance(default, bool):
+                choices = choices or ((True, _("yes")), (False, _("no")))
+                shown = dict(choices)[default]
+                field = forms.TypedChoiceField(
+                    choices=[("1" if v else "0", text) for v, text in choices],
+                    coerce=lambda value: value in (True, "1", "True", "true"),
+                )
+            elif choices:
+                shown = dict(choices).get(default, default)
+                field = forms.ChoiceField(choices=list(choices))
+            else:
+                shown = default
+                field = forms.IntegerField(min_value=0, max_value=MAX_POINTS)
+            field.label = label
+            field.help_text = (
+                format_lazy(
+                    _("{explanation} Default: {default}."), explanation=explanation, default=shown
+                )
+                if explanation
+                else format_lazy(_("Default: {default}."), default=shown)
+            )
+            fields[self.rate_card_field_name(path)] = field
+        return fields
+
+    def rate_card_field_groups(self) -> list[tuple[str, list[str]]]:
+        """Return the form's fields in titled groups (every setting once, in the card's
+        order): the game's ``rate_card_groups``, the rest under "Other settings"."""
+        paths = self.rate_card_paths()
+        groups, placed = [], set()
+        for title, keys in self.rate_card_groups:
+            names = [self.rate_card_field_name(p) for p in paths if p.partition(".")[0] in keys]
+            placed.update(names)
+            if names:
+                groups.append((title, names))
+        rest = [self.rate_card_field_name(p) for p in paths]
+        rest = [name for name in rest if name not in placed]
+        if rest:
+            groups.append((_("Other settings"), rest))
+        return groups
+
+    def rate_card_initial(self, card: dict | None) -> dict:
+        """Return the form's values of a stored ``card`` merged over the defaults (a stored
+        value the game would refuse is shown as it is, so saving names its field)."""
+        merged = self.rate_card_defaults()
+        for key, value in (card or {}).items():
+            if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                merged[key] = {**merged[key], **value}
+            elif key in merged:
+                merged[key] = value
+        initial = {}
+        for path in self.rate_card_paths():
+            key, _dot, entry = path.partition(".")
+            value = merged[key][entry] if entry else merged[key]
+            initial[self.rate_card_field_name(path)] = (
+                ("1" if value else "0") if isinstance(value, bool) else value
+            )
+        return initial
+
+    def rate_card_from_form(self, cleaned: dict) -> dict:
+        """Return the rate-card data of a form's cleaned values (for ``game.rate_card``)."""
+        data: dict = {}
+        for path in self.rate_card_paths():
+            key, _dot, entry = path.partition(".")
+            value = cleaned[self.rate_card_field_name(path)]
+            if entry:
+                data.setdefault(key, {})[entry] = value
+            else:
+                data[key] = value
+        return data
 
 
 def game_choices() -> list[tuple[str, str]]:

@@ -9,7 +9,6 @@ from django.db.models import (
     Max,
     OuterRef,
     Subquery,
-    Sum,
 )
 
 from ledger.models import (
@@ -96,10 +95,7 @@ def evening_jetons(*, evening: Evening) -> list[JetonTable]:
         transfers = transfers.exclude(
             posting__kind=Posting.Kind.SPLIT, posting__reversed_by__isnull=True
         )
-    for row in transfers.values("target_id").annotate(s=Sum("points")):
-        balances[row["target_id"]] += row["s"]
-    for row in transfers.values("source_id").annotate(s=Sum("points")):
-        balances[row["source_id"]] -= row["s"]
+    balances.update(transfers.balances())
     latest = JetonCount.objects.filter(account=OuterRef("account")).order_by("-counted_at", "-pk")
     counted, counted_at = {}, {}
     for account_id, points, at in (

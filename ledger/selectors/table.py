@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q
 
 from ledger import services
 from ledger.games.base import Dealt
@@ -298,15 +298,9 @@ def evening_tables(evening: Evening) -> list[dict]:
         for a in Account.objects.filter(table__evening=evening).select_related("member")
     }
     balances = defaultdict(dict)
-    for field, sign in (("target_id", 1), ("source_id", -1)):
-        for row in (
-            Transfer.objects.filter(table__evening=evening)
-            .values(field)
-            .annotate(total=Sum("points"))
-            .order_by()
-        ):
-            table_id, name = names[row[field]]
-            balances[table_id][name] = balances[table_id].get(name, 0) + sign * row["total"]
+    for pk, balance in Transfer.objects.filter(table__evening=evening).balances().items():
+        table_id, name = names[pk]
+        balances[table_id][name] = balance
     counts: dict[int, dict] = defaultdict(lambda: {"total": 0, "recorded": 0})
     dealt = defaultdict(list)
     for table_id, status, record in (

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.db import connection
-from django.db.models import Count, Sum
 
 from ledger.models import Account, AccountBalance, Transfer
 
@@ -53,15 +52,9 @@ def add(change: dict[int, list[int]]) -> None:
 
 
 def derive(transfers) -> dict[int, list[int]]:
-    """Return account id -> [balance, transfers] summed over the ``transfers`` queryset."""
-    totals: dict[int, list[int]] = defaultdict(lambda: [0, 0])
-    for row in transfers.values("target_id").annotate(s=Sum("points"), n=Count("pk")).order_by():
-        totals[row["target_id"]][0] += row["s"]
-        totals[row["target_id"]][1] += row["n"]
-    for row in transfers.values("source_id").annotate(s=Sum("points"), n=Count("pk")).order_by():
-        totals[row["source_id"]][0] -= row["s"]
-        totals[row["source_id"]][1] += row["n"]
-    return totals
+    """Return account id -> [balance, transfers] summed over the ``transfers`` queryset (the
+    one sum over transfers, ``TransferQuerySet.balances_and_counts``)."""
+    return {pk: [b, n] for pk, (b, n) in transfers.balances_and_counts().items()}
 
 
 def rebuild(tables=None) -> int:

@@ -32,7 +32,7 @@ def form_data(club=None, **changes):
     for key in RateCard.amount_keys():
         data[key] = str(getattr(rates, key))
     for fine_type in FINE_TYPES:
-        data[f"fine_{fine_type}"] = str(rates.fine(fine_type))
+        data[f"fines_per_cup__{fine_type}"] = str(rates.fine(fine_type))
     for key in OPTIONS:
         data[key] = getattr(rates, key)
     data.update({k: str(v) for k, v in changes.items()})
@@ -43,12 +43,13 @@ def form_data(club=None, **changes):
 
 
 def test_form_has_one_field_per_setting():
-    """Every amount, every fine (as fine_<type>) and every option is a field of its own."""
+    """Every amount, every fine (as fines_per_cup__<type>) and every option is a field of its
+    own, labelled and explained, with its default."""
     fields = ClubForm().fields
     for key in RateCard.amount_keys():
         assert fields[key].min_value == 0
     for fine_type in FINE_TYPES:
-        assert fields[f"fine_{fine_type}"].min_value == 0
+        assert fields[f"fines_per_cup__{fine_type}"].min_value == 0
     for key, choices in OPTIONS.items():
         assert [c for c, _label in fields[key].choices] == list(choices)
     assert "rate_card" not in fields
@@ -66,8 +67,8 @@ def test_form_starts_from_the_stored_rate_card_over_the_defaults():
     form = ClubForm(instance=club)
     assert form["funding_per_cup"].value() == 25
     assert form["refund_per_cup"].value() == 20
-    assert form["fine_revoke"].value() == 50
-    assert form["fine_misdeal"].value() == 5
+    assert form["fines_per_cup__revoke"].value() == 50
+    assert form["fines_per_cup__misdeal"].value() == 5
     assert form["multi_bagud"].value() == "sequential"
     assert form["tout_variant"].value() == "moller"
 
@@ -75,9 +76,8 @@ def test_form_starts_from_the_stored_rate_card_over_the_defaults():
 def test_valid_form_stores_the_complete_validated_rate_card():
     """Saving stores RateCard.from_dict(...).as_dict(): every key, the format, the new values."""
     club = make_club()
-    form = ClubForm(
-        form_data(club, funding_per_cup=25, fine_revoke=50, tout_variant="pagat"), instance=club
-    )
+    data = form_data(club, funding_per_cup=25, fines_per_cup__revoke=50, tout_variant="pagat")
+    form = ClubForm(data, instance=club)
     assert form.is_valid(), form.errors
     form.save()
     club.refresh_from_db()
@@ -94,9 +94,9 @@ def test_valid_form_stores_the_complete_validated_rate_card():
 def test_negative_amounts_are_refused_next_to_their_fields():
     """A negative amount or fine is refused on its own field; nothing is stored."""
     club = make_club(rate_card={"funding_per_cup": 25})
-    form = ClubForm(form_data(club, funding_per_cup=-5, fine_revoke=-40), instance=club)
+    form = ClubForm(form_data(club, funding_per_cup=-5, fines_per_cup__revoke=-40), instance=club)
     assert not form.is_valid()
-    assert set(form.errors) == {"funding_per_cup", "fine_revoke"}
+    assert set(form.errors) == {"funding_per_cup", "fines_per_cup__revoke"}
     club.refresh_from_db()
     assert club.rate_card == {"funding_per_cup": 25}
 
@@ -269,7 +269,7 @@ def _inline_management(data):
 
 def test_club_added_in_the_admin_stores_the_validated_rate_card(client, superuser):
     """Adding a club through the admin page stores the full rate card from the fields."""
-    data = form_data(funding_per_cup=25, fine_misdeal=10, five_seat_rotation="hermansen")
+    data = form_data(funding_per_cup=25, fines_per_cup__misdeal=10, five_seat_rotation="hermansen")
     for prefix in ("seasons", "members"):
         data.update(
             {
@@ -308,30 +308,33 @@ def test_club_page_shows_errors_for_a_negative_amount(client, superuser):
 
 
 def test_a_club_of_another_game_keeps_its_own_house_rules(client, superuser):
-    """The admin's rate-card fields are the default game's: saving a Slovenian club there
-    never stores a Danish card on it, and switching a club's game starts from its defaults."""
+    """The admin's house-rules fields are the club's own game's: a Slovenian club edits its
+    Slovenian card there, and a club switched to another game starts from its defaults."""
     from ledger.forms.admin import ClubForm
     from ledger.games.registry import get_game
 
     club = make_club(slug="sl", name="Ljubljana", game="slovenian_tarok")
     club.rate_card = {"mond_penalty": 21}
     club.save()
+    form = ClubForm(instance=club)
+    assert "mond_penalty" in form.fields and "funding_per_cup" not in form.fields
+    assert form["mond_penalty"].value() == 21
     data = {"name": "Ljubljana", "slug": "sl", "game": "slovenian_tarok"}
     data |= {"price_per_point": "0.25", "currency": "EUR", "starting_jetons": 500}
-    form = ClubForm(data | _defaults_of_the_form(), instance=club)
+    form = ClubForm(data | _defaults_of_the_form(club), instance=club)
     assert form.is_valid(), form.errors
-    assert form.save().rate_card == {"mond_penalty": 21}
-    get_game("slovenian_tarok").rate_card(club.rate_card)  # still valid for its game
+    card = form.save().rate_card
+    assert card == get_game("slovenian_tarok").rate_card({"mond_penalty": 21}).as_dict()
     danish = make_club(slug="dk", name="Hjørring")
-    form = ClubForm(data | {"slug": "dk"} | _defaults_of_the_form(), instance=danish)
+    form = ClubForm(form_data(danish, game="slovenian_tarok"), instance=danish)
     assert form.is_valid(), form.errors
-    assert form.save().rate_card == {}
+    assert form.save().rate_card == get_game("slovenian_tarok").rate_card({}).as_dict()
 
 
-def _defaults_of_the_form() -> dict:
+def _defaults_of_the_form(club=None) -> dict:
     from ledger.forms.admin import ClubForm
 
-    form = ClubForm()
+    form = ClubForm(instance=club)
     return {
         name: form.initial.get(name, field.initial)
         for name, field in form.fields.items()

@@ -169,7 +169,7 @@ def test_preview_tells_the_items_t_and_the_lone_declarer(client, members, evenin
     assert "Kontra on the game: rekontra, ×4." in text
     assert "The game (declarer&#x27;s side, ×4): +16" in text
     assert "Pagát ultimó (declarer&#x27;s side, announced, made): +10" in text
-    assert "Four kings (opponents, silent, made): −1" in text
+    assert "Négy király (opponents, silent, made): −1" in text
     assert "T = +25" in text
     assert "+25 × 3 = +75" in text
 
@@ -180,7 +180,8 @@ def test_silent_dupla_from_the_points_is_in_the_story(client, members, evening):
     response = scorekeeper(client, members).post(
         url("hand_preview", pk=table.pk), {"record": json.dumps(hand)}
     )
-    assert "Dupla (opponents, silent, from the card points, made): −2" in response.content.decode()
+    shown = "Dupla játék (opponents, silent, from the card points, made): −2"
+    assert shown in response.content.decode()
 
 
 def test_a_refused_hand_writes_nothing(client, members, evening):

@@ -252,7 +252,9 @@ def test_house_rules_show_the_defaults_and_are_validated(club_admin):
     club, _, client = club_admin
     page = client.get(url("setup_rates")).content.decode()
     assert "funding_per_cup" in page and "tout_variant" in page
-    response = _rates_post(client, funding_per_cup="30", fine_misdeal="10", tout_variant="pagat")
+    response = _rates_post(
+        client, funding_per_cup="30", fines_per_cup__misdeal="10", tout_variant="pagat"
+    )
     assert response.status_code == 302
     club.refresh_from_db()
     assert club.rate_card["funding_per_cup"] == 30

@@ -169,7 +169,10 @@ def table_new(request, pk):
         messages.error(request, gettext("The evening is closed."))
         return redirect("evening", club=request.club.slug, pk=evening.pk)
     form = TableOpenForm(
-        request.POST or None, club=request.club, busy=selectors.seated_at_open_tables(evening)
+        request.POST or None,
+        club=request.club,
+        game=evening.game,
+        busy=selectors.seated_at_open_tables(evening),
     )
     status = 200
     if request.method == "POST":

@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from ledger import selectors, services
+from ledger.forms.ratecard import RateCardForm
 from ledger.forms.setup import (
     ClubCreateForm,
     ClubSettingsForm,
@@ -21,7 +22,6 @@ from ledger.forms.setup import (
     MemberAddForm,
     MemberEditForm,
     MembersPasteForm,
-    RateCardForm,
     SeasonForm,
 )
 from ledger.models import Member, Season

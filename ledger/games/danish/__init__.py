@@ -11,6 +11,7 @@ from ledger.games.evening import run_evening
 
 from .engine import RateCard, evening_result, parse_hand, rotation, settle, split_cups
 from .engine.evening import split_moves
+from .engine.generate import random_hand
 from .engine.hand import CUPS
 from .engine.stats import STAT_KEYS
 from .engine.stats import stats_of as _stats_of
@@ -31,6 +32,8 @@ class DanishTarok:
     )
 
     def rate_card(self, data=None) -> RateCard:
+        if isinstance(data, RateCard):
+            return data
         return RateCard.from_dict(dict(data or {}))
 
     def initial_state(self, seats, rates):
@@ -62,6 +65,7 @@ class DanishTarok:
             sitting_out=out,
             active=rotation.active_players(seats, out),
             forehand=rotation.forehand(seats, dealer, out),
+            seats=tuple(seats),
             roles={
                 name: "out"
                 if name in out
@@ -80,6 +84,16 @@ class DanishTarok:
 
     def settle(self, record, rates, state):
         return settle(record, rates, state)
+
+    def random_hand(self, rng, schedule, rates, state):
+        return random_hand(
+            rng,
+            schedule.seats,
+            schedule.dealer,
+            rates,
+            sitting_out=list(schedule.sitting_out),
+            with_table=False,
+        )
 
     def stats_of(self, record, settlement):
         """Return each seat's role, whether he played, and his counts (``engine/stats.py``)."""

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import itertools
 
-from django import forms
-from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -119,29 +117,87 @@ OUTCOME_CARD_LABELS = {"king": _("king"), "pagat": _("pagat")}
 
 # --- the rate card form ------------------------------------------------------------------
 
-AMOUNT_FIELD_LABELS = {
-    "funding_per_cup": _("funding per cup"),
-    "refund_per_cup": _("refunding per cup"),
-    "dealer_fee_per_cup": _("dealer's fee per cup"),
-    "meld_tarok_base": _("tarok meld: 10 taroks"),
-    "meld_tarok_step": _("tarok meld: each more"),
-    "meld_matador_base": _("matadors: 3"),
-    "meld_matador_step": _("matadors: each more"),
-    "meld_half": _("half meld"),
-    "meld_full": _("full meld"),
-    "meld_overfull": _("overfull meld"),
-    "lost_ultimo_card_each": _("ultimo card lost: to each player"),
-    "lost_ultimo_card_cup": _("ultimo card lost: into the cup"),
-    "pagat_home_each": _("pagat home: from each player"),
-    "ultimo_pagat_each": _("pagat ultimo (and bagud): from each"),
-    "ultimo_king_each": _("king ultimo (and bagud): from each"),
-    "last_trick_each": _("last trick: from each"),
-    "nolo_each": _("nolo: from each"),
-    "tout_each": _("tout: from each"),
-    "tout_each_pagat": _("tout, pagat variant: from each"),
-    "count_par": _("count: par"),
-    "count_round_to": _("count: rounded to"),
-    "split_unit": _("split unit"),
+# Every setting of the rate card: its label and what it does, in a sentence.
+RATE_CARD_LABELS = {
+    "funding_per_cup": (
+        _("funding per cup"),
+        _("What each member pays into each cup when he sits down at the table."),
+    ),
+    "refund_per_cup": (
+        _("refunding per cup"),
+        _("What every seated member pays into a cup that a hand emptied."),
+    ),
+    "dealer_fee_per_cup": (
+        _("dealer's fee per cup"),
+        _("What the dealer pays into each cup before he deals."),
+    ),
+    "meld_tarok_base": (
+        _("tarok meld: 10 taroks"),
+        _("Paid by each opponent for a meld of ten taroks."),
+    ),
+    "meld_tarok_step": (_("tarok meld: each more"), _("Added for each tarok over ten.")),
+    "meld_matador_base": (_("matadors: 3"), _("Paid by each opponent for three matadors.")),
+    "meld_matador_step": (_("matadors: each more"), _("Added for each matador over three.")),
+    "meld_half": (
+        _("half meld"),
+        _("Paid by each opponent for three court cards of a suit (or three kings) and the scies."),
+    ),
+    "meld_full": (
+        _("full meld"),
+        _("Paid by each opponent for the four court cards of a suit, or the four kings."),
+    ),
+    "meld_overfull": (
+        _("overfull meld"),
+        _("Paid by each opponent for a full meld with the scies."),
+    ),
+    "lost_ultimo_card_each": (
+        _("ultimo card lost: to each player"),
+        _("What the owner of a king or the pagat lost before the last trick pays each player."),
+    ),
+    "lost_ultimo_card_cup": (
+        _("ultimo card lost: into the cup"),
+        _("What he also pays into the cup of the card he lost."),
+    ),
+    "pagat_home_each": (
+        _("pagat home: from each player"),
+        _("Paid to the owner of the pagat when it wins a trick before the last."),
+    ),
+    "ultimo_pagat_each": (
+        _("pagat ultimo (and bagud): from each"),
+        _("Paid by each player to a pagat ultimo; a bagud with the pagat pays it to each."),
+    ),
+    "ultimo_king_each": (
+        _("king ultimo (and bagud): from each"),
+        _("The same for an ultimo or a bagud with a king."),
+    ),
+    "last_trick_each": (
+        _("last trick: from each"),
+        _("Paid by each player to the winner of the last trick."),
+    ),
+    "nolo_each": (_("nolo: from each"), _("Paid by each opponent to a player who took no trick.")),
+    "tout_variant": (_("tout"), _("How a player who takes every trick is paid.")),
+    "tout_each": (_("tout: from each"), _("Paid by each opponent to a tout (Møller's rules).")),
+    "tout_each_pagat": (
+        _("tout, pagat variant: from each"),
+        _("Paid by each opponent to a tout under the pagat.com rules."),
+    ),
+    "multi_bagud": (
+        _("several bagud into one cup"),
+        _("How two bagud into the same cup in one hand are paid."),
+    ),
+    "count_par": (
+        _("count: par"),
+        _("The card points a counter needs; what he has more or less is paid."),
+    ),
+    "count_round_to": (
+        _("count: rounded to"),
+        _("The difference from par is rounded to a multiple of this."),
+    ),
+    "five_seat_rotation": (_("rotation at 5 seats"), _("Who sits out at a table of five.")),
+    "split_unit": (
+        _("split unit"),
+        _("At the close the cups are shared out in whole units of this."),
+    ),
 }
 FINE_FIELD_LABELS = {
     "cups_not_moved": _("cups not moved"),
@@ -154,11 +210,11 @@ FINE_FIELD_LABELS = {
     "revoke": _("revoke (kulørsvigt)"),
     "false_scies_call": _("false scies call"),
 }
-OPTION_FIELD_LABELS = {
-    "tout_variant": _("tout"),
-    "multi_bagud": _("several bagud into one cup"),
-    "five_seat_rotation": _("rotation at 5 seats"),
-}
+for _fine, _label in FINE_FIELD_LABELS.items():
+    RATE_CARD_LABELS[f"fines_per_cup.{_fine}"] = (
+        _label,
+        _("What the member fined pays into each cup."),
+    )
 CHOICE_LABELS = {
     "moller": _("Møller: from each, both cups, count on top"),
     "pagat": _("pagat.com: from each, cups untouched, no count"),
@@ -552,38 +608,18 @@ class DanishWeb(GameWeb):
             ("melds", _("Melds received"), str(stats.get("melds", 0))),
         ]
 
-    # --- the rate card form ---
+    # --- the rate card ---
 
-    def rate_card_field_groups(self):
-        return {
-            "amounts": list(RateCard.amount_keys()),
-            "fines": [FINE_PREFIX + fine_type for fine_type in FINE_TYPES],
-            "options": list(OPTIONS),
-        }
-
-    def rate_card_form_fields(self):
-        defaults = RateCard()
-        fields: dict[str, forms.Field] = {}
-        for key in RateCard.amount_keys():
-            fields[key] = forms.IntegerField(
-                label=AMOUNT_FIELD_LABELS.get(key, key.replace("_", " ")),
-                min_value=0,
-                help_text=format_lazy(_("default {default}"), default=getattr(defaults, key)),
-            )
-        for fine_type in FINE_TYPES:
-            fields[FINE_PREFIX + fine_type] = forms.IntegerField(
-                label=FINE_FIELD_LABELS.get(fine_type, fine_type.replace("_", " ")),
-                min_value=0,
-                help_text=format_lazy(
-                    _("per cup; default {default}"), default=defaults.fine(fine_type)
-                ),
-            )
-        for key, choices in OPTIONS.items():
-            fields[key] = forms.ChoiceField(
-                label=OPTION_FIELD_LABELS.get(key, key.replace("_", " ")),
-                choices=[(c, CHOICE_LABELS.get(c, c)) for c in choices],
-            )
-        return fields
+    rate_card_labels = RATE_CARD_LABELS
+    rate_card_choices = {
+        key: tuple((c, CHOICE_LABELS.get(c, c)) for c in choices)
+        for key, choices in OPTIONS.items()
+    }
+    rate_card_groups = (
+        (_("Amounts"), tuple(RateCard.amount_keys())),
+        (_("Fines (per cup)"), ("fines_per_cup",)),
+        (_("Options"), tuple(OPTIONS)),
+    )
 
 
 assert tuple(DanishWeb.pool_labels) == CUPS

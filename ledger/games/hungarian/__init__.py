@@ -11,6 +11,7 @@ from ledger.games.evening import run_evening
 
 from .engine import ratecard, rotation
 from .engine.evening import evening_result
+from .engine.generate import random_hand as _random_hand
 from .engine.hand import HungarianHand, parse_hand
 from .engine.settle import HungarianSettlement, settle
 from .engine.stats import STAT_KEYS
@@ -34,6 +35,8 @@ class HungarianTarokk:
     )
 
     def rate_card(self, data=None) -> ratecard.RateCard:
+        if isinstance(data, ratecard.RateCard):
+            return data
         return ratecard.RateCard.from_dict(data or {})
 
     def initial_state(self, seats, rates) -> tuple[dict, list[Move]]:
@@ -53,6 +56,11 @@ class HungarianTarokk:
 
     def settle(self, record, rates, state) -> HungarianSettlement:
         return settle(record, rates, state)
+
+    def random_hand(self, rng, schedule, rates, state):
+        hand = _random_hand(rng, schedule.seats, schedule.dealer, self.rate_card(rates))
+        hand.pop("seats", None)
+        return hand
 
     def stats_of(self, record, settlement):
         """Return each seat's role, whether he played, and his counts (``engine/stats.py``)."""

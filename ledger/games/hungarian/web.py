@@ -27,12 +27,13 @@ from .engine.ratecard import BIDS, FIGURES, GAME_CODE, SILENT_FIGURES
 
 # The bids: the game's own words, with their game value G shown beside them.
 BID_LABELS = {"harom": "Három", "ketto": "Kettő", "egy": "Egy", "solo": "Solo"}
-# The figures; the Hungarian names are the game's, only "four kings" is said in the language.
+# The figures: the game's own Hungarian names, whatever the reader's language (the name
+# column of hungarian-tarokk.md), never translated.
 FIGURE_LABELS = {
-    "dupla": "Dupla",
+    "dupla": "Dupla játék",
     "volat": "Volát",
-    "trull": "Trull",
-    "four_kings": _("Four kings"),
+    "trull": "Tulétroá",
+    "four_kings": "Négy király",
     "pagat_ultimo": "Pagát ultimó",
     "xxi_catch": "XXI-fogás",
     "centrum": "Centrum",
@@ -42,6 +43,49 @@ FIGURE_LABELS = {
     "pagat_uhu": "Pagát uhu",
     "king_uhu": "Király uhu",
 }
+# Every setting of the rate card: its label (the game's word where it names one) and what it
+# does, in a sentence.
+RATE_CARD_LABELS = {
+    **{
+        f"bid_values.{bid}": (BID_LABELS[bid], _("The game value G of this bid, in points."))
+        for bid in BIDS
+    },
+    "game_win_points": (
+        _("card points to win"),
+        _("The card points (of 94) the declarer's side needs to win the game."),
+    ),
+    **{
+        f"figure_announced.{f}": (
+            FIGURE_LABELS[f],
+            _("Paid for the figure announced; each kontra doubles it."),
+        )
+        for f in FIGURES
+    },
+    **{
+        f"figure_silent.{f}": (
+            FIGURE_LABELS[f],
+            _("Paid for the figure made without announcing it."),
+        )
+        for f in SILENT_FIGURES
+    },
+    "dupla_volat_times_bid": (
+        _("Dupla játék and Volát × G"),
+        _("Whether Dupla játék and Volát are worth their figure's points times the game value G."),
+    ),
+    "dupla_points": (
+        _("card points of a dupla"),
+        _("The card points with which a side makes a silent Dupla játék."),
+    ),
+    "tarokk_claim_8": (_("tarokk claim: 8"), _("Paid for a claim of eight tarokks.")),
+    "tarokk_claim_9": (_("tarokk claim: 9"), _("Paid for a claim of nine tarokks.")),
+}
+RATE_CARD_GROUPS = (
+    (_("Bids and the game"), ("bid_values", "game_win_points")),
+    (_("Figures announced"), ("figure_announced",)),
+    (_("Figures made silently"), ("figure_silent",)),
+    (_("Options"), ("dupla_volat_times_bid", "dupla_points")),
+    (_("Tarokk claims"), ("tarokk_claim_8", "tarokk_claim_9")),
+)
 KONTRA_WORDS = {1: "kontra", 2: "rekontra", 3: "szubkontra", 4: "mordkontra"}
 MAX_ITEMS = 10  # items of a hand's outcome the statistics read (a hand has rarely 6)
 MAX_CLAIMS = 4  # one per active player
@@ -357,6 +401,9 @@ class HungarianWeb(GameWeb):
             "total_points": CARD_POINTS_TOTAL,
             "kontra_levels": [(k, _kontra_word(k)) for k in range(MAX_KONTRA + 1)],
         }
+
+    rate_card_labels = RATE_CARD_LABELS
+    rate_card_groups = RATE_CARD_GROUPS
 
     # --- statistics ---
 

@@ -19,6 +19,7 @@ from ledger.games.evening import run_evening
 from .engine import rotation
 from .engine.close import close_table
 from .engine.evening import evening_result
+from .engine.generate import random_hand as _random_hand
 from .engine.hand import POOL, SlovenianHand
 from .engine.hand import parse_hand as _parse_hand
 from .engine.ratecard import GAME_CODE, RateCard
@@ -78,6 +79,9 @@ class SlovenianTarok:
 
     def settle(self, record: SlovenianHand, rates, state: Mapping | None) -> SlovenianSettlement:
         return _settle(record, _card(rates), state)
+
+    def random_hand(self, rng, schedule, rates, state):
+        return _random_hand(rng, schedule.seats, schedule.dealer, state, with_table=False)
 
     def stats_of(self, record, settlement):
         """Return each seat's role, whether he played, and his counts (``engine/stats.py``)."""

@@ -25,32 +25,39 @@ from .engine.hand import (
     POOL,
     WON_CONTRACTS,
 )
-from .engine.ratecard import BONUS_TYPES, CARD_POINTS_TOTAL, GAME_CODE, RateCard
+from .engine.ratecard import (
+    BONUS_TYPES,
+    CARD_POINTS_TOTAL,
+    CONTRACTS_WITH_VALUE,
+    GAME_CODE,
+    RateCard,
+)
 from .engine.settle import difference
 
-# The contracts on their buttons: Danish words, the domain's Slovenian words kept.
+# The game's own words, in Slovenian whatever the reader's language (slovenian-tarok.md
+# section 16), as a Danish screen shows its own words in English: never translated.
 CONTRACT_LABELS = {
-    "klop": _("Klop"),
-    "three": _("Three"),
-    "two": _("Two"),
-    "one": _("One"),
-    "solo_three": _("Solo three"),
-    "solo_two": _("Solo two"),
-    "solo_one": _("Solo one"),
-    "beggar": _("Beggar"),
-    "solo_without": _("Solo without"),
-    "open_beggar": _("Open beggar"),
-    "colour_valat": _("Colour valat"),
-    "valat": _("Valat"),
+    "klop": "Klop",
+    "three": "Tri",
+    "two": "Dva",
+    "one": "Ena",
+    "solo_three": "Solo tri",
+    "solo_two": "Solo dva",
+    "solo_one": "Solo ena",
+    "beggar": "Berač",
+    "solo_without": "Solo brez",
+    "open_beggar": "Odprti berač",
+    "colour_valat": "Barvni valat",
+    "valat": "Valat",
 }
 BONUS_LABELS = {
-    "trula": _("Trula"),
-    "kings": _("Kings"),
-    "pagat_ultimo": _("Pagat ultimo"),
-    "king_ultimo": _("King ultimo"),
-    "valat": _("Valat"),
+    "trula": "Trula",
+    "kings": "Kralji",
+    "pagat_ultimo": "Pagat ultimo",
+    "king_ultimo": "Kralj ultimo",
+    "valat": "Valat",
 }
-KONTRA_LABELS = (_("no kontra"), _("kontra"), _("re"), _("sub"), _("mort"))
+KONTRA_LABELS = (_("no kontra"), "Kontra", "Re", "Sub", "Mort")
 SIDE_LABELS = {"declarer": _("declarer's side"), "opponents": _("opponents")}
 RESULT_LABELS = {"made": _("made"), "failed": _("failed")}
 
@@ -68,6 +75,73 @@ PAYMENT_LABELS = {
     "radelc": _("Radelc"),
     "split": _("Split of the pool"),
 }
+# Every setting of the rate card: its label (the game's word where it names one) and what it
+# does, in a sentence.
+RATE_CARD_LABELS = {
+    **{
+        f"contract_values.{code}": (
+            CONTRACT_LABELS[code],
+            _("The contract's value in points; a game played for card points adds the difference."),
+        )
+        for code in CONTRACTS_WITH_VALUE
+    },
+    "card_points_par": (
+        _("card points: par"),
+        _("The card points (of 70) the declarer's side needs to win."),
+    ),
+    "difference_round_to": (
+        _("difference rounded to"),
+        _("The difference from par is rounded to a multiple of this."),
+    ),
+    **{
+        f"bonus_silent.{code}": (
+            BONUS_LABELS[code],
+            _("Paid for the bonus made without announcing it."),
+        )
+        for code in BONUS_TYPES
+    },
+    **{
+        f"bonus_announced.{code}": (
+            BONUS_LABELS[code],
+            _("Paid for the bonus announced; each kontra doubles it."),
+        )
+        for code in BONUS_TYPES
+    },
+    "valat_silent": ("Valat", _("Paid for a valat made without announcing it.")),
+    "valat_announced": (
+        _("Valat, announced"),
+        _("Paid for a valat announced; each kontra doubles it."),
+    ),
+    "mond_penalty": ("Mond", _("What the player whose Mond is captured pays.")),
+    "radli": (_("radli"), _("Whether big games and klop hand every player a radelc.")),
+    "radelc_penalty": (
+        _("radelc penalty"),
+        _("What each radelc still open at the close costs its member, into the pool."),
+    ),
+    "klop_value": (_("klop: value"), _("What a klop pays a player who took no trick.")),
+    "klop_limit": (
+        _("klop: limit"),
+        _("A player with more card points than this in a klop pays the klop value."),
+    ),
+    "klop_round_to": (
+        _("klop: rounded to"),
+        _("Klop scores are rounded to a multiple of this (1: unrounded)."),
+    ),
+    "split_unit": (
+        _("split unit"),
+        _("At the close the pool is shared out in whole units of this."),
+    ),
+}
+RATE_CARD_GROUPS = (
+    (_("Contract values"), ("contract_values",)),
+    (_("Card points"), ("card_points_par", "difference_round_to")),
+    (_("Bonuses made silently"), ("bonus_silent",)),
+    (_("Bonuses announced"), ("bonus_announced",)),
+    (_("Valat and Mond"), ("valat_silent", "valat_announced", "mond_penalty")),
+    (_("Radli"), ("radli", "radelc_penalty")),
+    ("Klop", ("klop_value", "klop_limit", "klop_round_to")),
+    (_("The close"), ("split_unit",)),
+)
 RADELC_MARK = "⊕"
 MAX_BONUS_LINES = len(BONUS_TYPES)
 # The preview tells D by the default rule; the amounts themselves are the evening's.
@@ -355,6 +429,9 @@ class SlovenianWeb(GameWeb):
             "bonus_lines": [(b, BONUS_LABELS[b]) for b in (*BONUS_TYPES, "valat")],
             "kontra_labels": [str(k) for k in KONTRA_LABELS],
         }
+
+    rate_card_labels = RATE_CARD_LABELS
+    rate_card_groups = RATE_CARD_GROUPS
 
     # --- statistics ---
 

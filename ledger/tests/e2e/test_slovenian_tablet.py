@@ -144,7 +144,7 @@ def test_sl3_by_taps_with_radli_from_the_ledger(tablet, viewport):
     hand.points(47)
     hand.tap('[data-kontra-step="1"]')
     hand.tap('[data-kontra-step="1"]')
-    expect(page.locator('[data-show="kontra"]')).to_have_text("re")
+    expect(page.locator('[data-show="kontra"]')).to_have_text("Re")
     hand.tap('label[data-bonus-side="trula:declarer"]')
     hand.tap('label[data-bonus-announced="trula"]')
     hand.tap('label[data-bonus-result="trula:failed"]')

@@ -1,11 +1,7 @@
 """The GAME object: features, state, schedule (rotation) and purity of the package."""
 
-import ast
-from pathlib import Path
-
 import pytest
 
-import ledger.games.slovenian
 from ledger.games.base import Features, Pool
 from ledger.games.slovenian import GAME
 from ledger.games.slovenian.engine import RateCard, rotation
@@ -83,28 +79,3 @@ def test_hand_numbers_start_at_1():
     """Hand 0 is no hand."""
     with pytest.raises(ValueError):
         schedule_in_turn(GAME, FOUR, "Anna", 0, RateCard())
-
-
-FORBIDDEN_ROOTS = {"django", "psycopg", "psycopg2", "sqlite3", "MySQLdb"}
-FORBIDDEN = {"ledger.models", "ledger.services"}
-
-
-def test_package_imports_no_django_or_database():
-    """No engine module of ledger/games/slovenian (web side aside) imports Django or a DB."""
-    root = Path(ledger.games.slovenian.__file__).parent
-    files = sorted(p for p in root.rglob("*.py") if p.name not in ("web.py", "demo.py"))
-    assert len(files) >= 9
-    offenders = []
-    for path in files:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            for name in names:
-                if name.split(".")[0] in FORBIDDEN_ROOTS or any(
-                    name == f or name.startswith(f + ".") for f in FORBIDDEN
-                ):
-                    offenders.append((path.name, name))
-    assert offenders == []

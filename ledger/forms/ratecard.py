@@ -1,0 +1,60 @@
+"""The one house-rules form: a club's rate card as one validated field per setting, in its
+game's words, for the set-up screen and the admin alike.
+
+The fields come from the game's web side (``GameWeb.rate_card_form_fields``: a label, a
+one-line explanation and the default of every setting), the values from the stored card merged
+over the defaults, and the card the form returns is the game's own validation of them
+(``game.rate_card``), complete; a refusal is shown beside the field it names. A change
+applies to evenings opened afterwards: an evening keeps the card it opened with.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext
+
+from ledger.games.errors import RateCardError
+from ledger.games.registry import get_game, get_web
+
+
+def rate_card_fields(game: str) -> dict[str, forms.Field]:
+    """Return the house-rules fields of ``game``, by field name."""
+    return get_web(game).rate_card_form_fields()
+
+
+def clean_rate_card(form: forms.BaseForm, game: str, cleaned: dict) -> dict | None:
+    """Return the complete, validated rate card of the form's house-rules fields, or None
+    after adding each refusal to the field it names (or to the form)."""
+    web = get_web(game)
+    names = set(rate_card_fields(game))
+    if any(name not in cleaned for name in names):
+        return None  # a field is refused already; its own error says why
+    try:
+        return get_game(game).rate_card(web.rate_card_from_form(cleaned)).as_dict()
+    except RateCardError as error:
+        for problem in error.problems:
+            name = web.rate_card_field_name(problem.field)
+            message = gettext(problem.template).format(**problem.params)
+            form.add_error(name if name in form.fields else None, message)
+        return None
+
+
+class RateCardForm(forms.Form):
+    """A club's house rules (the set-up screen): one field per setting, grouped by the game."""
+
+    def __init__(self, *args, game: str, card: dict | None = None, **kwargs):
+        kwargs.setdefault("initial", get_web(game).rate_card_initial(card))
+        super().__init__(*args, **kwargs)
+        self.game = game
+        self.fields.update(rate_card_fields(game))
+        self.groups = get_web(game).rate_card_field_groups()
+        self.rate_card: dict | None = None
+
+    def grouped(self):
+        return [(title, [self[name] for name in names]) for title, names in self.groups]
+
+    def clean(self):
+        cleaned = super().clean()
+        if not self.errors:
+            self.rate_card = clean_rate_card(self, self.game, cleaned)
+        return cleaned
