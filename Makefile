@@ -1,4 +1,4 @@
-# tarokclub: make run | make test | make bench   (each bootstraps .venv itself)
+# tarokclub: make run | make test | make test-fast | make bench   (each bootstraps .venv itself)
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -6,9 +6,13 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/tarokclub
+# Test processes in parallel (pytest-xdist): one per core.
+JOBS ?= $(shell $(PYTHON) -c "import os; print(max(1, len(os.sched_getaffinity(0))))")
+PYTEST := $(VENV)/bin/pytest -q -p no:cacheprovider -n $(JOBS)
 export PYTHONDONTWRITEBYTECODE=1
 
-.PHONY: run test test-sqlite test-postgres lint bench messages install install-dev clean
+.PHONY: run test test-fast test-sqlite test-postgres lint lock bench messages install \
+	install-dev clean
 
 $(VENV)/.installed: requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -37,17 +41,33 @@ lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+# Compile the direct dependencies (requirements.in, requirements-dev.in) to the pinned files.
+lock: $(VENV)/.installed-dev
+	$(PIP) install --quiet --disable-pip-version-check pip-tools
+	$(VENV)/bin/pip-compile -q --strip-extras --no-emit-index-url --no-emit-find-links \
+		--output-file requirements.txt requirements.in
+	$(VENV)/bin/pip-compile -q --strip-extras --no-emit-index-url --no-emit-find-links \
+		--output-file requirements-dev.txt requirements-dev.in
+
+# Every test: SQLite runs all but the browser suite; PostgreSQL runs all but the one slow
+# fixture test (the demo rebuilt through the services, which SQLite runs): so the ledger,
+# services, concurrency and migrations run on both, the browsers on PostgreSQL.
 test: install-dev messages lint test-sqlite test-postgres
 
 test-sqlite: $(VENV)/.installed-dev
-	$(VENV)/bin/pytest -q -p no:cacheprovider
+	$(PYTEST) -m "not e2e"
 
-# PostgreSQL: a database of its own per run; skipped with a message when no server answers (never in CI).
+# PostgreSQL: a database of its own per run (and per test process); skipped with a message
+# when no server answers (never in CI).
 test-postgres: $(VENV)/.installed-dev
 	@if $(PY) scripts/pg_ready.py "$(PG_URL)"; then \
-		DATABASE_URL="$(PG_URL)" TEST_DATABASE_NAME="test_tarokclub_$$$$" $(VENV)/bin/pytest -q -p no:cacheprovider; \
+		DATABASE_URL="$(PG_URL)" TEST_DATABASE_NAME="test_tarokclub_$$$$" $(PYTEST) -m "not slow"; \
 	elif [ -n "$$CI" ]; then echo "PostgreSQL is required in CI at $(PG_URL)" >&2; exit 1; \
 	else echo "PostgreSQL not reachable at $(PG_URL): skipping the PostgreSQL run."; fi
+
+# The edit-test loop: SQLite, no browser, not the slow fixture test, in parallel.
+test-fast: $(VENV)/.installed-dev messages
+	$(PYTEST) -m "not e2e and not slow"
 
 bench: install-dev
 	$(PY) bench/run.py

@@ -60,7 +60,7 @@ def ms(seconds: float) -> float:
 
 def summary(times) -> dict:
     ordered = sorted(times)
-    p95 = ordered[max(0, int(round(0.95 * len(ordered))) - 1)]
+    p95 = ordered[max(0, round(0.95 * len(ordered)) - 1)]
     return {"median_ms": ms(statistics.median(ordered)), "p95_ms": ms(p95), "n": len(ordered)}
 
 

@@ -43,7 +43,7 @@ if not SECRET_KEY:
         raise ImproperlyConfigured(
             "DJANGO_SECRET_KEY must be set when DEBUG is off (DJANGO_DEBUG unset or 0)"
         )
-    SECRET_KEY = "development-only-key-never-used-in-production"
+    SECRET_KEY = "development-only-key-never-used-in-production"  # noqa: S105 (DEBUG only)
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")

@@ -9,7 +9,7 @@ import os
 
 os.environ.setdefault("DJANGO_DEBUG", "1")
 
-from tarokclub.settings import *  # noqa: E402, F403
+from tarokclub.settings import *  # noqa: F403
 
 # A test-only game proves the game contract: registered here, with no file outside its package
 # (``ledger/tests/games/toy``) naming it.

@@ -65,7 +65,7 @@ def club_form(game: str) -> type[ClubFormBase]:
     )
 
 
-def ClubForm(*args, **kwargs):  # noqa: N802  (a form class, chosen by the club's game)
+def ClubForm(*args, **kwargs):
     """Return the admin's club form for ``instance``'s game (a new club: the default game)."""
     instance = kwargs.get("instance")
     game = instance.game if instance is not None and instance.pk else default_game()

@@ -40,7 +40,7 @@ def next_dealer_of(seats: Sequence[str], previous: Sequence[Dealt], first: str) 
     the last hand's dealer (``seat_after``), or ``first`` before any hand (if still seated)."""
     if previous:
         return seat_after(seats, previous[-1])
-    return first if first in seats else tuple(seats)[0]
+    return first if first in seats else next(iter(seats))
 
 
 def sitting_out(seats: Sequence[str], dealer: str) -> tuple[str, ...]:

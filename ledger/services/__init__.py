@@ -55,13 +55,13 @@ from ledger.services.treasury import (
 )
 
 __all__ = [
+    "CLUB_SETTINGS",
     "CupNegativeError",
     "EveningClosedError",
     "JetonDifferenceError",
     "LedgerError",
     "SeatingError",
     "StaleFormError",
-    "CLUB_SETTINGS",
     "adjustment_post",
     "club_create",
     "club_update",

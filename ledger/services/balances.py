@@ -42,7 +42,7 @@ def add(change: dict[int, list[int]]) -> None:
         values = ", ".join(["(%s, %s, %s)"] * len(batch))
         params = [v for pk, (points, n) in batch for v in (pk, points, n)]
         sql = (
-            f"INSERT INTO {quote(table)} (account_id, balance, transfers) VALUES {values} "
+            f"INSERT INTO {quote(table)} (account_id, balance, transfers) VALUES {values} "  # noqa: S608
             f"ON CONFLICT (account_id) DO UPDATE SET "
             f"balance = {quote(table)}.balance + excluded.balance, "
             f"transfers = {quote(table)}.transfers + excluded.transfers"

@@ -68,9 +68,17 @@ class StandingsTable(tables.Table):
         )
         kwargs.setdefault(
             "sequence",
-            ("rank", "name", "points", "money", "evenings", "played")
-            + tuple(name for name, _column in extra)
-            + ("average", "best"),
+            (
+                "rank",
+                "name",
+                "points",
+                "money",
+                "evenings",
+                "played",
+                *tuple(name for name, _column in extra),
+                "average",
+                "best",
+            ),
         )
         super().__init__(data, extra_columns=extra, **kwargs)
 

@@ -2,6 +2,7 @@ import json
 from pathlib import Path
 
 import pytest
+from django.db import transaction
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT.parent / "shared" / "spec" / "examples"
@@ -69,3 +70,23 @@ def _english_outside_requests():
 
     with translation.override("en"):
         yield
+
+
+@pytest.fixture(scope="class")
+def demo(django_db_setup, django_db_blocker):
+    """Load the demo once for a class of tests, in a transaction rolled back afterwards.
+
+    Each test runs in a savepoint inside it (pytest-django's own atomic block), so what a test
+    writes is undone and the next test sees the demo as loaded.
+    """
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            from ledger.tests.helpers import seed
+
+            out, _err = seed(force=True)
+            yield out
+        finally:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)

@@ -14,29 +14,9 @@ from ledger.games.danish.engine import RateCard
 from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
 from ledger.models import Club, Posting, Transfer
 from ledger.tests.factories import evening_e, make_club, make_member, make_season
+from ledger.tests.helpers import form_data
 
 pytestmark = pytest.mark.django_db
-
-
-def form_data(club=None, **changes):
-    """Return a complete, valid POST of the club form (defaults), with ``changes`` applied."""
-    data = {
-        "name": club.name if club else "Hjørring Tarokklub",
-        "slug": club.slug if club else "hjoerring",
-        "game": "danish_tarok",
-        "price_per_point": "0.25",
-        "currency": "DKK",
-        "starting_jetons": "500",
-    }
-    rates = RateCard()
-    for key in RateCard.amount_keys():
-        data[key] = str(getattr(rates, key))
-    for fine_type in FINE_TYPES:
-        data[f"fines_per_cup__{fine_type}"] = str(rates.fine(fine_type))
-    for key in OPTIONS:
-        data[key] = getattr(rates, key)
-    data.update({k: str(v) for k, v in changes.items()})
-    return data
 
 
 # --- the rate card form --------------------------------------------------------------------

@@ -318,7 +318,7 @@ def engine_messages() -> list[tuple[str, str]]:
 
     root = Path(ledger.games.__file__).parent
     found = []
-    for path in sorted(root.rglob("engine/*.py")) + [root / "errors.py", root / "validation.py"]:
+    for path in [*sorted(root.rglob("engine/*.py")), root / "errors.py", root / "validation.py"]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)

@@ -10,13 +10,9 @@ from __future__ import annotations
 
 import csv
 import io
-import shutil
-import subprocess
 from decimal import Decimal
-from pathlib import Path
 
 import openpyxl
-import pypdf
 import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
@@ -26,47 +22,11 @@ from django.utils import translation
 from ledger import reports, selectors, services
 from ledger.models import Member
 from ledger.tests import factories
-from ledger.tests.test_standings import NAMES, build_season
+from ledger.tests.helpers import NAMES, build_season, pdf_text, save_first_page
 
 pytestmark = pytest.mark.django_db
 
-ARTIFACTS = Path(settings.BASE_DIR) / "test-artifacts" / "treasury"
 A4 = (595.28, 841.89)
-
-
-def pdf_text(content: bytes) -> tuple[pypdf.PdfReader, str]:
-    """Return the reader and the text of every page, with real minus signs as hyphens."""
-    reader = pypdf.PdfReader(io.BytesIO(content))
-    text = "\n".join(page.extract_text() for page in reader.pages)
-    return reader, text.replace("\u2212", "-")
-
-
-def save_first_page(content: bytes, name: str) -> Path:
-    """Render the first page to ``test-artifacts/treasury/<name>.png`` (pdftoppm -r 60)."""
-    if shutil.which("pdftoppm") is None:
-        pytest.skip("pdftoppm (poppler-utils) is not installed")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    pdf = ARTIFACTS / f"{name}.pdf"
-    pdf.write_bytes(content)
-    subprocess.run(
-        [
-            "pdftoppm",
-            "-png",
-            "-r",
-            "60",
-            "-f",
-            "1",
-            "-l",
-            "1",
-            "-singlefile",
-            pdf,
-            ARTIFACTS / name,
-        ],
-        check=True,
-    )
-    png = ARTIFACTS / f"{name}.png"
-    assert png.stat().st_size > 5000
-    return png
 
 
 def page_size(reader, index=0) -> tuple[float, float]:

@@ -1,28 +1,10 @@
 """The settings' defaults: production unless the developer's entry point says otherwise."""
 
-import os
 import subprocess
 import sys
 
 from ledger.tests.conftest import ROOT
-
-
-def clean_env(**extra):
-    """The environment of a bare production start: no DJANGO_* variable at all."""
-    keep = {"PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR"}
-    env = {k: v for k, v in os.environ.items() if k in keep}
-    return {**env, **extra}
-
-
-def run_python(code: str, **env):
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=clean_env(**env),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+from ledger.tests.helpers import clean_env, run_python
 
 
 def test_wsgi_refuses_to_start_without_debug_and_secret():

@@ -466,7 +466,7 @@ class _Builder:
         short = index == SHORT_COUNT
         for run in runs:
             expected = services.jeton_expected(run.table)
-            counts = {name: expected[name] for name in run.seats + ["kongekop", "pagatkop"]}
+            counts = {name: expected[name] for name in [*run.seats, "kongekop", "pagatkop"]}
             if min(counts.values()) < 0:
                 continue  # someone bought jetons from the bank; this table is not counted
             if short:

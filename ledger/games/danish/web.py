@@ -19,7 +19,7 @@ from ledger.games.money import signed_points
 from ledger.games.web import GameWeb
 
 from .engine import RateCard, rotation
-from .engine.hand import COURT_CARDS, CUPS, GAME_CODE, MELD_SUITS
+from .engine.hand import COURT_CARDS, GAME_CODE, MELD_SUITS
 from .engine.ratecard import FINE_TYPES, FINES_BARRING_ULTIMO, OPTIONS
 
 FINE_PREFIX = "fine_"
@@ -622,5 +622,4 @@ class DanishWeb(GameWeb):
     )
 
 
-assert tuple(DanishWeb.pool_labels) == CUPS
 WEB = DanishWeb()

@@ -9,7 +9,7 @@ from django.test import Client
 from ledger.models import Member
 from ledger.tests import factories
 from ledger.tests.e2e.conftest import screenshot
-from ledger.tests.test_standings import build_season
+from ledger.tests.helpers import build_season
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -8,7 +8,7 @@ import pytest
 from ledger.models import Club
 from ledger.tests import factories
 from ledger.tests.e2e.conftest import log_in, screenshot
-from ledger.tests.test_standings import build_season
+from ledger.tests.helpers import build_season
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -387,7 +387,7 @@ def test_offline_entry_survives_a_reload_and_is_saved_once(tablet, viewport):
     hand = open_new_hand(page, table)
     expect(page.locator('[data-show="dealer"]')).to_have_text("Bo")
     assert page.locator("#hand-form input[name=token]").input_value() != token
-    page.wait_for_timeout(1000)
+    page.wait_for_load_state("networkidle")  # no second send is still on its way
     assert Hand.objects.count() == 1
 
 
@@ -512,7 +512,7 @@ def test_a_refusal_stays_visible_after_a_late_preview(tablet, viewport):
     hand.count("Anna", 21)  # a change: a preview is on its way when save is tapped
     hand.save()
     expect(page.locator("#save-state")).to_have_attribute("data-state", "refused")
-    page.wait_for_timeout(1500)
+    page.wait_for_load_state("networkidle")  # the late preview answers have arrived
     expect(page.locator("#err-general")).to_contain_text("aftenen er lukket")
     assert Hand.objects.count() == 0
 

@@ -18,7 +18,7 @@ from django.test import Client
 
 from ledger.models import Evening, EveningResult, Member
 from ledger.tests import factories
-from ledger.tests.test_standings import build_season
+from ledger.tests.helpers import build_season
 
 # Playwright's sync API runs an event loop in this thread; Django must still allow the ORM.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

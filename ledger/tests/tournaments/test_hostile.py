@@ -181,8 +181,29 @@ def test_a_tournament_file_is_not_a_checker_file(tmp_path):
 
 DELETE = object()
 JUNK = st.sampled_from(
-    [None, True, -1, 0, 3, 10**17, -(10**17), 1.5, "", "x", "Ana", "Béla", "\u0007", [], [1]]
-    + [["Ana"], {}, {"a": 1}, {"Ana": 1}, [["Ana", "Bor", "Cene"]], DELETE]
+    [
+        None,
+        True,
+        -1,
+        0,
+        3,
+        10**17,
+        -(10**17),
+        1.5,
+        "",
+        "x",
+        "Ana",
+        "Béla",
+        "\x07",
+        [],
+        [1],
+        ["Ana"],
+        {},
+        {"a": 1},
+        {"Ana": 1},
+        [["Ana", "Bor", "Cene"]],
+        DELETE,
+    ]
 )
 
 

@@ -72,7 +72,7 @@ class Conflicts:
 class _Frame:
     """One table under construction: its head, the candidates after it, the seats chosen."""
 
-    __slots__ = ("head", "rest", "options", "option", "need", "chosen", "cursor")
+    __slots__ = ("chosen", "cursor", "head", "need", "option", "options", "rest")
 
     def __init__(self, remaining: Sequence[str], options: tuple[int, ...]):
         self.head = remaining[0]

@@ -12,15 +12,15 @@ from .ratecard import RateCard
 from .settle import DanishSettlement, settle
 
 __all__ = [
-    "EveningError",
-    "evening_result",
-    "HandError",
     "DanishHand",
+    "DanishSettlement",
+    "EveningError",
+    "HandError",
     "Problem",
     "RateCard",
     "RateCardError",
     "RulesError",
-    "DanishSettlement",
+    "evening_result",
     "parse_hand",
     "settle",
     "split_cups",

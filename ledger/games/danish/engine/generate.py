@@ -11,7 +11,7 @@ from . import rotation
 from .hand import COURT_CARDS, SUITS
 from .ratecard import FINE_TYPES, RateCard
 
-MELD_SUITS = SUITS + ("kings",)
+MELD_SUITS = (*SUITS, "kings")
 
 
 def random_hand(

@@ -24,7 +24,7 @@ from .ratecard import FINE_TYPES, FINES_BARRING_ULTIMO, RateCard
 
 CUPS = ("kongekop", "pagatkop")
 SUITS = ("hearts", "diamonds", "spades", "clubs")
-MELD_SUITS = SUITS + ("kings",)
+MELD_SUITS = (*SUITS, "kings")
 COURT_CARDS = ("king", "queen", "cavalier", "knight")
 MELD_TYPES = ("tarok", "matador", "half", "full", "overfull")
 EVENT_TYPES = ("lost_king", "lost_pagat", "pagat_home")

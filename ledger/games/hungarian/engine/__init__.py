@@ -12,7 +12,7 @@ __all__ = [
     "Item",
     "RateCard",
     "TarokkClaim",
+    "evening_result",
     "parse_hand",
     "settle",
-    "evening_result",
 ]

@@ -98,7 +98,7 @@ def random_hand(rng: random.Random, seats, dealer: str, rates: RateCard | None =
             else:
                 result = "made" if rng.random() < 0.5 else "failed"
             if result == "made" and (beside_volat or ftype in made):
-                if ftype == "dupla" or not announced and ftype != "pagat_ultimo":
+                if ftype == "dupla" or (not announced and ftype != "pagat_ultimo"):
                     continue
                 result = "failed"
             line = {"type": ftype, "side": side, "announced": announced, "result": result}

@@ -11,7 +11,7 @@ __all__ = [
     "SlovenianHand",
     "SlovenianSettlement",
     "close_table",
+    "evening_result",
     "parse_hand",
     "settle",
-    "evening_result",
 ]

@@ -98,7 +98,7 @@ def _random_klop(rng: random.Random, active: list[str]) -> dict:
     """Split 70 card points among the active players; some may take no trick."""
     takers = [a for a in active if rng.random() > 0.15] or [rng.choice(active)]
     cuts = sorted(rng.randint(0, CARD_POINTS_TOTAL) for _ in range(len(takers) - 1))
-    bounds = [0] + cuts + [CARD_POINTS_TOTAL]
+    bounds = [0, *cuts, CARD_POINTS_TOTAL]
     points = {t: bounds[i + 1] - bounds[i] for i, t in enumerate(takers)}
     return {a: {"card_points": points.get(a, 0), "took_trick": a in points} for a in active}
 

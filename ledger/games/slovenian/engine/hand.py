@@ -32,12 +32,12 @@ MAX_KONTRA = 4
 #: Contracts with a king call (a partner with four active players).
 CALLED_CONTRACTS = ("three", "two", "one")
 #: Contracts decided by card points and the difference, with bonuses and a valat line.
-GAME_CONTRACTS = CALLED_CONTRACTS + ("solo_three", "solo_two", "solo_one")
+GAME_CONTRACTS = (*CALLED_CONTRACTS, "solo_three", "solo_two", "solo_one")
 #: Contracts whose record gives the declarer's side's card points.
-CARD_POINT_CONTRACTS = GAME_CONTRACTS + ("solo_without",)
+CARD_POINT_CONTRACTS = (*GAME_CONTRACTS, "solo_without")
 #: Contracts decided by ``won``.
 WON_CONTRACTS = ("beggar", "open_beggar", "colour_valat", "valat")
-CONTRACTS = ("klop",) + CONTRACTS_WITH_VALUE
+CONTRACTS = ("klop", *CONTRACTS_WITH_VALUE)
 #: Contracts after which every active player receives a radelc (section 9).
 RADLI_CONTRACTS = ("klop", "beggar", "solo_without", "open_beggar", "colour_valat", "valat")
 #: Contracts in which a Mond capture costs the Mond's holder (section 8).
@@ -60,7 +60,7 @@ RESULT_KEYS = (
     "klop",
 )
 HAND_KEYS = frozenset(
-    ("format", "game", "seats", "dealer", "radli_before", "annulled") + RESULT_KEYS
+    ("format", "game", "seats", "dealer", "radli_before", "annulled", *RESULT_KEYS)
 )
 BONUS_KEYS = frozenset(("type", "side", "announced", "result", "kontra"))
 VALAT_KEYS = frozenset(("side", "announced", "result", "kontra"))

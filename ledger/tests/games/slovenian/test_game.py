@@ -9,7 +9,7 @@ from ledger.games.slovenian.engine.stats import STAT_KEYS
 from ledger.tests.games.helpers import schedule_in_turn
 
 FOUR = ("Anna", "Bo", "Carl", "Dorte")
-FIVE = FOUR + ("Erik",)
+FIVE = (*FOUR, "Erik")
 
 
 def test_features():

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 
-from ledger.tests.test_settings_defaults import run_python
+from ledger.tests.helpers import run_python
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from ledger.selectors.verify import verify_ledger
 from ledger.services.errors import EveningClosedError, LedgerError
 from ledger.tests.conftest import load_example
 from ledger.tests.factories import make_club, make_member
-from ledger.tests.test_concurrency import run_together
+from ledger.tests.helpers import run_together
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

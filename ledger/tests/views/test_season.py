@@ -14,7 +14,7 @@ from ledger import services
 from ledger.games.registry import GAMES, get_web
 from ledger.games.web import stats_help, stats_notes
 from ledger.tests import factories
-from ledger.tests.test_standings import build_season
+from ledger.tests.helpers import build_season
 
 pytestmark = pytest.mark.django_db
 

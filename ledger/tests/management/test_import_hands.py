@@ -41,7 +41,7 @@ def run_import(*args):
 
 def row_counts():
     """Return the number of rows of every ledger model and of users."""
-    models = list(apps.get_app_config("ledger").get_models()) + [get_user_model()]
+    models = [*list(apps.get_app_config("ledger").get_models()), get_user_model()]
     return {model.__name__: model.objects.count() for model in models}
 
 

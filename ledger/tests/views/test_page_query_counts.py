@@ -18,7 +18,7 @@ from django.urls import reverse
 from ledger import services
 from ledger.models import Member
 from ledger.tests.factories import evening_e, random_table_hands
-from ledger.tests.test_authorization import MATRIX, build_world, client_for, kwargs_for
+from ledger.tests.helpers import MATRIX, build_world, client_for, kwargs_for
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 """The demo club: a fixture that loads into a sound ledger, once, regenerated deterministically."""
 
-import io
+import itertools
 import json
 import random
 from collections import Counter
@@ -8,9 +8,7 @@ from collections import Counter
 import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import transaction
 
 from ledger import selectors, services
 from ledger.games.danish.demo import (
@@ -37,40 +35,16 @@ from ledger.models import (
     Transfer,
 )
 from ledger.selectors.verify import verify_ledger
+from ledger.tests.helpers import seed
 
 pytestmark = pytest.mark.django_db
 
 FIXTURE = default_fixture()
 
 
-def seed(**options):
-    """Run seed_demo; return its standard output and standard error."""
-    out, err = io.StringIO(), io.StringIO()
-    call_command("seed_demo", stdout=out, stderr=err, **options)
-    return out.getvalue(), err.getvalue()
-
-
 def row_counts():
-    models = list(apps.get_app_config("ledger").get_models()) + [get_user_model()]
+    models = [*list(apps.get_app_config("ledger").get_models()), get_user_model()]
     return {model.__name__: model.objects.count() for model in models}
-
-
-@pytest.fixture(scope="class")
-def demo(django_db_setup, django_db_blocker):
-    """Load the demo once for a class of tests, in a transaction rolled back afterwards.
-
-    Each test runs in a savepoint inside it (pytest-django's own atomic block), so what a test
-    writes is undone and the next test sees the demo as loaded.
-    """
-    with django_db_blocker.unblock():
-        outer = transaction.atomic()
-        outer.__enter__()
-        try:
-            out, _err = seed(force=True)
-            yield out
-        finally:
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
 
 
 class TestLoadedDemo:
@@ -180,7 +154,7 @@ class TestLoadedDemo:
         for table in Table.objects.filter(evening__club__slug=DEMO_SLUG):
             hands = list(table.hands.filter(status="recorded").order_by("number"))
             assert hands[0].dealer == table.first_dealer
-            for before, hand in zip(hands, hands[1:], strict=False):
+            for before, hand in itertools.pairwise(hands):
                 old, new = before.record["seats"], hand.record["seats"]
                 dealer = before.record["dealer"]
                 if old == new:
@@ -218,6 +192,7 @@ def _without_keys(objects):
     return result
 
 
+@pytest.mark.slow
 def test_regenerate_reproduces_the_committed_fixture(tmp_path):
     """--regenerate builds through the services what fixtures/demo.json holds, key for key."""
     target = tmp_path / "demo.json"

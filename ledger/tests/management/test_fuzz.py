@@ -13,7 +13,7 @@ from ledger.games.danish import GAME
 from ledger.games.danish.engine import EveningError, HandError, parse_hand
 from ledger.tests.conftest import load_example
 from ledger.tests.factories import make_club
-from ledger.tests.test_services import ledger_snapshot
+from ledger.tests.helpers import ledger_snapshot
 
 EVENING = load_example("EVENING_E.evening.json")
 HAND = load_example("X7.hand.json")

@@ -100,7 +100,7 @@ def test_top_bar_leads_to_sheet_and_treasury_while_the_evening_is_open(client, p
 def test_a_refused_close_answers_in_place_at_the_close_section(client, people, table):
     """Unconfirmed differences: the refusal heads the close section, the page lands on #close
     and the confirmation box has the focus; nothing of it is at the top of the page."""
-    from ledger.tests.test_treasury import EXPECTED, count_data
+    from ledger.tests.helpers import EXPECTED, count_data
 
     evening = table.evening
     as_(client, people["Carl"])

@@ -9,24 +9,12 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from ledger import selectors
-from ledger.models import Member
 from ledger.tests import factories
-from ledger.tests.test_query_counts import large_history, small_history
-from ledger.tests.test_standings import build_season
+from ledger.tests.helpers import build_season, large_history, log_in_as, small_history
 
 pytestmark = pytest.mark.django_db
 
 MY_PAGE_QUERIES = 12  # the request's 5 and the page's 7 (summaries), whatever the history
-
-
-def log_in_as(client, club, name="Anna"):
-    member = Member.objects.get(club=club, name=name)
-    member.user = get_user_model().objects.create_user(
-        username=f"{club.slug}-{name}-me".lower(), password=factories.PASSWORD
-    )
-    member.save()
-    client.force_login(member.user)
-    return member
 
 
 @pytest.mark.parametrize("history", [small_history, large_history])

@@ -14,13 +14,10 @@ from django.conf import settings
 from django.urls import reverse
 
 from ledger import selectors, services
-from ledger.models import Account, Evening, EveningLog, EveningResult, Member, Posting, Transfer
+from ledger.models import Evening, EveningLog, EveningResult, Member, Posting, Transfer
 from ledger.selectors.verify import verify_ledger
 from ledger.tests import factories
-
-pytestmark = pytest.mark.django_db
-
-EXPECTED = {"Anna": 520, "Bo": 425, "Carl": 415, "kongekop": 65, "pagatkop": 75}
+from ledger.tests.helpers import EXPECTED, count_data
 
 
 @pytest.fixture
@@ -40,6 +37,9 @@ def table(evening):
     return evening.tables.get()
 
 
+pytestmark = pytest.mark.django_db
+
+
 def login(client, club, name, role):
     factories.make_member(club, name, role, login=True)
     assert client.login(username=f"{club.slug}-{name}".lower(), password=factories.PASSWORD)
@@ -54,12 +54,6 @@ def treasurer(client, club):
 
 def url(name, evening, **kwargs):
     return reverse(name, kwargs={"club": evening.club.slug, "pk": evening.pk, **kwargs})
-
-
-def count_data(table, counts: dict[str, int]) -> dict[str, str]:
-    """Return the POST data of the count form of ``table`` for ``counts`` by account name."""
-    accounts = {a.name: a.pk for a in Account.objects.filter(table=table).select_related("member")}
-    return {f"t{table.pk}-count_{accounts[name]}": str(points) for name, points in counts.items()}
 
 
 def adjust_data(table, **fields) -> dict[str, str]:

@@ -12,19 +12,18 @@ from ledger.games.slovenian.engine.hand import CONTRACTS
 from ledger.games.slovenian.engine.ratecard import BONUS_TYPES
 from ledger.models import Club, Evening, Hand, HandRevision, Posting, Table
 from ledger.selectors.verify import verify_ledger
-from ledger.tests.test_demo import demo, seed  # noqa: F401  (the class-scoped fixture)
 
 pytestmark = pytest.mark.django_db
 
 
 class TestSlovenianDemo:
-    def test_loads_into_a_sound_ledger(self, demo):  # noqa: F811
+    def test_loads_into_a_sound_ledger(self, demo):
         club = Club.objects.get(slug=DEMO_SLUG)
         assert club.game == "slovenian_tarok"
         assert verify_ledger(Table.objects.filter(evening__club=club)).ok
         assert verify_ledger().ok
 
-    def test_seed_demo_prints_its_logins(self, demo):  # noqa: F811
+    def test_seed_demo_prints_its_logins(self, demo):
         assert "Ljubljana Tarok Klub" in demo
         for user in DEMO_USERS:
             assert user.username in demo
@@ -33,7 +32,7 @@ class TestSlovenianDemo:
             )
         assert not {"formand", "kasserer"} & {u.username for u in DEMO_USERS}
 
-    def test_every_contract_bonus_radli_and_closings(self, demo):  # noqa: F811
+    def test_every_contract_bonus_radli_and_closings(self, demo):
         club = Club.objects.get(slug=DEMO_SLUG)
         hands = Hand.objects.filter(table__evening__club=club)
         contracts = Counter(h.record.get("contract") for h in hands)
@@ -55,7 +54,7 @@ class TestSlovenianDemo:
         )
         assert statuses[-1] == Evening.Status.OPEN and Evening.Status.CLOSED in statuses
 
-    def test_the_screens_of_the_demo(self, demo, client):  # noqa: F811
+    def test_the_screens_of_the_demo(self, demo, client):
         assert client.login(username="sl-predsednik", password=DEMO_PASSWORD)
         club = Club.objects.get(slug=DEMO_SLUG)
         closed = Evening.objects.filter(club=club, status=Evening.Status.CLOSED).first()

@@ -18,56 +18,15 @@ from ledger.games.danish.engine import rotation, to_money
 from ledger.models import EveningResult, Member, Posting, Transfer
 from ledger.selectors.verify import verify_ledger
 from ledger.tests import factories
+from ledger.tests.helpers import NAMES, build_season
+
+
+@pytest.fixture
+def club():
+    return factories.make_club()
+
 
 pytestmark = pytest.mark.django_db
-
-NAMES = ("Anna", "Bo", "Carl", "Dorte", "Erik")
-
-
-def build_season(club, *, hands: int = 12, seed: int = 1, open_evening: bool = True):
-    """Build a season of Evening E plus generated evenings; return (season, evenings).
-
-    Evening 1 is Evening E (closed); evening 2 seats all five members at one table and,
-    once it is closed, four of them at a second; evening 3 has a voided hand (a reversal)
-    and an adjustment; evening 4 (when ``open_evening``) is still open. An evening outside
-    the season and one of another club are added so that the reads must leave them out.
-    """
-    season = factories.make_season(club)
-    members = {name: Member.objects.get_or_create(club=club, name=name)[0] for name in NAMES}
-    anna, bo, carl, dorte, erik = (members[n] for n in NAMES)
-    e1, _, _ = factories.evening_e(club, members=[anna, bo, carl])
-    services.evening_close(evening=e1)
-
-    e2 = services.evening_open(club=club, date=datetime.date(2026, 11, 12))
-    t21 = services.table_open(evening=e2, members=[anna, bo, carl, dorte, erik])
-    factories.random_table_hands(t21, hands, seed=seed)
-    services.table_close(table=t21)  # the same members move on to a second table
-    t22 = services.table_open(evening=e2, members=[erik, dorte, carl, bo])
-    factories.random_table_hands(t22, hands // 2 + 1, seed=seed + 1)
-    services.evening_close(evening=e2)
-
-    e3 = services.evening_open(club=club, date=datetime.date(2026, 11, 19))
-    t3 = services.table_open(evening=e3, members=[bo, carl, dorte, erik])
-    played = factories.random_table_hands(t3, hands, seed=seed + 2)
-    services.hand_void(hand=played[1], reason="misdeal noticed later")
-    services.adjustment_post(
-        table=t3, source="Carl", target="Dorte", points=5, reason="a payment forgotten"
-    )
-    services.evening_close(evening=e3)
-    evenings = [e1, e2, e3]
-
-    if open_evening:
-        e4 = services.evening_open(club=club, date=datetime.date(2026, 11, 26))
-        t4 = services.table_open(evening=e4, members=[dorte, anna, erik])
-        factories.random_table_hands(t4, hands // 2 + 1, seed=seed + 3)
-        evenings.append(e4)
-
-    outside = services.evening_open(club=club, date=datetime.date(2025, 3, 1))
-    services.table_open(evening=outside, members=[anna, bo, carl])
-    other = factories.make_club(slug=f"other{club.pk}", name="Other")
-    factories.make_season(other)
-    factories.evening_e(other)
-    return season, evenings
 
 
 def _evening_points(evening) -> dict[str, int]:
@@ -117,11 +76,6 @@ def _python_stats(season) -> dict[str, Counter]:
     ):
         stats[transfer.target.member.name]["melds"] += transfer.points
     return stats
-
-
-@pytest.fixture
-def club():
-    return factories.make_club()
 
 
 def test_standings_of_evening_e(club):

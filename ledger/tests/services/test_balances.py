@@ -17,7 +17,7 @@ from ledger.models import AccountBalance, Club, Posting, Table, Transfer
 from ledger.selectors.verify import verify_ledger
 from ledger.services import balances
 from ledger.tests.factories import evening_e, make_club, random_table_hands
-from ledger.tests.test_backup import wipe
+from ledger.tests.helpers import wipe
 
 pytestmark = pytest.mark.django_db
 

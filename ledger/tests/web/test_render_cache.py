@@ -11,7 +11,7 @@ from django.urls import reverse
 from django_tables2 import utils
 
 from ledger.tests import factories
-from ledger.tests.test_my_page import log_in_as
+from ledger.tests.helpers import log_in_as
 from ledger.web import tables2_speed
 
 pytestmark = pytest.mark.django_db

@@ -4,54 +4,14 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from ledger import services
-from ledger.models import Member
-from ledger.tests.factories import PASSWORD, evening_e, make_club, make_member, make_season
+from ledger.tests.factories import PASSWORD
+from ledger.tests.helpers import MATRIX, build_world, client_for, kwargs_for
 
 pytestmark = pytest.mark.django_db
 
 ROLES = ["anonymous", "other_club", "member", "scorekeeper", "treasurer", "admin"]
 RANK = {role: i for i, role in enumerate(ROLES)}
 
-# url name -> (least role for GET, least role for POST); None: the method is not offered.
-MATRIX = {
-    "club": ("member", None),
-    "my_page": ("member", None),
-    "evening_start": (None, "scorekeeper"),
-    "evening": ("member", None),
-    "evening_wall": ("member", None),
-    "table_new": ("scorekeeper", "scorekeeper"),
-    "table": ("member", None),
-    "table_seat": (None, "scorekeeper"),
-    "table_leave": (None, "scorekeeper"),
-    "hand_new": ("scorekeeper", "scorekeeper"),
-    "hand_preview": (None, "scorekeeper"),
-    "hand": ("member", None),
-    "hand_correct": ("scorekeeper", "scorekeeper"),
-    "hand_correct_preview": (None, "scorekeeper"),
-    "hand_void": (None, "scorekeeper"),
-    "standings": ("member", None),
-    "standings_pdf": ("member", None),
-    "member_season": ("member", None),
-    "member_season_pdf": ("member", None),
-    "evening_sheet": ("member", None),
-    "evening_sheet_pdf": ("member", None),
-    "table_sheet_pdf": ("member", None),
-    "evening_treasury": ("treasurer", None),
-    "treasury_count": (None, "treasurer"),
-    "treasury_adjust": (None, "treasurer"),
-    "treasury_close": (None, "treasurer"),
-    "treasury_reopen": (None, "treasurer"),
-    "setup_members": ("admin", "admin"),
-    "setup_member_edit": (None, "admin"),
-    "setup_rates": ("admin", "admin"),
-    "setup_seasons": ("admin", "admin"),
-    "setup_season_edit": ("admin", "admin"),
-    "setup_settings": ("admin", "admin"),
-    "setup_invitation_new": (None, "admin"),
-    "setup_invitations": ("admin", None),
-    "setup_invitations_pdf": ("admin", None),
-}
 # The set-up URLs that name one of the club's objects (the rest name only the club).
 SETUP_OBJECT_URLS = {"setup_member_edit", "setup_season_edit", "setup_invitation_new"}
 # The public results under /p/<club>/: public by the club's setting ("publish results"), to
@@ -88,85 +48,6 @@ def test_every_public_url_is_known():
 @pytest.fixture
 def world():
     return build_world()
-
-
-def build_world():
-    """Two clubs; club A has an open evening with Evening E at one table and a closed one."""
-    a, b = make_club(slug="alpha", name="Alpha"), make_club(slug="beta", name="Beta")
-    season = make_season(a)
-    players = [Member.objects.create(club=a, name=n) for n in ("Anna", "Bo", "Carl")]
-    closed, _, _ = evening_e(a, members=players)
-    services.evening_close(evening=closed)
-    evening, table, hands = evening_e(a, members=players, date=closed.date.replace(day=20))
-    users = {"anonymous": None}
-    for role in ("member", "scorekeeper", "treasurer", "admin"):
-        users[role] = make_member(a, f"{role}-a", role=role, login=True).user
-    users["other_club"] = make_member(b, "admin-b", role="admin", login=True).user
-    _, b_table, b_hands = evening_e(b)
-    b_season = make_season(b)
-    return {
-        "club": a,
-        "evening": evening,
-        "closed": closed,
-        "table": table,
-        "hand": hands[0],
-        "member": players[0],
-        "users": users,
-        "b_table": b_table,
-        "b_hand": b_hands[0],
-        "b_evening": b_table.evening,
-        "b_member": b_table.seats.first().member,
-        "season": season,
-        "b_season": b_season,
-    }
-
-
-def kwargs_for(name, w, *, foreign=False):
-    evening = w["b_evening"] if foreign else w["evening"]
-    table = w["b_table"] if foreign else w["table"]
-    hand = w["b_hand"] if foreign else w["hand"]
-    member = w["b_member"] if foreign else w["member"]
-    season = w["b_season"] if foreign else w["season"]
-    pk = {
-        "evening": evening.pk,
-        "evening_wall": evening.pk,
-        "table_new": evening.pk,
-        "table": table.pk,
-        "table_seat": table.pk,
-        "table_leave": table.pk,
-        "hand_new": table.pk,
-        "hand_preview": table.pk,
-        "hand": hand.pk,
-        "hand_correct": hand.pk,
-        "hand_correct_preview": hand.pk,
-        "hand_void": hand.pk,
-        "member_season": member.pk,
-        "member_season_pdf": member.pk,
-        "evening_sheet": evening.pk,
-        "evening_sheet_pdf": evening.pk,
-        "table_sheet_pdf": evening.pk,
-        "evening_treasury": evening.pk,
-        "treasury_count": evening.pk,
-        "treasury_adjust": evening.pk,
-        "treasury_close": evening.pk,
-        "treasury_reopen": evening.pk,
-        "setup_member_edit": member.pk,
-        "setup_invitation_new": member.pk,
-        "setup_season_edit": season.pk,
-    }.get(name)
-    kwargs = {"club": "alpha"}
-    if pk is not None:
-        kwargs["pk"] = pk
-    if name in ("treasury_count", "treasury_adjust", "table_sheet_pdf"):
-        kwargs["table"] = table.pk
-    return kwargs
-
-
-def client_for(user):
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def assert_refused(response, role, url):

@@ -1,15 +1,14 @@
 """Concurrent tablets at one table, on PostgreSQL where the row locks are real."""
 
-import threading
-
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from ledger import selectors, services
 from ledger.models import Hand, Posting
 from ledger.selectors.verify import verify_ledger
 from ledger.tests.conftest import load_example
 from ledger.tests.factories import evening_e, make_club
+from ledger.tests.helpers import run_together
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -20,28 +19,6 @@ HANDS = load_example("EVENING_E.evening.json")["hands"]
 def _postgres_only():
     if connection.vendor != "postgresql":
         pytest.skip("concurrency tests need PostgreSQL's row locks (run by make test-postgres)")
-
-
-def run_together(*calls):
-    """Run the calls in threads released at the same instant; return results and errors."""
-    barrier = threading.Barrier(len(calls))
-    results, errors = [None] * len(calls), [None] * len(calls)
-
-    def worker(i, call):
-        try:
-            barrier.wait()
-            results[i] = call()
-        except Exception as error:  # noqa: BLE001 - reported to the test
-            errors[i] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=worker, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return results, errors
 
 
 def test_same_token_twice_records_one_hand():

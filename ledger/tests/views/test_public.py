@@ -14,8 +14,7 @@ from ledger.forms.admin import ClubForm
 from ledger.models import Club, EveningResult
 from ledger.tables.columns import money_text
 from ledger.tests import factories
-from ledger.tests.test_admin import form_data
-from ledger.tests.test_standings import build_season
+from ledger.tests.helpers import build_season, form_data
 
 pytestmark = pytest.mark.django_db
 

@@ -3,12 +3,11 @@
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import connection
 
 from ledger import selectors, services
-from ledger.db import ledger_unlocked
 from ledger.models import EveningResult, Table
 from ledger.tests.factories import evening_e, make_club, random_table_hands
+from ledger.tests.helpers import wipe
 
 pytestmark = pytest.mark.django_db
 
@@ -18,16 +17,6 @@ def all_balances():
         (t.evening.club.slug, str(t.evening.date), t.number): selectors.table_balances(t.pk)
         for t in Table.objects.select_related("evening__club")
     }
-
-
-def wipe():
-    """Empty the database as a fresh installation would be (test-only flush)."""
-    if connection.vendor == "postgresql":
-        # Deferred foreign-key checks must fire before the tables can be truncated.
-        with connection.cursor() as cursor:
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-    with ledger_unlocked():
-        call_command("flush", interactive=False, verbosity=0)
 
 
 def test_json_round_trip(tmp_path):

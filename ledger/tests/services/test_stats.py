@@ -19,7 +19,7 @@ from ledger.selectors import standings_for_season
 from ledger.selectors.verify import verify_ledger
 from ledger.services import stats
 from ledger.tests.factories import evening_e, make_club, make_season, random_table_hands
-from ledger.tests.test_backup import wipe
+from ledger.tests.helpers import wipe
 
 pytestmark = pytest.mark.django_db
 

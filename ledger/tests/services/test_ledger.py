@@ -4,8 +4,6 @@ import datetime
 import random
 
 import pytest
-from django.apps import apps
-from django.core import serializers
 
 from ledger import selectors, services
 from ledger.games.danish import GAME
@@ -21,18 +19,11 @@ from ledger.services.errors import (
 )
 from ledger.tests.conftest import load_example
 from ledger.tests.factories import evening_e, make_club
+from ledger.tests.helpers import ledger_snapshot
 
 pytestmark = pytest.mark.django_db
 
 E_HANDS = load_example("EVENING_E.evening.json")["hands"]
-
-
-def ledger_snapshot():
-    """Return every row of every ledger model, serialised: equal means byte-for-byte equal."""
-    return {
-        model.__name__: serializers.serialize("json", model.objects.order_by("pk"))
-        for model in apps.get_app_config("ledger").get_models()
-    }
 
 
 @pytest.fixture

@@ -46,7 +46,7 @@ def snapshot():
     """Return every row of every ledger model (and users), to prove nothing was written."""
     from django.contrib.auth import get_user_model
 
-    models = list(apps.get_app_config("ledger").get_models()) + [get_user_model()]
+    models = [*list(apps.get_app_config("ledger").get_models()), get_user_model()]
     return {m.__name__: list(m.objects.order_by("pk").values()) for m in models}
 
 

@@ -9,13 +9,13 @@ import re
 import uuid
 
 import pytest
-from django.conf import settings
 from django.urls import reverse
 
 from ledger import selectors, services
 from ledger.models import Evening, Hand, HandRevision, Member, Posting, Seat, Table
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
+from ledger.tests.helpers import config_of, english, login
 
 pytestmark = pytest.mark.django_db
 
@@ -27,28 +27,9 @@ def url(name, **kwargs):
     return reverse(name, kwargs={"club": SLUG, **kwargs})
 
 
-def login(client, member):
-    assert client.login(username=member.user.username, password=factories.PASSWORD)
-    return client
-
-
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
-
-
 def post_hand(client, table, record, token=None, **headers):
     data = {"record": json.dumps(record), "token": token or str(uuid.uuid4())}
     return client.post(url("hand_new", pk=table.pk), data, headers=headers)
-
-
-def config_of(response) -> dict:
-    match = re.search(
-        r'<script id="hand-config" type="application/json">(.*?)</script>',
-        response.content.decode(),
-        re.S,
-    )
-    return json.loads(match.group(1))
 
 
 def points(html: str, attr: str, name: str) -> int:

@@ -15,7 +15,7 @@ from ledger import selectors, services
 from ledger.models import Hand, Member, Posting
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.tests.test_views_scoring import config_of, english, login
+from ledger.tests.helpers import config_of, english, login
 
 pytestmark = pytest.mark.django_db
 

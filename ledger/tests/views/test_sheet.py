@@ -22,7 +22,7 @@ from ledger.models import Member
 from ledger.tables.sheet import EveningSheetTable
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.tests.test_reports import pdf_text, save_first_page
+from ledger.tests.helpers import pdf_text, save_first_page
 
 pytestmark = pytest.mark.django_db
 

@@ -9,15 +9,12 @@ club and the membership (read twice by ``ledger.web.permissions``).
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
 from django.urls import reverse
 
-from ledger import services
 from ledger.models import Member
 from ledger.tests import factories
-from ledger.tests.test_standings import build_season
+from ledger.tests.helpers import large_history, small_history
 
 pytestmark = pytest.mark.django_db
 
@@ -39,21 +36,6 @@ QUERIES = {
     "treasury_closed": 18,  # +1: when each table last changed (stale counts)
     "treasury_open": 18,
 }
-
-
-def small_history(club):
-    """Return (closed evening, open evening): Evening E closed, and played again, open."""
-    factories.make_season(club)
-    closed, _, _ = factories.evening_e(club)
-    services.evening_close(evening=closed)
-    still_open, _, _ = factories.evening_e(club, date=datetime.date(2026, 11, 6))
-    return closed, still_open
-
-
-def large_history(club):
-    """Return (closed evening, open evening) of a season of four evenings and ~150 hands."""
-    _, evenings = build_season(club, hands=40)
-    return evenings[1], evenings[3]
 
 
 def pages(club, closed, still_open) -> dict[str, str]:

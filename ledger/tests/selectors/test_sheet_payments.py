@@ -7,7 +7,7 @@ from django.utils import translation
 from ledger import reports, services
 from ledger.models import JetonCount, Member
 from ledger.tests import factories
-from ledger.tests.test_reports import pdf_text
+from ledger.tests.helpers import pdf_text
 
 pytestmark = pytest.mark.django_db
 

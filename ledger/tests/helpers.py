@@ -1,0 +1,411 @@
+"""Helpers shared by the tests: builders of seasons and histories, log-ins, the world of the
+authorization matrix, snapshots of the ledger, PDF text and a browser screenshot. Tests import
+them from here, never from one another."""
+
+from __future__ import annotations
+
+import datetime
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pypdf
+import pytest
+from django.apps import apps
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import serializers
+from django.core.management import call_command
+from django.db import connection, connections
+from django.test import Client
+
+from ledger import services
+from ledger.db import ledger_unlocked
+from ledger.games.danish.engine import RateCard
+from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
+from ledger.models import (
+    Account,
+    Member,
+)
+from ledger.tests import factories
+from ledger.tests.conftest import ROOT
+from ledger.tests.factories import (
+    evening_e,
+    make_club,
+    make_member,
+    make_season,
+)
+
+# from test_standings
+NAMES = ("Anna", "Bo", "Carl", "Dorte", "Erik")
+
+
+# from test_standings
+def build_season(club, *, hands: int = 12, seed: int = 1, open_evening: bool = True):
+    """Build a season of Evening E plus generated evenings; return (season, evenings).
+
+    Evening 1 is Evening E (closed); evening 2 seats all five members at one table and,
+    once it is closed, four of them at a second; evening 3 has a voided hand (a reversal)
+    and an adjustment; evening 4 (when ``open_evening``) is still open. An evening outside
+    the season and one of another club are added so that the reads must leave them out.
+    """
+    season = factories.make_season(club)
+    members = {name: Member.objects.get_or_create(club=club, name=name)[0] for name in NAMES}
+    anna, bo, carl, dorte, erik = (members[n] for n in NAMES)
+    e1, _, _ = factories.evening_e(club, members=[anna, bo, carl])
+    services.evening_close(evening=e1)
+
+    e2 = services.evening_open(club=club, date=datetime.date(2026, 11, 12))
+    t21 = services.table_open(evening=e2, members=[anna, bo, carl, dorte, erik])
+    factories.random_table_hands(t21, hands, seed=seed)
+    services.table_close(table=t21)  # the same members move on to a second table
+    t22 = services.table_open(evening=e2, members=[erik, dorte, carl, bo])
+    factories.random_table_hands(t22, hands // 2 + 1, seed=seed + 1)
+    services.evening_close(evening=e2)
+
+    e3 = services.evening_open(club=club, date=datetime.date(2026, 11, 19))
+    t3 = services.table_open(evening=e3, members=[bo, carl, dorte, erik])
+    played = factories.random_table_hands(t3, hands, seed=seed + 2)
+    services.hand_void(hand=played[1], reason="misdeal noticed later")
+    services.adjustment_post(
+        table=t3, source="Carl", target="Dorte", points=5, reason="a payment forgotten"
+    )
+    services.evening_close(evening=e3)
+    evenings = [e1, e2, e3]
+
+    if open_evening:
+        e4 = services.evening_open(club=club, date=datetime.date(2026, 11, 26))
+        t4 = services.table_open(evening=e4, members=[dorte, anna, erik])
+        factories.random_table_hands(t4, hands // 2 + 1, seed=seed + 3)
+        evenings.append(e4)
+
+    outside = services.evening_open(club=club, date=datetime.date(2025, 3, 1))
+    services.table_open(evening=outside, members=[anna, bo, carl])
+    other = factories.make_club(slug=f"other{club.pk}", name="Other")
+    factories.make_season(other)
+    factories.evening_e(other)
+    return season, evenings
+
+
+# from test_query_counts
+def small_history(club):
+    """Return (closed evening, open evening): Evening E closed, and played again, open."""
+    factories.make_season(club)
+    closed, _, _ = factories.evening_e(club)
+    services.evening_close(evening=closed)
+    still_open, _, _ = factories.evening_e(club, date=datetime.date(2026, 11, 6))
+    return closed, still_open
+
+
+# from test_query_counts
+def large_history(club):
+    """Return (closed evening, open evening) of a season of four evenings and ~150 hands."""
+    _, evenings = build_season(club, hands=40)
+    return evenings[1], evenings[3]
+
+
+# from test_my_page
+def log_in_as(client, club, name="Anna"):
+    member = Member.objects.get(club=club, name=name)
+    member.user = get_user_model().objects.create_user(
+        username=f"{club.slug}-{name}-me".lower(), password=factories.PASSWORD
+    )
+    member.save()
+    client.force_login(member.user)
+    return member
+
+
+# from test_views_scoring
+def login(client, member):
+    assert client.login(username=member.user.username, password=factories.PASSWORD)
+    return client
+
+
+# from test_views_scoring
+def english(client):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+# from test_views_scoring
+def config_of(response) -> dict:
+    match = re.search(
+        r'<script id="hand-config" type="application/json">(.*?)</script>',
+        response.content.decode(),
+        re.S,
+    )
+    return json.loads(match.group(1))
+
+
+# from test_backup
+def wipe():
+    """Empty the database as a fresh installation would be (test-only flush)."""
+    if connection.vendor == "postgresql":
+        # Deferred foreign-key checks must fire before the tables can be truncated.
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    with ledger_unlocked():
+        call_command("flush", interactive=False, verbosity=0)
+
+
+# from test_concurrency
+def run_together(*calls):
+    """Run the calls in threads released at the same instant; return results and errors."""
+    barrier = threading.Barrier(len(calls))
+    results, errors = [None] * len(calls), [None] * len(calls)
+
+    def worker(i, call):
+        try:
+            barrier.wait()
+            results[i] = call()
+        except Exception as error:
+            errors[i] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return results, errors
+
+
+# from test_settings_defaults
+def clean_env(**extra):
+    """The environment of a bare production start: no DJANGO_* variable at all."""
+    keep = {"PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR"}
+    env = {k: v for k, v in os.environ.items() if k in keep}
+    return {**env, **extra}
+
+
+# from test_settings_defaults
+def run_python(code: str, **env):
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=clean_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+# from test_admin
+def form_data(club=None, **changes):
+    """Return a complete, valid POST of the club form (defaults), with ``changes`` applied."""
+    data = {
+        "name": club.name if club else "Hjørring Tarokklub",
+        "slug": club.slug if club else "hjoerring",
+        "game": "danish_tarok",
+        "price_per_point": "0.25",
+        "currency": "DKK",
+        "starting_jetons": "500",
+    }
+    rates = RateCard()
+    for key in RateCard.amount_keys():
+        data[key] = str(getattr(rates, key))
+    for fine_type in FINE_TYPES:
+        data[f"fines_per_cup__{fine_type}"] = str(rates.fine(fine_type))
+    for key in OPTIONS:
+        data[key] = getattr(rates, key)
+    data.update({k: str(v) for k, v in changes.items()})
+    return data
+
+
+# from test_reports
+ARTIFACTS = Path(settings.BASE_DIR) / "test-artifacts" / "treasury"
+
+
+# from test_reports
+def pdf_text(content: bytes) -> tuple[pypdf.PdfReader, str]:
+    """Return the reader and the text of every page, with real minus signs as hyphens."""
+    reader = pypdf.PdfReader(io.BytesIO(content))
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    return reader, text.replace("\u2212", "-")
+
+
+# from test_reports
+def save_first_page(content: bytes, name: str) -> Path:
+    """Render the first page to ``test-artifacts/treasury/<name>.png`` (pdftoppm -r 60)."""
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("pdftoppm (poppler-utils) is not installed")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    pdf = ARTIFACTS / f"{name}.pdf"
+    pdf.write_bytes(content)
+    subprocess.run(
+        [
+            "pdftoppm",
+            "-png",
+            "-r",
+            "60",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            "-singlefile",
+            pdf,
+            ARTIFACTS / name,
+        ],
+        check=True,
+    )
+    png = ARTIFACTS / f"{name}.png"
+    assert png.stat().st_size > 5000
+    return png
+
+
+# from test_services
+def ledger_snapshot():
+    """Return every row of every ledger model, serialised: equal means byte-for-byte equal."""
+    return {
+        model.__name__: serializers.serialize("json", model.objects.order_by("pk"))
+        for model in apps.get_app_config("ledger").get_models()
+    }
+
+
+# from test_authorization
+# url name -> (least role for GET, least role for POST); None: the method is not offered.
+MATRIX = {
+    "club": ("member", None),
+    "my_page": ("member", None),
+    "evening_start": (None, "scorekeeper"),
+    "evening": ("member", None),
+    "evening_wall": ("member", None),
+    "table_new": ("scorekeeper", "scorekeeper"),
+    "table": ("member", None),
+    "table_seat": (None, "scorekeeper"),
+    "table_leave": (None, "scorekeeper"),
+    "hand_new": ("scorekeeper", "scorekeeper"),
+    "hand_preview": (None, "scorekeeper"),
+    "hand": ("member", None),
+    "hand_correct": ("scorekeeper", "scorekeeper"),
+    "hand_correct_preview": (None, "scorekeeper"),
+    "hand_void": (None, "scorekeeper"),
+    "standings": ("member", None),
+    "standings_pdf": ("member", None),
+    "member_season": ("member", None),
+    "member_season_pdf": ("member", None),
+    "evening_sheet": ("member", None),
+    "evening_sheet_pdf": ("member", None),
+    "table_sheet_pdf": ("member", None),
+    "evening_treasury": ("treasurer", None),
+    "treasury_count": (None, "treasurer"),
+    "treasury_adjust": (None, "treasurer"),
+    "treasury_close": (None, "treasurer"),
+    "treasury_reopen": (None, "treasurer"),
+    "setup_members": ("admin", "admin"),
+    "setup_member_edit": (None, "admin"),
+    "setup_rates": ("admin", "admin"),
+    "setup_seasons": ("admin", "admin"),
+    "setup_season_edit": ("admin", "admin"),
+    "setup_settings": ("admin", "admin"),
+    "setup_invitation_new": (None, "admin"),
+    "setup_invitations": ("admin", None),
+    "setup_invitations_pdf": ("admin", None),
+}
+
+
+# from test_authorization
+def build_world():
+    """Two clubs; club A has an open evening with Evening E at one table and a closed one."""
+    a, b = make_club(slug="alpha", name="Alpha"), make_club(slug="beta", name="Beta")
+    season = make_season(a)
+    players = [Member.objects.create(club=a, name=n) for n in ("Anna", "Bo", "Carl")]
+    closed, _, _ = evening_e(a, members=players)
+    services.evening_close(evening=closed)
+    evening, table, hands = evening_e(a, members=players, date=closed.date.replace(day=20))
+    users = {"anonymous": None}
+    for role in ("member", "scorekeeper", "treasurer", "admin"):
+        users[role] = make_member(a, f"{role}-a", role=role, login=True).user
+    users["other_club"] = make_member(b, "admin-b", role="admin", login=True).user
+    _, b_table, b_hands = evening_e(b)
+    b_season = make_season(b)
+    return {
+        "club": a,
+        "evening": evening,
+        "closed": closed,
+        "table": table,
+        "hand": hands[0],
+        "member": players[0],
+        "users": users,
+        "b_table": b_table,
+        "b_hand": b_hands[0],
+        "b_evening": b_table.evening,
+        "b_member": b_table.seats.first().member,
+        "season": season,
+        "b_season": b_season,
+    }
+
+
+# from test_authorization
+def kwargs_for(name, w, *, foreign=False):
+    evening = w["b_evening"] if foreign else w["evening"]
+    table = w["b_table"] if foreign else w["table"]
+    hand = w["b_hand"] if foreign else w["hand"]
+    member = w["b_member"] if foreign else w["member"]
+    season = w["b_season"] if foreign else w["season"]
+    pk = {
+        "evening": evening.pk,
+        "evening_wall": evening.pk,
+        "table_new": evening.pk,
+        "table": table.pk,
+        "table_seat": table.pk,
+        "table_leave": table.pk,
+        "hand_new": table.pk,
+        "hand_preview": table.pk,
+        "hand": hand.pk,
+        "hand_correct": hand.pk,
+        "hand_correct_preview": hand.pk,
+        "hand_void": hand.pk,
+        "member_season": member.pk,
+        "member_season_pdf": member.pk,
+        "evening_sheet": evening.pk,
+        "evening_sheet_pdf": evening.pk,
+        "table_sheet_pdf": evening.pk,
+        "evening_treasury": evening.pk,
+        "treasury_count": evening.pk,
+        "treasury_adjust": evening.pk,
+        "treasury_close": evening.pk,
+        "treasury_reopen": evening.pk,
+        "setup_member_edit": member.pk,
+        "setup_invitation_new": member.pk,
+        "setup_season_edit": season.pk,
+    }.get(name)
+    kwargs = {"club": "alpha"}
+    if pk is not None:
+        kwargs["pk"] = pk
+    if name in ("treasury_count", "treasury_adjust", "table_sheet_pdf"):
+        kwargs["table"] = table.pk
+    return kwargs
+
+
+# from test_authorization
+def client_for(user):
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+# from test_treasury
+EXPECTED = {"Anna": 520, "Bo": 425, "Carl": 415, "kongekop": 65, "pagatkop": 75}
+
+
+# from test_treasury
+def count_data(table, counts: dict[str, int]) -> dict[str, str]:
+    """Return the POST data of the count form of ``table`` for ``counts`` by account name."""
+    accounts = {a.name: a.pk for a in Account.objects.filter(table=table).select_related("member")}
+    return {f"t{table.pk}-count_{accounts[name]}": str(points) for name, points in counts.items()}
+
+
+def seed(**options):
+    """Run seed_demo; return its standard output and standard error."""
+    out, err = io.StringIO(), io.StringIO()
+    call_command("seed_demo", stdout=out, stderr=err, **options)
+    return out.getvalue(), err.getvalue()
