@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.core import serializers
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
@@ -60,6 +61,39 @@ class Demo:
     users: tuple[DemoUser, ...]
     fixture: str
     build: Callable[[], Club]
+
+
+def demo_password(password: str, username: str) -> str:
+    """Return a demo log-in's stored password: a fixed hasher and salt, so the fixture depends
+    neither on the settings nor on chance (a demo password is public anyway)."""
+    return make_password(password, salt=f"demo{username}", hasher="pbkdf2_sha256")
+
+
+def demo_setup(
+    *, slug, name, game, rate_card, users, password, members, season, clock, **club_fields
+) -> tuple[Club, dict, dict]:
+    """Create a demo club of ``game`` with its log-ins (``users``, DemoUsers), its members
+    (those with a log-in in their role) and its season ``(name, starts, ends)``; return
+    (the club, the users by role, the members by name). The one scaffold of every demo."""
+    club = Club.objects.create(slug=slug, name=name, game=game, rate_card=rate_card, **club_fields)
+    by_role, logins = {}, {}
+    for demo in users:
+        user = get_user_model().objects.create(
+            username=demo.username,
+            password=demo_password(password, demo.username),
+            first_name=demo.member,
+            is_staff=demo.superuser,
+            is_superuser=demo.superuser,
+            date_joined=clock.now,
+        )
+        by_role[demo.role] = user
+        logins[demo.member] = (user, demo.role)
+    people = {}
+    for member in members:
+        user, role = logins.get(member, (None, Member.Role.MEMBER))
+        people[member] = Member.objects.create(club=club, name=member, user=user, role=role)
+    Season.objects.create(club=club, name=season[0], starts_on=season[1], ends_on=season[2])
+    return club, by_role, people
 
 
 def demo_of(code: str) -> Demo | None:

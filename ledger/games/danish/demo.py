@@ -21,21 +21,17 @@ import datetime
 import random
 from dataclasses import dataclass, field
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.hashers import make_password
-
 from ledger import services
 from ledger.games.danish.engine import RateCard, rotation
 from ledger.games.danish.engine.generate import random_hand
 from ledger.models import (
     Club,
     Member,
-    Season,
     Seat,
     Table,
 )
 from ledger.services.demo import Clock as _Clock
-from ledger.services.demo import Demo, DemoUser
+from ledger.services.demo import Demo, DemoUser, demo_setup
 
 DEMO_SLUG = "demo"
 DEMO_NAME = "Hjørring Tarokklub"
@@ -345,39 +341,19 @@ class _Builder:
 
     def setup(self) -> None:
         self.clock.set(SEASON[1], -240)
-        self.club = Club.objects.create(
+        self.club, self.users, self.members = demo_setup(
             slug=DEMO_SLUG,
             name=DEMO_NAME,
+            game="danish_tarok",
             rate_card=RateCard().as_dict(),
+            users=DEMO_USERS,
+            password=DEMO_PASSWORD,
+            members=MEMBERS,
+            season=SEASON,
+            clock=self.clock,
             starting_jetons=1000,
         )
         self.rates = RateCard.from_dict(self.club.rate_card)
-        self.users = {}
-        logins = {}
-        for demo in DEMO_USERS:
-            user = get_user_model().objects.create(
-                username=demo.username,
-                # A fixed hasher and salt: the fixture must not depend on the settings' hasher
-                # or on chance (a demo password is public anyway).
-                password=make_password(
-                    DEMO_PASSWORD, salt=f"demo{demo.username}", hasher="pbkdf2_sha256"
-                ),
-                first_name=demo.member,
-                is_staff=demo.superuser,
-                is_superuser=demo.superuser,
-                date_joined=self.clock.now,
-            )
-            self.users[demo.role] = user
-            logins[demo.member] = (user, demo.role)
-        self.members = {}
-        for name in MEMBERS:
-            user, role = logins.get(name, (None, Member.Role.MEMBER))
-            self.members[name] = Member.objects.create(
-                club=self.club, name=name, user=user, role=role
-            )
-        Season.objects.create(
-            club=self.club, name=SEASON[0], starts_on=SEASON[1], ends_on=SEASON[2]
-        )
 
     def draw_special(self) -> str:
         if not self.deck:

@@ -16,12 +16,9 @@ import datetime
 import random
 from decimal import Decimal
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.hashers import make_password
-
 from ledger import services
-from ledger.models import Club, Member, Season
-from ledger.services.demo import Clock, Demo, DemoUser
+from ledger.models import Club, Member
+from ledger.services.demo import Clock, Demo, DemoUser, demo_setup
 
 from .engine import rotation
 from .engine.generate import random_hand
@@ -217,39 +214,24 @@ SPECIALS = (
 )
 
 
-def _password(username: str) -> str:
-    # A fixed hasher and salt: the fixture does not depend on the settings or on chance.
-    return make_password(DEMO_PASSWORD, salt=f"demo{username}", hasher="pbkdf2_sha256")
-
-
 def build_demo(*, seed: int = DEMO_SEED) -> Club:
     """Build the Hungarian demo club, its members and log-ins through the services."""
     rng = random.Random(seed)
     clock = Clock()
     with clock.installed():
         clock.set(SEASON[1], -240)
-        club = Club.objects.create(
+        club, users, members = demo_setup(
             slug=DEMO_SLUG,
             name=DEMO_NAME,
             game=GAME_CODE,
             rate_card=RateCard().as_dict(),
+            users=DEMO_USERS,
+            password=DEMO_PASSWORD,
+            members=MEMBERS,
+            season=SEASON,
+            clock=clock,
             price_per_point=Decimal("10.00"),
         )
-        users, logins = {}, {}
-        for demo in DEMO_USERS:
-            user = get_user_model().objects.create(
-                username=demo.username,
-                password=_password(demo.username),
-                first_name=demo.member,
-                date_joined=clock.now,
-            )
-            users[demo.role] = user
-            logins[demo.member] = (user, demo.role)
-        members = {}
-        for name in MEMBERS:
-            user, role = logins.get(name, (None, Member.Role.MEMBER))
-            members[name] = Member.objects.create(club=club, name=name, user=user, role=role)
-        Season.objects.create(club=club, name=SEASON[0], starts_on=SEASON[1], ends_on=SEASON[2])
         scorekeeper = users[Member.Role.SCOREKEEPER]
         treasurer = users[Member.Role.TREASURER]
         deck = list(SPECIALS)

@@ -15,12 +15,9 @@ from __future__ import annotations
 import datetime
 import random
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.hashers import make_password
-
 from ledger import services
-from ledger.models import Club, Member, Season
-from ledger.services.demo import Clock, Demo, DemoUser
+from ledger.models import Club, Member
+from ledger.services.demo import Clock, Demo, DemoUser, demo_setup
 
 from .engine import rotation
 from .engine.generate import random_hand
@@ -106,32 +103,16 @@ class _Builder:
 
     def setup(self) -> None:
         self.clock.set(SEASON[1], -240)
-        self.club = Club.objects.create(
-            slug=DEMO_SLUG, name=DEMO_NAME, game=GAME_CODE, rate_card=self.rates.as_dict()
-        )
-        self.users = {}
-        logins = {}
-        for demo in DEMO_USERS:
-            user = get_user_model().objects.create(
-                username=demo.username,
-                password=make_password(
-                    DEMO_PASSWORD, salt=f"demo{demo.username}", hasher="pbkdf2_sha256"
-                ),
-                first_name=demo.member,
-                is_staff=demo.superuser,
-                is_superuser=demo.superuser,
-                date_joined=self.clock.now,
-            )
-            self.users[demo.role] = user
-            logins[demo.member] = (user, demo.role)
-        self.members = {}
-        for name in MEMBERS:
-            user, role = logins.get(name, (None, Member.Role.MEMBER))
-            self.members[name] = Member.objects.create(
-                club=self.club, name=name, user=user, role=role
-            )
-        Season.objects.create(
-            club=self.club, name=SEASON[0], starts_on=SEASON[1], ends_on=SEASON[2]
+        self.club, self.users, self.members = demo_setup(
+            slug=DEMO_SLUG,
+            name=DEMO_NAME,
+            game=GAME_CODE,
+            rate_card=self.rates.as_dict(),
+            users=DEMO_USERS,
+            password=DEMO_PASSWORD,
+            members=MEMBERS,
+            season=SEASON,
+            clock=self.clock,
         )
 
     def hand(self, seats, dealer, radli) -> dict:
