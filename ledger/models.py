@@ -594,7 +594,7 @@ class Transfer(models.Model):
     target = models.ForeignKey(
         Account, verbose_name=_("to account"), on_delete=models.PROTECT, related_name="incoming"
     )
-    points = models.IntegerField(_("points"))
+    points = models.BigIntegerField(_("points"))
     reason = models.CharField(_("reason"), max_length=40)
 
     objects = TransferQuerySet.as_manager()
@@ -756,7 +756,7 @@ class EveningResult(models.Model):
     member = models.ForeignKey(
         Member, verbose_name=_("member"), on_delete=models.PROTECT, related_name="results"
     )
-    points = models.IntegerField(_("points"))
+    points = models.BigIntegerField(_("points"))
     money = models.DecimalField(_("money"), max_digits=18, decimal_places=2)
     closing = models.PositiveIntegerField(_("closing"), default=1)
 

@@ -125,6 +125,11 @@ def run_evening(game, data, rates) -> EveningRun:
         if refused or p:
             continue
         settlement = game.settle(record, rates, state)
+        try:
+            validation.check_moves(settlement.transfers, prefix)
+        except HandError as error:
+            p.extend(error.problems)
+            continue
         settlements.append(settlement)
         _apply(balances, settlement.transfers)
         previous = settlement.state_after
@@ -132,6 +137,10 @@ def run_evening(game, data, rates) -> EveningRun:
 
     state = game.next_state(previous, {c: balances[c] for c in pools}, list(seats))
     close = tuple(game.close(dict(balances), state, rates, list(seats)))
+    try:
+        validation.check_moves(close, "hands")
+    except HandError as error:
+        raise EveningError(error.problems) from error
     before = dict(balances)
     _apply(before, [m for m in close if m.reason != "split"])
     after = dict(balances)

@@ -8,6 +8,13 @@ from decimal import ROUND_HALF_UP, Decimal
 MONEY_QUANTUM = Decimal("0.01")
 # One bound on every amount a person or a file enters (rate card, counts, adjustments, jetons).
 MAX_POINTS = 10_000_000
+# One bound on every amount the rules compute: a transfer of a hand or a close. A rate card
+# whose largest possible hand would exceed it is refused, naming the key to lower; the
+# ledger refuses a computed move above it (the Danish cups can grow from hand to hand).
+MAX_MOVE = 1_000_000_000
+# One bound on an account's balance at a table: what the database's columns and money hold
+# (points x a price per point below 10,000 stay within a Decimal of 18 digits).
+MAX_BALANCE = 1_000_000_000_000
 
 
 def to_money(points: int, price_per_point: Decimal) -> Decimal:

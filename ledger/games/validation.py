@@ -14,8 +14,8 @@ from types import MappingProxyType
 from typing import Any
 
 from ledger.games.base import normalized_name
-from ledger.games.errors import HandError, Problems, RateCardError, _
-from ledger.games.money import MAX_POINTS
+from ledger.games.errors import HandError, Problem, Problems, RateCardError, _
+from ledger.games.money import MAX_MOVE, MAX_POINTS
 
 MAX_NAME_LENGTH = 60
 RATES_FORMAT = "tarokclub.rates/1"
@@ -199,6 +199,49 @@ class RateCardRules:
 
     def amount(self, problems: Problems, path: str, value) -> bool:
         return check_amount(problems, path, value, self.too_high)
+
+
+def check_moves(moves, field: str = "__all__") -> None:
+    """Raise HandError when a computed move exceeds ``MAX_MOVE`` (the rules' one bound on a
+    computed amount): the hand, or the close, is refused before anything is written."""
+    for move in moves:
+        if move.points > MAX_MOVE:
+            raise HandError(
+                [
+                    Problem(
+                        field,
+                        _(
+                            "this would move {points} points from {source} to {target}, "
+                            "more than the bound of {limit}"
+                        ),
+                        {
+                            "points": move.points,
+                            "source": move.source,
+                            "target": move.target,
+                            "limit": MAX_MOVE,
+                        },
+                    )
+                ]
+            )
+
+
+def check_largest_hand(problems: Problems, contributions: Mapping[str, int]) -> None:
+    """Add a problem when the largest hand a rate card allows (the sum of ``contributions``,
+    the points each setting could add to one transfer) would exceed ``MAX_MOVE``, naming the
+    setting that contributes most."""
+    total = sum(contributions.values())
+    if total > MAX_MOVE and contributions:
+        key = max(contributions, key=lambda k: contributions[k])
+        problems.add(
+            key,
+            _(
+                "with these house rules one hand could move {points} points, more than "
+                "{limit}: lower {key}"
+            ),
+            points=total,
+            limit=MAX_MOVE,
+            key=key,
+        )
 
 
 def read_rate_card(data, rules: RateCardRules) -> tuple[Problems, dict]:

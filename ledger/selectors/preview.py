@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from ledger import services
 from ledger.games.money import signed_figure
 from ledger.games.registry import get_game, get_web
+from ledger.games.validation import check_moves
 from ledger.models import Table
 from ledger.selectors.table import pool_items
 from ledger.services.errors import LedgerError
@@ -99,6 +100,7 @@ def settle_preview(
     rates = services.rate_card(table.evening)
     parsed = game.parse_hand(data, rates, state=state)
     settlement = game.settle(parsed, rates, state)
+    check_moves(settlement.transfers)
     transfers = [t.as_dict() for t in settlement.transfers]
     before = state if pools is None else pools
     after = dict(before)

@@ -22,6 +22,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 
+from ledger.games.money import MAX_BALANCE, MAX_MOVE
 from ledger.games.registry import get_game
 from ledger.models import (
     Account,
@@ -155,8 +156,23 @@ class TableLedger:
         posting = Posting.objects.create(table=self.table, kind=kind, created_by=by, **fields)
         rows = []
         for src, dst, points, reason in moves:
+            if points > MAX_MOVE:
+                raise LedgerError(
+                    _("this would move {points} points, more than the bound of {limit}").format(
+                        points=points, limit=MAX_MOVE
+                    ),
+                    "__all__",
+                )
             self.balances[src.pk] = self.balances.get(src.pk, 0) - points
             self.balances[dst.pk] = self.balances.get(dst.pk, 0) + points
+            for account in (src, dst):
+                if abs(self.balances[account.pk]) > MAX_BALANCE:
+                    raise LedgerError(
+                        _("{name}'s balance would pass the bound of {limit} points").format(
+                            name=account.code, limit=MAX_BALANCE
+                        ),
+                        "__all__",
+                    )
             for code in self.guarded:
                 if self.balance(code) < 0:
                     raise CupNegativeError(

@@ -7,7 +7,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledger.games.money import MAX_POINTS, to_money
+from ledger.games.money import MAX_BALANCE, MAX_POINTS, to_money
 from ledger.games.registry import get_game
 from ledger.models import (
     Account,
@@ -117,6 +117,14 @@ def evening_close(*, evening: Evening, by=None, confirm_differences: bool = Fals
             for account in Account.objects.filter(table=table, kind=Account.Kind.MEMBER):
                 points[account.member_id] = points.get(account.member_id, 0) + balances.get(
                     account.pk, 0
+                )
+        for total in points.values():
+            if abs(total) > MAX_BALANCE:
+                raise LedgerError(
+                    _("a member's result would pass the bound of {limit} points").format(
+                        limit=MAX_BALANCE
+                    ),
+                    "__all__",
                 )
         closing = EveningLog.objects.filter(evening=evening, action="close").count() + 1
         EveningResult.objects.bulk_create(

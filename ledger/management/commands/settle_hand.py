@@ -1,3 +1,5 @@
+from ledger.games.validation import check_moves
+
 from ._engine import EngineCommand
 
 
@@ -5,4 +7,6 @@ class Command(EngineCommand):
     help = "Settle one tarokclub.hand/1 record (of the game it names) and print its settlement."
 
     def run(self, game, data, rates):
-        return game.settle(game.parse_hand(data, rates), rates, None).as_dict()
+        settlement = game.settle(game.parse_hand(data, rates), rates, None)
+        check_moves(settlement.transfers)
+        return settlement.as_dict()

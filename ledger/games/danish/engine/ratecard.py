@@ -6,7 +6,12 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 
 from ledger.games.errors import RateCardError, _
-from ledger.games.validation import RATES_FORMAT, RateCardRules, read_rate_card
+from ledger.games.validation import (
+    RATES_FORMAT,
+    RateCardRules,
+    check_largest_hand,
+    read_rate_card,
+)
 
 FINE_TYPES = (
     "cups_not_moved",
@@ -94,7 +99,22 @@ class RateCard:
         if values.get("split_unit", 1) == 0:
             problems.add("split_unit", _("the split unit must be at least 1"))
         problems.raise_if_any(RateCardError)
-        return replace(cls(), **values)
+        card = replace(cls(), **values)
+        check_largest_hand(problems, card.largest_hand())
+        problems.raise_if_any(RateCardError)
+        return card
+
+    def largest_hand(self) -> dict[str, int]:
+        """Return what each setting could add to the largest transfer of one hand (a safe
+        over-estimate: every amount at once, the melds at their largest, every fine into
+        both cups). What the cups hold grows from hand to hand, so the ledger also refuses a
+        computed move above the bound."""
+        out = {key: getattr(self, key) for key in self.amount_keys()}
+        out["meld_tarok_step"] = self.meld_tarok_step * 12  # up to 22 taroks
+        out["meld_matador_step"] = self.meld_matador_step * 19  # up to 22 matadors
+        for fine, amount in self.fines_per_cup.items():
+            out[f"fines_per_cup.{fine}"] = 2 * amount
+        return out
 
     def as_dict(self) -> dict:
         """Return the full rate card as a ``tarokclub.rates/1`` object."""

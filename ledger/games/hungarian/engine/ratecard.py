@@ -9,7 +9,7 @@ from types import MappingProxyType
 from ledger.games.errors import Problem, RateCardError, _
 from ledger.games.money import MAX_POINTS
 from ledger.games.validation import RATES_FORMAT as RATES_FORMAT
-from ledger.games.validation import RateCardRules, read_rate_card
+from ledger.games.validation import RateCardRules, check_largest_hand, read_rate_card
 
 GAME_CODE = "hungarian_tarokk"
 MAX_AMOUNT = MAX_POINTS
@@ -91,7 +91,10 @@ class RateCard:
         """
         problems, values = read_rate_card(data, _rules(cls))
         problems.raise_if_any(RateCardError)
-        return replace(cls(), **values)
+        card = replace(cls(), **values)
+        check_largest_hand(problems, card.largest_hand())
+        problems.raise_if_any(RateCardError)
+        return card
 
     def as_dict(self) -> dict:
         """Return the full card as JSON-ready data, without ``format`` and ``game``.
@@ -115,6 +118,19 @@ class RateCard:
         if figure in GAME_FIGURES and self.dupla_volat_times_bid:
             value *= self.game_value(bid)
         return value
+
+    def largest_hand(self) -> dict[str, int]:
+        """Return what each setting could add to the largest transfer of one hand: T of the
+        highest bid with every figure announced and made, all at mordkontra (x16), and the
+        larger tarokk claim (a lone declarer receives T from each opponent separately)."""
+        kontra = 2**4
+        bid = max(BIDS, key=lambda b: self.bid_values[b])
+        g = self.bid_values[bid]
+        out = {f"bid_values.{bid}": g * kontra}
+        for figure in FIGURES:
+            out[f"figure_announced.{figure}"] = self.figure_value(figure, True, bid) * kontra
+        out["tarokk_claim_9"] = max(self.tarokk_claim_8, self.tarokk_claim_9)
+        return out
 
     def tarokk_claim(self, count: int) -> int:
         """Return what each payer pays for a claim of ``count`` (8 or 9) tarokks."""

@@ -8,7 +8,7 @@ from types import MappingProxyType
 from ledger.games.errors import Problems, RateCardError, _
 from ledger.games.money import MAX_POINTS
 from ledger.games.validation import RATES_FORMAT as RATES_FORMAT
-from ledger.games.validation import RateCardRules, read_rate_card
+from ledger.games.validation import RateCardRules, check_largest_hand, read_rate_card
 
 GAME_CODE = "slovenian_tarok"
 MAX_AMOUNT = MAX_POINTS
@@ -92,7 +92,10 @@ class RateCard:
         """
         p, values = read_rate_card(data, _rules(cls))
         p.raise_if_any(RateCardError)
-        return replace(cls(), **values)
+        card = replace(cls(), **values)
+        check_largest_hand(p, card.largest_hand())
+        p.raise_if_any(RateCardError)
+        return card
 
     def as_dict(self) -> dict:
         """Return the full card as JSON-ready data (without ``format`` and ``game``).
@@ -104,6 +107,22 @@ class RateCard:
             value = getattr(self, f.name)
             data[f.name] = dict(value) if f.name in OBJECT_KEYS else value
         return data
+
+    def largest_hand(self) -> dict[str, int]:
+        """Return what each setting could add to one member's largest payment of a hand: the
+        highest contract with the largest difference and every bonus announced, at mort (x16)
+        and doubled by a radelc (x2); or a valat announced, likewise; the Mond and klop."""
+        factor = 2**4 * 2
+        contract = max(CONTRACTS_WITH_VALUE, key=lambda c: self.contract_values[c])
+        game = {f"contract_values.{contract}": self.contract_values[contract] * factor}
+        game["card_points_par"] = max(self.card_points_par, CARD_POINTS_TOTAL) * factor
+        for bonus in BONUS_TYPES:
+            game[f"bonus_announced.{bonus}"] = self.bonus_announced[bonus] * factor
+        valat = {"valat_announced": max(self.valat_announced, self.valat_silent) * factor}
+        out = game if sum(game.values()) >= sum(valat.values()) else valat
+        out["mond_penalty"] = self.mond_penalty
+        out["klop_value"] = self.klop_value
+        return out
 
     def contract_value(self, contract: str) -> int:
         return self.contract_values[contract]
