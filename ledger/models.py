@@ -134,10 +134,12 @@ class Club(models.Model):
 
 class Member(models.Model):
     class Role(models.TextChoices):
-        MEMBER = "member", _("member")
-        SCOREKEEPER = "scorekeeper", _("scorekeeper")
-        TREASURER = "treasurer", _("treasurer")
-        ADMIN = "admin", _("club admin")
+        # Typed for mypy: without Django's types it reads a member as its (value, label) tuple;
+        # Django's enum makes each a Role, a str (so the services and demos may pass it as one).
+        MEMBER: Member.Role = "member", _("member")  # type: ignore[assignment]
+        SCOREKEEPER: Member.Role = "scorekeeper", _("scorekeeper")  # type: ignore[assignment]
+        TREASURER: Member.Role = "treasurer", _("treasurer")  # type: ignore[assignment]
+        ADMIN: Member.Role = "admin", _("club admin")  # type: ignore[assignment]
 
     club = models.ForeignKey(
         Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="members"
@@ -520,11 +522,13 @@ class HandRevision(models.Model):
 
 class Posting(models.Model):
     class Kind(models.TextChoices):
-        FUNDING = "funding", _("funding")
-        HAND = "hand", _("hand")
-        REVERSAL = "reversal", _("reversal")
-        SPLIT = "split", _("split")
-        ADJUSTMENT = "adjustment", _("adjustment")
+        # Typed for mypy: without Django's types it reads a member as its (value, label) tuple;
+        # Django's enum makes each a Kind, a str (so the services may pass it as one).
+        FUNDING: Posting.Kind = "funding", _("funding")  # type: ignore[assignment]
+        HAND: Posting.Kind = "hand", _("hand")  # type: ignore[assignment]
+        REVERSAL: Posting.Kind = "reversal", _("reversal")  # type: ignore[assignment]
+        SPLIT: Posting.Kind = "split", _("split")  # type: ignore[assignment]
+        ADJUSTMENT: Posting.Kind = "adjustment", _("adjustment")  # type: ignore[assignment]
 
     table = models.ForeignKey(
         Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="postings"

@@ -7,7 +7,8 @@ them; the web layer translates a problem with ``gettext(problem.template)``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 
 
 def _(template: str) -> str:
@@ -21,7 +22,8 @@ class Problem:
 
     field: str
     template: str
-    params: dict = field(default_factory=dict, compare=False)
+    # dataclasses.field spelled out: in this class body the bare name is the attribute above
+    params: dict = dataclasses.field(default_factory=dict, compare=False)
 
     @property
     def message(self) -> str:

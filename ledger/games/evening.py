@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import cast
 
 from ledger.games import validation
 from ledger.games.errors import EveningError, HandError, Problems, _
@@ -82,6 +83,8 @@ def run_evening(game, data, rates) -> EveningRun:
     if not isinstance(hands, list):
         p.add("hands", _("hands must be a list of hands"))
     p.raise_if_any(EveningError)
+    # check_seats returns None only after adding a problem, so raise_if_any has raised then
+    seats = cast(tuple[str, ...], seats)
 
     balances = dict.fromkeys((*seats, *pools), 0)
     state, moves = game.initial_state(list(seats), rates)

@@ -11,7 +11,7 @@ import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeGuard
 
 from ledger.games.base import normalized_name
 from ledger.games.errors import HandError, Problem, Problems, RateCardError, _
@@ -28,7 +28,7 @@ def _used(template: str, params: dict) -> dict:
     return {k: v for k, v in params.items() if k in names}
 
 
-def is_int(value) -> bool:
+def is_int(value) -> TypeGuard[int]:
     """Return whether ``value`` is a whole number (and not a bool)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -193,7 +193,7 @@ class RateCardRules:
     tables: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     not_a_table: str = ""
     unknown_entry: str = _("unknown entry {entry}; {key} has {choices}")
-    kind: type = Mapping
+    kind: type[Any] = Mapping  # a mapping class; type[Mapping] would refuse the abstract Mapping
     key_path: Callable[[Any], Any] = str
     check_flat: Callable[[Problems, str, Any], bool] | None = None
 

@@ -26,6 +26,7 @@ from ledger.games.danish.engine import RateCard, rotation
 from ledger.games.danish.engine.generate import random_hand
 from ledger.models import (
     Club,
+    Hand,
     Member,
     Seat,
     Table,
@@ -143,7 +144,7 @@ class _Deal:
         self.counters = [a for a in self.active if a != skip]
 
     def base(self) -> dict:
-        hand = {"format": "tarokclub.hand/1", "dealer": self.dealer}
+        hand: dict = {"format": "tarokclub.hand/1", "dealer": self.dealer}
         if self.rates.five_seat_rotation == "hermansen" and len(self.seats) == 5:
             hand["sitting_out"] = list(self.sitting_out)
         return hand
@@ -330,7 +331,8 @@ class _Builder:
         self.rng = random.Random(seed)
         self.clock = _Clock()
         self.deck: list[str] = []
-        self.fix = None  # the hand recorded with a swapped count, and its right record
+        # The hand recorded with a swapped count and its right record; "done" once corrected.
+        self.fix: tuple[Hand, dict] | str | None = None
 
     def build(self) -> Club:
         with self.clock.installed():

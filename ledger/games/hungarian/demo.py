@@ -258,7 +258,7 @@ def build_demo(*, seed: int = DEMO_SEED) -> Club:
                     base = {"format": "tarokclub.hand/1", "game": GAME_CODE, "dealer": dealer}
                     if (e, t, number) == CORRECTED:
                         a, b = rng.sample(active, 2)
-                        record = {
+                        record: dict = {
                             **base,
                             "bid": "ketto",
                             "declarer": a,

@@ -99,7 +99,7 @@ def _figure(ftype: str) -> str:
     return str(FIGURE_LABELS.get(ftype, ftype))
 
 
-def _side_word(side: str) -> str:
+def _side_word(side: str | None) -> str:
     return gettext("declarer's side") if side == "declarer" else gettext("opponents")
 
 

@@ -9,6 +9,7 @@ Mond and, for klop, every player's points. The dealer and forehand come from the
 
 from __future__ import annotations
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -58,8 +59,12 @@ BONUS_LABELS = {
     "valat": "Valat",
 }
 KONTRA_LABELS = (_("no kontra"), "Kontra", "Re", "Sub", "Mort")
-SIDE_LABELS = {"declarer": _("declarer's side"), "opponents": _("opponents")}
-RESULT_LABELS = {"made": _("made"), "failed": _("failed")}
+# Looked up with a line's side or result, None where the line leaves it out.
+SIDE_LABELS: dict[str | None, Promise] = {
+    "declarer": _("declarer's side"),
+    "opponents": _("opponents"),
+}
+RESULT_LABELS: dict[str | None, Promise] = {"made": _("made"), "failed": _("failed")}
 
 REASON_LABELS = {
     "hand": _("hand"),

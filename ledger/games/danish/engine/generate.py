@@ -53,8 +53,8 @@ def random_hand(
         player = rng.choice(active)
         mtype = rng.choice(("tarok", "matador", "half", "full", "overfull"))
         if mtype in ("tarok", "matador"):
-            key = (player, mtype)
-            meld = {"player": player, "type": mtype}
+            key: tuple[str, ...] = (player, mtype)
+            meld: dict[str, str | int | bool] = {"player": player, "type": mtype}
             meld["count"] = rng.randint(10, 14) if mtype == "tarok" else rng.randint(3, 6)
             if mtype == "tarok" and rng.random() < 0.5:
                 meld["with_pagat"] = rng.random() < 0.5
@@ -108,7 +108,7 @@ def random_hand(
 
     order = list(active)
     rng.shuffle(order)
-    cards = []
+    cards: list[dict[str, str]] = []
     for player in order:
         options = ["other", "other", "other"]
         if kings_left:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any, cast
 
 from ledger.games.errors import HandError, Problems, _
 from ledger.games.money import MAX_POINTS
@@ -193,6 +194,7 @@ def parse_hand(data, rates: RateCard | None = None, *, seats=None, cups_before=N
     seat_list = check_seats(p, seats_value, low=3, high=5, reserved=CUPS)
     if seat_list is None:
         p.raise_if_any(HandError)
+    seat_list = cast(tuple[str, ...], seat_list)  # None only after a problem: raise_if_any raised
     seats_t = tuple(seat_list)
 
     dealer = check_dealer(p, data.get("dealer"), seats_t)
@@ -382,7 +384,7 @@ def _parse_melds(p: Problems, value, check_player) -> tuple[Meld, ...]:
                 if not isinstance(with_pagat, bool):
                     p.add(f"{path}.with_pagat", _("with_pagat must be true or false"))
                     ok = False
-            key = (item.get("player"), mtype)
+            key: tuple[Any, ...] = (item.get("player"), mtype)
         else:
             suit = item.get("suit")
             if suit not in MELD_SUITS:
@@ -439,7 +441,7 @@ def _parse_events(p: Problems, value, check_player) -> tuple[Event, ...]:
             )
             ok = False
         if check_player(f"{path}.player", item.get("player")) and ok:
-            events.append(Event(etype, item["player"]))
+            events.append(Event(cast(str, etype), item["player"]))  # ok: one of EVENT_TYPES
     return tuple(events)
 
 
@@ -466,7 +468,7 @@ def _parse_fines(p: Problems, value, check_player) -> tuple[Fine, ...]:
             p.add(f"{path}.waived", _("waived must be true or false"))
             ok = False
         if check_player(f"{path}.player", item.get("player")) and ok:
-            fines.append(Fine(ftype, item["player"], waived))
+            fines.append(Fine(cast(str, ftype), item["player"], waived))  # ok: one of FINE_TYPES
     return tuple(fines)
 
 
@@ -515,7 +517,7 @@ def _parse_last_trick(p: Problems, value, active, check_player) -> LastTrick | N
     winner = value.get("winner")
     if not check_player("last_trick.winner", winner):
         return None
-    trick = LastTrick(winner, tuple(cards))
+    trick = LastTrick(cast(str, winner), tuple(cards))  # check_player: a seated name
     if trick.winning_card == "king" and any(c.card == "pagat" for c in cards):
         p.add(
             "last_trick.winner",

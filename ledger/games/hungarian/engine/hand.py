@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import cast
 
 from ledger.games import validation
 from ledger.games.errors import HandError, Problems, _
@@ -101,7 +102,8 @@ class HungarianHand(DealerSitsOut):
         """The declarer, then his partner (if any)."""
         if self.annulled:
             return ()
-        return (self.declarer,) if self.partner is None else (self.declarer, self.partner)
+        declarer = cast(str, self.declarer)  # a hand not annulled has a declarer (parse_hand)
+        return (declarer,) if self.partner is None else (declarer, self.partner)
 
     @property
     def opponents(self) -> tuple[str, ...]:
@@ -109,7 +111,8 @@ class HungarianHand(DealerSitsOut):
         if self.annulled:
             return ()
         others = [a for a in self.active if a not in self.declarer_side]
-        return tuple(rotation.in_order_from(self.seats, self.declarer, others))
+        declarer = cast(str, self.declarer)  # a hand not annulled has a declarer (parse_hand)
+        return tuple(rotation.in_order_from(self.seats, declarer, others))
 
     def side_of(self, member: str) -> str | None:
         if member in self.declarer_side:
@@ -120,9 +123,10 @@ class HungarianHand(DealerSitsOut):
 
     def side_points(self, side: str) -> int:
         """Return the card points of ``side``: ``card_points`` or 94 minus them."""
+        card_points = cast(int, self.card_points)  # set unless annulled (parse_hand)
         if side == "declarer":
-            return self.card_points
-        return CARD_POINTS_TOTAL - self.card_points
+            return card_points
+        return CARD_POINTS_TOTAL - card_points
 
     def as_dict(self, *, with_table: bool = True) -> dict:
         """Return the normalised record in the hand format (``parse_hand`` reads it back)."""
@@ -187,6 +191,7 @@ def parse_hand(data, rates: RateCard | None = None, *, state: Mapping | None = N
     seats = check_seats(p, data.get("seats"))
     if seats is None:
         p.raise_if_any(HandError)
+    seats = cast(tuple[str, ...], seats)  # None only after a problem: raise_if_any has raised
     dealer = check_dealer(p, data.get("dealer"), seats)
     check_player = player_check(p, seats, rotation.active_players(seats, dealer))
 
@@ -360,6 +365,8 @@ def _parse_figures(p: Problems, value, card_points, rates: RateCard) -> tuple[Fi
                 ok = False
         if not ok:
             continue
+        # ok: the type is one of FIGURES, the side one of SIDES, the result one of RESULTS
+        ftype, side, result = cast(str, ftype), cast(str, side), cast(str, result)
         if (ftype, side) in seen:
             p.add(
                 f"{path}.type",
@@ -460,5 +467,6 @@ def _parse_claims(p: Problems, value, check_player, lone_declarer) -> tuple[Taro
         if isinstance(player, str):
             players.add(player)
         if ok:
-            claims.append(TarokkClaim(player, count, when))
+            # ok: a seated player, a count of CLAIM_COUNTS and a time of CLAIM_WHENS
+            claims.append(TarokkClaim(cast(str, player), cast(int, count), cast(str, when)))
     return tuple(claims)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import cast
 
 from ledger.games.base import Move
 
@@ -137,14 +138,16 @@ class HungarianSettlement:
 
 def items_of(record: HungarianHand, rates: RateCard) -> tuple[str, list[Item]]:
     """Return the side that won the game and the items of T (sections 4, 7 and 8)."""
-    g = rates.game_value(record.bid)
-    won_by = "declarer" if record.card_points >= rates.game_win_points else "opponents"
+    # Only a hand not annulled has items, and parse_hand gave it a bid and card points.
+    bid = cast(str, record.bid)
+    g = rates.game_value(bid)
+    won_by = "declarer" if cast(int, record.card_points) >= rates.game_win_points else "opponents"
     sign = {"declarer": 1, "opponents": -1}
     lines = {(f.type, f.side): f for f in record.figures}
     items: list[Item] = []
 
     def figure_item(f) -> Item:
-        value = rates.figure_value(f.type, f.announced, record.bid)
+        value = rates.figure_value(f.type, f.announced, bid)
         if f.announced:
             value *= 2**f.kontra
         if not f.made:
@@ -184,7 +187,7 @@ def items_of(record: HungarianHand, rates: RateCard) -> tuple[str, list[Item]]:
         if ("dupla", side) in lines:
             items.append(figure_item(lines[("dupla", side)]))
         elif silent_dupla[side]:
-            value = rates.figure_value("dupla", False, record.bid)
+            value = rates.figure_value("dupla", False, bid)
             items.append(Item("dupla", side, sign[side] * value, silent=True, result="made"))
     for side in sign:
         if ("volat", side) in lines:
@@ -224,6 +227,7 @@ def settle(record: HungarianHand, rates: RateCard | None = None, state=None):
         return HungarianSettlement((), net, record)
 
     won_by, items = items_of(record, rates)
+    declarer = cast(str, record.declarer)  # not annulled: parse_hand gave it a declarer
     by_reason: dict[str, int] = {}
     for item in items:
         by_reason[item.item] = by_reason.get(item.item, 0) + item.value
@@ -232,10 +236,10 @@ def settle(record: HungarianHand, rates: RateCard | None = None, state=None):
     for reason, value in by_reason.items():
         if record.alone:
             for opponent in (s for s in record.seats if s in opponents):
-                pay(opponent, record.declarer, value, reason)
+                pay(opponent, declarer, value, reason)
         else:
-            pay(opponents[0], record.declarer, value, reason)
-            pay(opponents[1], record.partner, value, reason)
+            pay(opponents[0], declarer, value, reason)
+            pay(opponents[1], cast(str, record.partner), value, reason)  # not alone: a partner
 
     for claim in record.tarokk_claims:
         amount = rates.tarokk_claim(claim.count)
@@ -247,5 +251,5 @@ def settle(record: HungarianHand, rates: RateCard | None = None, state=None):
         for payer in (s for s in record.seats if s in payers):
             pay(payer, claim.player, amount, "tarokk_claim")
 
-    g = rates.game_value(record.bid)
+    g = rates.game_value(cast(str, record.bid))  # not annulled: parse_hand gave it a bid
     return HungarianSettlement(tuple(transfers), net, record, tuple(items), won_by, g)

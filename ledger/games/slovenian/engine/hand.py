@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any, cast
 
 from ledger.games import validation
 from ledger.games.errors import HandError, Problems, _
@@ -234,6 +235,7 @@ def parse_hand(data, rates: RateCard | None = None, *, state=None) -> SlovenianH
     seats = parse_seats(p, data.get("seats"))
     if seats is None:
         p.raise_if_any(HandError)
+    seats = cast(tuple[str, ...], seats)  # None only after a problem: raise_if_any has raised
     dealer = check_dealer(p, data.get("dealer"), seats)
 
     radli_value = state if state is not None else data.get("radli_before")
@@ -430,7 +432,7 @@ def _parse_bonuses(p: Problems, value, contract: str, four: bool) -> tuple[Bonus
         p.add("bonuses", _("there are no bonuses in {contract}"), contract=contract)
         return ()
     king_called = contract in CALLED_CONTRACTS and four
-    bonuses = []
+    bonuses: list[Bonus] = []
     for i, item in enumerate(value):
         path = f"bonuses[{i}]"
         btype = item.get("type") if isinstance(item, Mapping) else None
@@ -516,7 +518,7 @@ def _parse_klop(p: Problems, value, contract: str, active, check_player) -> tupl
         p.add("klop", _("klop must be an object: player to his card points and trick"))
         return ()
     ok = True
-    entries = {}
+    entries: dict[str, tuple[Any, Any]] = {}  # as given; all checked when ok
     for name, entry in value.items():
         path = f"klop.{name}"
         if not check_player(path, name):

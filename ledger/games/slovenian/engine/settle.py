@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import cast
 
 from ledger.games.base import Move
 from ledger.games.errors import HandError, Problems
@@ -155,20 +156,21 @@ def settle(record: SlovenianHand, rates: RateCard | None = None, state=None) -> 
         outcome["kontra"] = 1
         outcome["klop"] = _settle_klop(record, rates, book)
     else:
-        roles[record.declarer] = "declarer"
+        declarer = cast(str, record.declarer)  # every contract but klop has one (parse_hand)
+        roles[declarer] = "declarer"
         if record.partner is not None:
             roles[record.partner] = "partner"
         h, items, won, valat_line = _hand_score(record, rates)
         outcome.update(H=h, items=items, won=won)
         paid = h
-        if rates.radli and radli[record.declarer] > 0:
+        if rates.radli and radli[declarer] > 0:
             paid = 2 * h
             outcome["radelc_doubled"] = True
             if won:
-                after[record.declarer] -= 1
+                after[declarer] -= 1
                 outcome["radelc_crossed"] = True
         outcome["paid"] = paid
-        book.pay(record.declarer, paid, "hand")
+        book.pay(declarer, paid, "hand")
         if record.partner is not None:
             book.pay(record.partner, paid, "hand")
         if (
@@ -204,7 +206,7 @@ def _gives_radli(record: SlovenianHand) -> bool:
 def _hand_score(record: SlovenianHand, rates: RateCard):
     """Return (H, the items that made it, whether the declarer's side won, the valat line)."""
     factor = 2**record.kontra
-    contract = record.contract
+    contract = cast(str, record.contract)  # not annulled: parse_hand requires the contract
     value = rates.contract_value(contract)
     valat = record.valat
     if valat is not None:
@@ -224,9 +226,10 @@ def _hand_score(record: SlovenianHand, rates: RateCard):
         return h, [item], sign > 0, valat
 
     if contract in CARD_POINT_CONTRACTS:
-        won = record.card_points > rates.card_points_par
+        card_points = cast(int, record.card_points)  # required for these contracts (parse_hand)
+        won = card_points > rates.card_points_par
         if contract in GAME_CONTRACTS:
-            game = value + difference(record.card_points, rates)
+            game = value + difference(card_points, rates)
         else:  # solo_without: no difference
             game = value
     else:
