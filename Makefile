@@ -40,6 +40,7 @@ run: install messages
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 # Compile the direct dependencies (requirements.in, requirements-dev.in) to the pinned files.
 lock: $(VENV)/.installed-dev

@@ -163,10 +163,10 @@ def kontra_word(level: int) -> str:
 
 def _bonus_text(line: dict) -> str:
     """Return one bonus (or valat) line of a record in words."""
-    words = [str(BONUS_LABELS.get(line.get("type", "valat"), line.get("type", "")))]
-    words.append(str(SIDE_LABELS.get(line.get("side"), line.get("side", ""))))
+    words = [str(BONUS_LABELS.get(line.get("type", "valat"), line.get("type") or ""))]
+    words.append(str(SIDE_LABELS.get(line.get("side"), line.get("side") or "")))
     words.append(gettext("announced") if line.get("announced") else gettext("silent"))
-    words.append(str(RESULT_LABELS.get(line.get("result"), line.get("result", ""))))
+    words.append(str(RESULT_LABELS.get(line.get("result"), line.get("result") or "")))
     if line.get("kontra"):
         words.append(kontra_word(line["kontra"]))
     return ", ".join(words)

@@ -232,7 +232,8 @@ def parse_hand(data, rates: RateCard | None = None, *, seats=None, cups_before=N
     check_player = player_check(p, seats_t, set(active))
 
     cups = _parse_cups(p, data.get("cups_before", cups_before))
-    if cups is None and "cups_before" not in data and cups_before is None:
+    if cups is None and cups_before is None and not p.items:
+        # Left out or null: the cups as funded (hand-format.md).
         funded = rates.funding_per_cup * len(seats_t)
         cups = {"kongekop": funded, "pagatkop": funded}
 

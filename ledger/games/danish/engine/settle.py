@@ -109,9 +109,8 @@ def settle(record: DanishHand, rates: RateCard | None = None, cups_before: dict 
     the dealer's fee of this hand.
     """
     rates = rates or RateCard()
-    # mypy is right: both are None for a hand given "cups_before": null and settled without
-    # cups_before, and dict(None) raises TypeError. A known bug, left as it is (typing only).
-    cups = dict(cups_before if cups_before is not None else record.cups_before)  # type: ignore[arg-type]
+    # A parsed hand always has its cups (left out or null: as funded).
+    cups = dict(cups_before if cups_before is not None else record.cups_before or {})
     book = _Book(record, cups)
     active = record.active
 

@@ -4,7 +4,7 @@ import copy
 
 import pytest
 
-from ledger.games.danish.engine import HandError, RateCard, parse_hand
+from ledger.games.danish.engine import HandError, RateCard, parse_hand, settle
 from ledger.tests.conftest import load_example
 
 
@@ -313,3 +313,11 @@ def test_round_trip_through_as_dict():
     for name in ("X1", "X3", "X4", "X5", "X6", "X7"):
         record = parse_hand(load_example(f"{name}.hand.json"))
         assert parse_hand(record.as_dict()) == record
+
+
+def test_null_cups_before_is_the_cups_as_funded():
+    """``"cups_before": null`` is the same as leaving it out: the cups as funded."""
+    data = load_example("X1.hand.json")
+    data.pop("cups_before", None)
+    absent = settle(parse_hand(data)).as_dict()
+    assert settle(parse_hand({**data, "cups_before": None})).as_dict() == absent
