@@ -34,7 +34,7 @@ from ledger.models import (
     Transfer,
 )
 from ledger.services import balances as summary
-from ledger.services import stats
+from ledger.services import seals, stats
 
 GAME = get_game("danish_tarok")
 POOLS = GAME.features.pool_codes
@@ -99,7 +99,11 @@ def generate(
             for e in range(evenings):
                 date = season.starts_on + datetime.timedelta(days=7 * e)
                 with transaction.atomic():
-                    _evening(club, season, date, members, rates, rng, tables, hands, counts)
+                    evening = _evening(
+                        club, season, date, members, rates, rng, tables, hands, counts
+                    )
+                    # Sealed as the services seal what they write.
+                    seals.seal_all(Table.objects.filter(evening=evening))
             progress(
                 f"  club {c + 1}/{clubs} season {s + 1}/{seasons}: "
                 f"{counts['hands']} hands, {counts['transfers']} transfers"
@@ -230,6 +234,7 @@ def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts)
     )
     Table.objects.filter(evening=evening).update(status="closed")
     Evening.objects.filter(pk=evening.pk).update(status="closed")
+    return evening
 
 
 def _playable_hand(rng, names, dealer, out, rates, state):

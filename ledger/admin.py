@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from ledger import selectors
+from ledger import selectors, services
 from ledger.forms.admin import club_form
 from ledger.games.registry import default_game, get_web
 from ledger.models import (
@@ -35,6 +35,7 @@ from ledger.models import (
     Member,
     Posting,
     PostingSeat,
+    Seal,
     Season,
     Seat,
     Table,
@@ -191,6 +192,16 @@ class PostingSeatAdmin(SummaryAdmin):
     list_select_related = ["posting", *SummaryAdmin.list_select_related]
 
 
+@admin.register(Seal)
+class SealAdmin(SummaryAdmin):
+    """The seals ``verify_ledger`` recomputes (``ledger.services.seals``): read them, never
+    edit them."""
+
+    list_display = ["kind", "object_id", "scope", "digest"]
+    list_filter = ["kind"]
+    list_select_related: list[str] = []
+
+
 @admin.register(Invitation)
 class InvitationAdmin(admin.ModelAdmin):
     """Invitations are made and used in the app; the operator may look and revoke (delete)."""
@@ -303,6 +314,10 @@ class EveningAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False  # an evening is opened through the services, which copy the rate card
+
+    def save_model(self, request, obj, form, change):
+        # The season is the one thing changed here, through the service that logs and seals it.
+        services.evening_file_under(evening=obj, season=obj.season, by=request.user)
 
     def has_delete_permission(self, request, obj=None):
         return False

@@ -717,6 +717,41 @@ class AccountStats(models.Model):
         return f"{self.account_id}: {self.stats}"
 
 
+class Seal(models.Model):
+    """A keyed digest of one ledger row (a posting, a hand revision, an evening log entry, a
+    hand) or of a table's or an evening's head, written only by ``ledger.services.seals`` in the
+    transaction that writes what it seals, and recomputed by ``verify_ledger``: what the ledger
+    cannot re-derive (who wrote a revision and why, a table's seats, an evening's results)
+    cannot be changed unseen. ``scope`` is what the row belongs to (a posting's and a hand's
+    table, a revision's hand, a log entry's and a table's evening, an evening's club); postings,
+    revisions and log entries are chained within it. Backups carry the seals; ``restore``
+    refuses a file whose seals do not hold."""
+
+    class Kind(models.TextChoices):
+        POSTING: Seal.Kind = "posting", _("posting")  # type: ignore[assignment]
+        REVISION: Seal.Kind = "revision", _("hand revision")  # type: ignore[assignment]
+        LOG: Seal.Kind = "log", _("evening log entry")  # type: ignore[assignment]
+        HAND: Seal.Kind = "hand", _("hand")  # type: ignore[assignment]
+        TABLE: Seal.Kind = "table", _("table")  # type: ignore[assignment]
+        EVENING: Seal.Kind = "evening", _("evening")  # type: ignore[assignment]
+
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    object_id = models.BigIntegerField(_("object"))
+    scope = models.BigIntegerField(_("belongs to"))
+    digest = models.CharField(_("digest"), max_length=64)
+
+    class Meta:
+        verbose_name = _("seal")
+        verbose_name_plural = _("seals")
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "object_id"], name="seal_unique_per_object")
+        ]
+        indexes = [models.Index(fields=["kind", "scope", "object_id"], name="seal_chain")]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} {self.object_id}"
+
+
 class JetonCount(models.Model):
     """What the treasurer counted in front of one account; the ledger is never changed by it."""
 

@@ -44,6 +44,9 @@ if not SECRET_KEY:
             "DJANGO_SECRET_KEY must be set when DEBUG is off (DJANGO_DEBUG unset or 0)"
         )
     SECRET_KEY = "development-only-key-never-used-in-production"  # noqa: S105 (DEBUG only)
+# The key of the ledger's seals (ledger/services/seals.py); SECRET_KEY when unset. Keep it with
+# the backups: a backup restores under the secret that sealed it (or with restore --reseal).
+LEDGER_SEAL_SECRET = os.environ.get("LEDGER_SEAL_SECRET") or None
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")

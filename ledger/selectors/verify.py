@@ -2,23 +2,31 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ledger.games.errors import RulesError
+from ledger.games.money import to_money
 from ledger.games.registry import get_game
 from ledger.models import (
     Account,
     AccountBalance,
+    Evening,
+    EveningLog,
+    EveningResult,
     Hand,
     HandRevision,
     Posting,
     PostingSeat,
+    Seal,
     Seat,
     Table,
     Transfer,
 )
-from ledger.services import stats
+from ledger.services import seals, stats
+
+Kind = Seal.Kind
 
 
 @dataclass
@@ -44,6 +52,7 @@ def verify_ledger(tables=None) -> Report:
     its latest revision, and every adjustment moved what was asked of it.
     """
     report = Report()
+    whole = tables is None
     tables = Table.objects.all() if tables is None else tables
     for table in tables.select_related("evening").order_by("pk").iterator(chunk_size=500):
         try:
@@ -54,7 +63,186 @@ def verify_ledger(tables=None) -> Report:
                 f"{type(error).__name__}: {error}"
             )
     _verify_stats(tables, report.problems)
+    evenings = (
+        Evening.objects.all() if whole else Evening.objects.filter(tables__in=tables).distinct()
+    )
+    for evening in evenings.order_by("pk").iterator(chunk_size=500):
+        try:
+            _verify_evening(evening, report.problems)
+        except Exception as error:  # a damaged ledger must be reported, never crash the check
+            report.problems.append(
+                f"evening {evening.date}: cannot be checked: {type(error).__name__}: {error}"
+            )
+    if whole:
+        _verify_orphan_seals(report.problems)
     return report
+
+
+def _json(value):
+    """``value`` as the database keeps JSON (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+def _check_chain(where, kind, rows, stored, problems, content=list) -> None:
+    """Check the chained seals of ``rows`` (in order): each row's seal is its content chained
+    to the stored seal of the row before it; a row changed, inserted or removed from the middle
+    breaks it."""
+    previous = ""
+    for row in rows:
+        have = stored.get(row[0])
+        want = seals.digest(kind, content(row), previous)
+        if have is None:
+            problems.append(f"{where(row)}: has no seal")
+        elif have != want:
+            problems.append(
+                f"{where(row)}: differs from its seal, or does not follow the one sealed before "
+                "it (changed, inserted or removed outside the ledger)"
+            )
+        previous = have or want
+
+
+def _verify_table_seals(table, label, problems) -> None:
+    """Recompute the seals of the table's postings, hands, revisions and head."""
+    stored = defaultdict(dict)
+    hand_ids = list(Hand.objects.filter(table=table).values_list("pk", flat=True))
+    for kind, object_id, digest in Seal.objects.filter(
+        kind__in=[Kind.POSTING, Kind.HAND], scope=table.pk
+    ).values_list("kind", "object_id", "digest"):
+        stored[kind][object_id] = digest
+    for object_id, digest in Seal.objects.filter(
+        kind=Kind.REVISION, scope__in=hand_ids
+    ).values_list("object_id", "digest"):
+        stored[Kind.REVISION][object_id] = digest
+    accounts = {
+        row[0]: list(row)
+        for row in Account.objects.filter(table=table).values_list(*seals.ACCOUNT_FIELDS)
+    }
+    transfers = defaultdict(list)
+    for row in (
+        Transfer.objects.filter(table=table).order_by("pk").values_list(*seals.TRANSFER_FIELDS)
+    ):
+        transfers[row[1]].append(row)
+    postings = list(
+        Posting.objects.filter(table=table).order_by("pk").values_list(*seals.POSTING_FIELDS)
+    )
+    _check_chain(
+        lambda row: f"{label} posting {row[0]} ({row[3]})",
+        Kind.POSTING,
+        postings,
+        stored[Kind.POSTING],
+        problems,
+        content=lambda row: seals.posting_content(row, transfers.get(row[0], []), accounts),
+    )
+    hands = list(Hand.objects.filter(table=table).order_by("pk").values_list(*seals.HAND_FIELDS))
+    for row in hands:
+        have = stored[Kind.HAND].get(row[0])
+        if have is None:
+            problems.append(f"{label} hand {row[2]}: has no seal")
+        elif have != seals.digest(Kind.HAND, list(row)):
+            problems.append(
+                f"{label} hand {row[2]}: differs from its seal (changed outside the ledger)"
+            )
+    numbers = {row[0]: row[2] for row in hands}
+    revisions = defaultdict(list)
+    for row in (
+        HandRevision.objects.filter(hand__table=table)
+        .order_by("pk")
+        .values_list(*seals.REVISION_FIELDS)
+    ):
+        revisions[row[1]].append(row)
+    for rows in revisions.values():
+        _check_chain(
+            lambda row: f"{label} hand {numbers.get(row[1])} revision {row[3]}",
+            Kind.REVISION,
+            rows,
+            stored[Kind.REVISION],
+            problems,
+        )
+    for kind, present, noun in (
+        (Kind.POSTING, {row[0] for row in postings}, "posting"),
+        (Kind.HAND, set(numbers), "hand"),
+    ):
+        for object_id in sorted(set(stored[kind]) - present):
+            problems.append(f"{label}: {noun} {object_id} was sealed here and is missing")
+    sealed_revisions = {pk for rows in revisions.values() for pk, *_ in rows}
+    for object_id in sorted(set(stored[Kind.REVISION]) - sealed_revisions):
+        problems.append(f"{label}: hand revision {object_id} was sealed here and is missing")
+    head = Seal.objects.filter(kind=Kind.TABLE, object_id=table.pk).first()
+    if head is None:
+        problems.append(f"{label}: the table has no seal")
+    elif head.digest != seals.digest(Kind.TABLE, seals.table_content(table.pk)):
+        problems.append(
+            f"{label}: the table differs from its seal: its evening, number, status, seats, "
+            "accounts, or the number of its hands or postings changed outside the ledger"
+        )
+
+
+def _verify_evening(evening, problems) -> None:
+    """Recompute the seals of the evening's log and head, and its results from its tables."""
+    label = f"evening {evening.date}"
+    logs = list(
+        EveningLog.objects.filter(evening=evening).order_by("pk").values_list(*seals.LOG_FIELDS)
+    )
+    stored = dict(
+        Seal.objects.filter(kind=Kind.LOG, scope=evening.pk).values_list("object_id", "digest")
+    )
+    _check_chain(
+        lambda row: f"{label} log entry {row[0]} ({row[2]})", Kind.LOG, logs, stored, problems
+    )
+    for object_id in sorted(set(stored) - {row[0] for row in logs}):
+        problems.append(f"{label}: log entry {object_id} was sealed here and is missing")
+    head = Seal.objects.filter(kind=Kind.EVENING, object_id=evening.pk).first()
+    if head is None:
+        problems.append(f"{label}: the evening has no seal")
+    elif head.digest != seals.digest(Kind.EVENING, seals.evening_content(evening.pk)):
+        problems.append(
+            f"{label}: the evening differs from its seal: its date, status, game, rate card, "
+            "price, tables, results or log changed outside the ledger"
+        )
+    closes = sum(1 for row in logs if row[2] == "close")
+    results = EveningResult.objects.filter(evening=evening)
+    latest = max(results.values_list("closing", flat=True), default=0)
+    if latest != closes:
+        problems.append(
+            f"{label}: has results of {latest} closes, but its log records {closes} closes"
+        )
+    if evening.status != Evening.Status.CLOSED:
+        return
+    open_tables = evening.tables.exclude(status=Table.Status.CLOSED).count()
+    if open_tables:
+        problems.append(f"{label}: closed, but {open_tables} of its tables are open")
+    members = Account.objects.filter(table__evening=evening, kind=Account.Kind.MEMBER)
+    balances = Transfer.objects.filter(table__evening=evening).balances()
+    want: dict[int, int] = {}
+    for pk, member_id in members.values_list("pk", "member_id"):
+        want[member_id] = want.get(member_id, 0) + balances.get(pk, 0)
+    have = {r.member_id: r for r in results.filter(closing=latest)}
+    for member_id in sorted(set(want) | set(have)):
+        result = have.get(member_id)
+        if result is None:
+            problems.append(f"{label}: member {member_id} played but has no result")
+        elif result.points != want.get(member_id):
+            problems.append(
+                f"{label}: the result of member {member_id} says {result.points} points, "
+                f"but the tables' close gives {want.get(member_id, 0)}"
+            )
+        elif result.money != to_money(result.points, evening.price_per_point):
+            problems.append(
+                f"{label}: the result of member {member_id} says {result.money} in money, "
+                f"not {result.points} points at the evening's price"
+            )
+
+
+def _verify_orphan_seals(problems) -> None:
+    """Report heads sealed for tables and evenings that are gone."""
+    for kind, model, noun in ((Kind.TABLE, Table, "table"), (Kind.EVENING, Evening, "evening")):
+        gone = (
+            Seal.objects.filter(kind=kind)
+            .exclude(object_id__in=model.objects.values("pk"))
+            .values_list("object_id", flat=True)
+        )
+        for object_id in gone.order_by("object_id"):
+            problems.append(f"{noun} {object_id} was sealed and is missing")
 
 
 def _verify_stats(tables, problems) -> None:
@@ -166,6 +354,16 @@ def _verify_table(table: Table, report: Report) -> None:
                     problems.append(
                         f"{where}: stored transfers differ from the settlement of its record"
                     )
+                if settlement is not None:
+                    if _json(settlement.state_after) != posting.state_after:
+                        problems.append(
+                            f"{where}: its state after differs from the settlement of its record"
+                        )
+                    outcome = {**settlement.outcome_data, "roles": settlement.roles}
+                    if _json(outcome) != posting.outcome:
+                        problems.append(
+                            f"{where}: its outcome differs from the settlement of its record"
+                        )
                 if settlement is not None and posting.pk not in reversed_ids:
                     replayed = {
                         row.account.code: (row.role, row.played, row.counts)
@@ -232,7 +430,8 @@ def _verify_table(table: Table, report: Report) -> None:
                 problems.append(f"{where}: the {code} went below zero")
     if sum(balance.values()) != 0:
         problems.append(f"{label}: members and pools total {sum(balance.values())}, not 0")
-    _verify_hands(table, label, postings, reversed_ids, problems)
+    _verify_hands(table, label, postings, reversed_ids, seats, problems)
+    _verify_table_seals(table, label, problems)
 
 
 def _verify_summary(label, codes, derived, problems) -> None:
@@ -253,7 +452,7 @@ def _verify_summary(label, codes, derived, problems) -> None:
             )
 
 
-def _verify_hands(table, label, postings, reversed_ids, problems) -> None:
+def _verify_hands(table, label, postings, reversed_ids, seats, problems) -> None:
     live = defaultdict(int)
     for p in postings:
         if p.kind == Posting.Kind.HAND and p.pk not in reversed_ids:
@@ -261,8 +460,20 @@ def _verify_hands(table, label, postings, reversed_ids, problems) -> None:
     latest = {}
     for revision in HandRevision.objects.filter(hand__table=table).order_by("hand_id", "number"):
         latest[revision.hand_id] = revision
-    for hand in Hand.objects.filter(table=table).order_by("number"):
+    members = {s.name: s.member_id for s in seats}
+    hands = list(Hand.objects.filter(table=table).order_by("number"))
+    numbers = [h.number for h in hands]
+    if numbers != list(range(1, len(hands) + 1)):
+        missing = sorted(set(range(1, max(numbers, default=0) + 1)) - set(numbers))
+        problems.append(
+            f"{label}: its hands are numbered {_ranges(numbers)}, not 1 to {len(hands)}"
+            + (f" (missing {', '.join(map(str, missing))})" if missing else "")
+        )
+    for hand in hands:
         where = f"{label} hand {hand.number}"
+        dealer = members.get((hand.record or {}).get("dealer"))
+        if dealer is not None and hand.dealer_id != dealer:
+            problems.append(f"{where}: its dealer is not the one its record names")
         count = live.get(hand.pk, 0)
         if hand.status == Hand.Status.RECORDED and count != 1:
             problems.append(f"{where}: recorded, but has {count} live postings (1 expected)")
@@ -281,3 +492,7 @@ def _verify_hands(table, label, postings, reversed_ids, problems) -> None:
             )
             if posting.revision_id != revision.pk:
                 problems.append(f"{where}: its live posting does not settle its latest revision")
+
+
+def _ranges(numbers) -> str:
+    return ", ".join(map(str, numbers)) if len(numbers) <= 12 else f"{numbers[0]}..{numbers[-1]}"

@@ -43,7 +43,14 @@ from ledger.services.setup import (
     username_free,
     validated_rate_card,
 )
-from ledger.services.tables import evening_open, table_close, table_leave, table_open, table_seat
+from ledger.services.tables import (
+    evening_file_under,
+    evening_open,
+    table_close,
+    table_leave,
+    table_open,
+    table_seat,
+)
 from ledger.services.treasury import (
     adjustment_post,
     evening_close,
@@ -66,6 +73,7 @@ __all__ = [
     "club_create",
     "club_update",
     "evening_close",
+    "evening_file_under",
     "evening_game",
     "evening_open",
     "evening_reopen",

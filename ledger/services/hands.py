@@ -12,6 +12,7 @@ from ledger.models import (
     Seat,
     Table,
 )
+from ledger.services import seals
 from ledger.services.errors import (
     LedgerError,
     StaleFormError,
@@ -27,6 +28,7 @@ from ledger.services.ledger import (
     replay_tail,
     table_state,
     table_version,
+    touched,
     writing,
 )
 
@@ -100,6 +102,8 @@ def hand_record(
         revision = HandRevision.objects.create(
             hand=hand, number=1, action=HandRevision.Action.RECORD, record=stored, by=by
         )
+        seals.seal_revision(revision)
+        touched(hand_id=hand.pk)
         post_hand(ledger, hand, revision, stored, rates, state, by)
     return hand
 
@@ -152,10 +156,12 @@ def hand_correct(*, hand: Hand, record: dict, reason: str, based_on: int | None 
             reason=reason,
             by=by,
         )
+        seals.seal_revision(revision)
         first = live_hand_posting(hand)
         changed = replay_tail(table, first, {hand.pk: revision}, by=by, note=reason)
         dealer = Seat.objects.get(table=table, name=parsed.dealer).member
         Hand.objects.filter(pk=hand.pk).update(record=stored, dealer=dealer)
+        touched(hand_id=hand.pk)
     return changed
 
 
@@ -169,7 +175,7 @@ def hand_void(*, hand: Hand, reason: str, by=None):
         hand = Hand.objects.select_for_update(of=("self",)).get(pk=hand.pk)
         if hand.status != Hand.Status.RECORDED:
             raise LedgerError(_("the hand is already voided"), "hand")
-        HandRevision.objects.create(
+        revision = HandRevision.objects.create(
             hand=hand,
             number=hand.revisions.count() + 1,
             action=HandRevision.Action.VOID,
@@ -177,7 +183,9 @@ def hand_void(*, hand: Hand, reason: str, by=None):
             reason=reason,
             by=by,
         )
+        seals.seal_revision(revision)
         first = live_hand_posting(hand)
         changed = replay_tail(table, first, {hand.pk: VOID}, by=by, note=reason)
         Hand.objects.filter(pk=hand.pk).update(status=Hand.Status.VOIDED)
+        touched(hand_id=hand.pk)
     return changed

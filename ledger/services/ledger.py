@@ -17,6 +17,7 @@ once per table. Services take keyword arguments only.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 
 from django.db import transaction
 from django.db.models import Max
@@ -36,7 +37,7 @@ from ledger.models import (
     Transfer,
 )
 from ledger.services import balances as summary
-from ledger.services import stats
+from ledger.services import seals, stats
 from ledger.services.errors import (
     CupNegativeError,
     EveningClosedError,
@@ -47,12 +48,39 @@ VOID = object()
 
 
 @contextlib.contextmanager
-def writing():
+def writing(*, durable: bool = True):
     """Every service's transaction: ``transaction.atomic(durable=True)``; what a service writes
-    (postings, transfers, the summaries and seat rows written beside them) commits together or
-    not at all."""
-    with transaction.atomic(durable=True):
-        yield
+    (postings, transfers, the summaries, seat rows and seals written beside them) commits
+    together or not at all. Before it commits, the heads of every table and evening it locked
+    are sealed as they now stand (``ledger.services.seals``). ``durable=False`` only for a
+    service the admin calls inside its own transaction."""
+    with transaction.atomic(durable=durable):
+        token = _TOUCHED.set({"hands": set(), "tables": set(), "evenings": set()})
+        try:
+            yield
+            seals.seal_heads(**(_TOUCHED.get() or {}))
+        finally:
+            _TOUCHED.reset(token)
+
+
+# The tables and evenings locked in the current service's transaction (see ``writing``).
+_TOUCHED: contextvars.ContextVar[dict | None] = contextvars.ContextVar("touched", default=None)
+
+
+def touched(
+    *, table_id: int | None = None, evening_id: int | None = None, hand_id: int | None = None
+) -> None:
+    """Note that the current service writes to a table, an evening or a hand: its seal is
+    written at the end of the transaction."""
+    current = _TOUCHED.get()
+    if current is None:
+        return
+    if hand_id is not None:
+        current["hands"].add(hand_id)
+    if table_id is not None:
+        current["tables"].add(table_id)
+    if evening_id is not None:
+        current["evenings"].add(evening_id)
 
 
 # --- locks and reads under them ------------------------------------------------------------
@@ -65,12 +93,14 @@ def in_transaction() -> None:
 
 def lock_evening(evening_id: int) -> Evening:
     in_transaction()
+    touched(evening_id=evening_id)
     return Evening.objects.select_for_update(of=("self",)).get(pk=evening_id)
 
 
 def lock_table(table_id: int) -> Table:
     """Lock one table row (and nothing else), then read its evening as it is now."""
     in_transaction()
+    touched(table_id=table_id)
     table = Table.objects.select_for_update(of=("self",)).get(pk=table_id)
     table.evening = Evening.objects.select_related("club").get(pk=table.evening_id)
     return table
@@ -122,6 +152,7 @@ class TableLedger:
         self.by_id = {a.pk: a for a in self.accounts.values()}
         self.balances = AccountBalance.objects.of_table(table.pk)
         self.guarded = [p.code for p in self.game.features.pools if not p.may_go_negative]
+        self.last_seal: str | None = None  # the seal of the table's latest posting, once read
 
     def balance(self, code: str) -> int:
         return self.balances.get(self.accounts[code].pk, 0)
@@ -191,6 +222,10 @@ class TableLedger:
         Transfer.objects.bulk_create(rows)
         # The summary, in the same transaction as the transfers it sums.
         summary.add(summary.deltas((t.source_id, t.target_id, t.points) for t in rows))
+        previous = self.last_seal
+        if previous is None:
+            previous = seals.last_posting_seal(self.table.pk)
+        self.last_seal = seals.seal_posting(posting, rows, self.by_id, previous)
         return posting
 
     def reverse(self, posting: Posting, *, by=None, note: str = "") -> Posting:

@@ -21,6 +21,7 @@ from ledger.models import (
     Seat,
     Table,
 )
+from ledger.services import seals
 from ledger.services.errors import (
     EveningClosedError,
     LedgerError,
@@ -34,6 +35,7 @@ from ledger.services.ledger import (
     next_hand_number,
     post_split,
     rate_card,
+    touched,
     writing,
 )
 
@@ -66,10 +68,29 @@ def evening_open(*, club: Club, date: datetime.date, season: Season | None = Non
             )
             evening.full_clean(validate_constraints=False)
             evening.save()
-            EveningLog.objects.create(evening=evening, action="open", by=by)
+            touched(evening_id=evening.pk)
+            seals.seal_log(EveningLog.objects.create(evening=evening, action="open", by=by))
     except IntegrityError as error:
         # Two requests raced past the check above: the partial unique index refused one.
         raise LedgerError(_("an evening of this date is already open"), "date") from error
+    return evening
+
+
+def evening_file_under(*, evening: Evening, season: Season | None, by=None) -> Evening:
+    """File an evening under another season of its club (or none); logged. The admin calls it
+    inside its own transaction."""
+    if season is not None and season.club_id != evening.club_id:
+        raise LedgerError(_("the season belongs to another club"), "season")
+    with writing(durable=False):
+        evening = lock_evening(evening.pk)
+        if evening.season_id == (season.pk if season else None):
+            return evening
+        details = {"from": evening.season_id, "to": season.pk if season else None}
+        evening.season = season
+        evening.save(update_fields=["season"])
+        seals.seal_log(
+            EveningLog.objects.create(evening=evening, action="season", details=details, by=by)
+        )
     return evening
 
 

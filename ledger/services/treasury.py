@@ -20,6 +20,7 @@ from ledger.models import (
     Posting,
     Table,
 )
+from ledger.services import seals
 from ledger.services.errors import (
     EveningClosedError,
     JetonDifferenceError,
@@ -32,6 +33,7 @@ from ledger.services.ledger import (
     lock_table,
     post_split,
     table_balances,
+    touched,
     writing,
 )
 
@@ -106,6 +108,7 @@ def evening_close(*, evening: Evening, by=None, confirm_differences: bool = Fals
                 "confirm_differences",
             )
         for table in tables:
+            touched(table_id=table.pk)
             table.evening = evening
             if table.status == Table.Status.OPEN:
                 post_split(table, by)
@@ -142,7 +145,9 @@ def evening_close(*, evening: Evening, by=None, confirm_differences: bool = Fals
             for n, d in differences.items()
             for code, diff in d.items()
         ]
-        EveningLog.objects.create(evening=evening, action="close", details=details, by=by)
+        seals.seal_log(
+            EveningLog.objects.create(evening=evening, action="close", details=details, by=by)
+        )
         evening.status = Evening.Status.CLOSED
         evening.closed_at = timezone.now()
         evening.save(update_fields=["status", "closed_at"])
@@ -167,6 +172,7 @@ def evening_reopen(*, evening: Evening, reason: str, by=None) -> Evening:
         for table in (
             Table.objects.select_for_update(of=("self",)).filter(evening=evening).order_by("pk")
         ):
+            touched(table_id=table.pk)
             table.evening = evening
             ledger = TableLedger(table)
             for posting in live_postings(table):
@@ -174,7 +180,9 @@ def evening_reopen(*, evening: Evening, reason: str, by=None) -> Evening:
                     ledger.reverse(posting, by=by, note=reason)
             table.status = Table.Status.OPEN
             table.save(update_fields=["status"])
-        EveningLog.objects.create(evening=evening, action="reopen", reason=reason, by=by)
+        seals.seal_log(
+            EveningLog.objects.create(evening=evening, action="reopen", reason=reason, by=by)
+        )
     return evening
 
 

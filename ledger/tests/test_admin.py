@@ -13,6 +13,7 @@ from ledger.forms.admin import ClubForm
 from ledger.games.danish.engine import RateCard
 from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
 from ledger.models import Club, Posting, Transfer
+from ledger.selectors.verify import verify_ledger
 from ledger.tests.factories import evening_e, make_club, make_member, make_season
 from ledger.tests.helpers import form_data
 
@@ -230,6 +231,9 @@ def test_evening_season_is_the_only_editable_field(client, superuser, ledger_dat
     evening.refresh_from_db()
     assert evening.season == other
     assert evening.status == "open"
+    # through the service: logged, sealed, and the ledger still verifies
+    assert evening.log.filter(action="season").get().details["to"] == other.pk
+    assert verify_ledger().ok
     assert client.get(reverse("admin:ledger_evening_add")).status_code == 403
 
 

@@ -7,7 +7,7 @@ from django.db import connection, transaction
 from ledger.db import ledger_unlocked
 from ledger.models import Club, Transfer
 from ledger.selectors.verify import verify_ledger
-from ledger.services import balances, stats
+from ledger.services import balances, seals, stats
 
 
 class Command(BaseCommand):
@@ -19,6 +19,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="a JSON backup")
+        parser.add_argument(
+            "--reseal",
+            action="store_true",
+            help=(
+                "the backup comes from a site with another ledger secret (LEDGER_SEAL_SECRET or "
+                "SECRET_KEY): seal it afresh with this site's, then verify everything else"
+            ),
+        )
 
     def handle(self, *args, **options):
         if Club.objects.exists() or Transfer.objects.exists():
@@ -37,6 +45,8 @@ class Command(BaseCommand):
             balances.rebuild()
             stats.replay()
             stats.rebuild()
+            if options["reseal"]:
+                seals.seal_all()
             report = verify_ledger()
             if not report.ok:
                 raise CommandError(

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from ledger.models import Club, Member, Table
-from ledger.services import balances, stats
+from ledger.services import balances, seals, stats
 from ledger.services.demo import Demo, all_demos, write_fixture
 
 
@@ -110,6 +110,8 @@ class Command(BaseCommand):
             balances.rebuild(tables)
             stats.replay(tables)
             stats.rebuild(tables)
+            # The fixture holds no seals (they depend on the site's secret): seal what it held.
+            seals.seal_all(tables)
         self.stdout.write(f"Loaded the demo club {demo.name} from {path}.")
 
     def refuse_taken_usernames(self, demo: Demo) -> None:

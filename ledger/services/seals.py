@@ -1,0 +1,435 @@
+"""Seals: keyed digests that let ``verify_ledger`` see what a tamperer changed.
+
+The ledger re-checks most of itself (every hand re-settled, summaries re-derived, the close
+recomputed); what it cannot re-derive is held by seals, HMAC-SHA256 digests under the site's
+ledger secret (``settings.LEDGER_SEAL_SECRET``, by default ``SECRET_KEY``), kept in ``Seal``
+rows that only this module writes:
+
+- every **posting** with its content (its table and evening, kind, hand and its number,
+  revision, reversal, states, outcome, intent, note, author, time and every transfer with its
+  accounts and their members), chained to the seal of its table's posting before it, as an
+  append-only log keeps itself honest: no posting can be changed, removed from the middle or
+  inserted without breaking the chain;
+- every **hand revision** with its content (author and reason included), chained within its
+  hand, and every **evening log** entry, chained within its evening;
+- every **hand** as it stands (number, status, dealer, record, token, author);
+- each **table**'s head: its evening, number, game, status and first dealer, its seats and
+  accounts with their members, how many hands and postings it has and the seal of its last
+  posting, so a last hand cut off with its postings, a seat's member swapped or a table moved
+  to another evening shows;
+- each **evening**'s head: club, season, date, status, game, rate card, price, starting
+  jetons, closing time, its tables, every result, and its log's length and last seal.
+
+Seals are written in the transaction that writes what they seal: postings, revisions and log
+entries as they are written; hands and the heads of every table and evening a service locked
+at the end of its transaction (``services.ledger.writing``). Without the secret a seal cannot
+be forged; ``verify_ledger`` recomputes every one. ``seal_all`` seals a ledger loaded from a
+trusted source (the demo fixtures, the bench's generated history, migration 0014, ``restore
+--reseal``).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from decimal import Decimal
+from types import SimpleNamespace
+
+from django.conf import settings
+from django.db.models import Count, Max
+from django.utils.crypto import salted_hmac
+
+from ledger import models as current
+
+SALT = "ledger.seal"
+Kind = current.Seal.Kind
+MODELS = (
+    "Account",
+    "Evening",
+    "EveningLog",
+    "EveningResult",
+    "Hand",
+    "HandRevision",
+    "Posting",
+    "Seal",
+    "Seat",
+    "Table",
+    "Transfer",
+)
+BATCH = 2000
+
+
+def models_of(apps=None) -> SimpleNamespace:
+    """Return the models this module reads: the app's, or a migration's historical ones."""
+    if apps is None:
+        return SimpleNamespace(**{name: getattr(current, name) for name in MODELS})
+    return SimpleNamespace(**{name: apps.get_model("ledger", name) for name in MODELS})
+
+
+def _secret() -> str:
+    return getattr(settings, "LEDGER_SEAL_SECRET", None) or settings.SECRET_KEY
+
+
+def _plain(value):
+    """JSON-ready text of a value whose stored form a backup may change: times to the
+    millisecond in UTC (a JSON dump keeps milliseconds), decimals without trailing zeros."""
+    if isinstance(value, datetime.datetime):
+        return value.astimezone(datetime.UTC).isoformat(timespec="milliseconds")
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return format(value.normalize(), "f")
+    return str(value)
+
+
+def digest(kind: str, content, previous: str = "") -> str:
+    """Return the seal of ``content`` (JSON-ready data) of ``kind``, chained to ``previous``."""
+    text = json.dumps(
+        [kind, previous, content], sort_keys=True, separators=(",", ":"), default=_plain
+    )
+    return salted_hmac(SALT, text, secret=_secret(), algorithm="sha256").hexdigest()
+
+
+# --- contents ---------------------------------------------------------------------------------
+
+POSTING_FIELDS = (
+    "pk",
+    "table_id",
+    "table__evening_id",
+    "kind",
+    "hand_id",
+    "hand__number",
+    "revision_id",
+    "reverses_id",
+    "state_before",
+    "state_after",
+    "outcome",
+    "intent",
+    "note",
+    "created_by_id",
+    "created_at",
+)
+TRANSFER_FIELDS = ("pk", "posting_id", "source_id", "target_id", "points", "reason")
+ACCOUNT_FIELDS = ("pk", "kind", "code", "member_id")
+REVISION_FIELDS: tuple[str, ...] = (
+    "pk",
+    "hand_id",
+    "hand__table_id",
+    "number",
+    "action",
+    "record",
+    "reason",
+)
+REVISION_FIELDS += ("by_id", "at")
+LOG_FIELDS: tuple[str, ...] = ("pk", "evening_id", "action", "reason", "details", "by_id", "at")
+HAND_FIELDS: tuple[str, ...] = (
+    "pk",
+    "table_id",
+    "number",
+    "game",
+    "status",
+    "dealer_id",
+    "record",
+    "token",
+)
+HAND_FIELDS += ("created_by_id", "created_at")
+
+
+def posting_content(row: tuple, transfers, accounts: dict) -> list:
+    """What a posting's seal covers: its row (``POSTING_FIELDS``), its transfers (rows of
+    ``TRANSFER_FIELDS`` in id order) with their accounts (``ACCOUNT_FIELDS`` rows by id)."""
+    return [
+        list(row),
+        [
+            [pk, accounts.get(source), accounts.get(target), points, reason]
+            for pk, _posting, source, target, points, reason in transfers
+        ],
+    ]
+
+
+def posting_row(posting) -> tuple:
+    """A posting object as its ``POSTING_FIELDS`` row (the hand and table read as loaded)."""
+    return (
+        posting.pk,
+        posting.table_id,
+        posting.table.evening_id,
+        posting.kind,
+        posting.hand_id,
+        posting.hand.number if posting.hand_id else None,
+        posting.revision_id,
+        posting.reverses_id,
+        posting.state_before,
+        posting.state_after,
+        posting.outcome,
+        posting.intent,
+        posting.note,
+        posting.created_by_id,
+        posting.created_at,
+    )
+
+
+def table_content(table_id: int, m=None):
+    """What a table's head covers (six queries); None when the table is gone."""
+    m = m or models_of()
+    row = (
+        m.Table.objects.filter(pk=table_id)
+        .values_list("pk", "evening_id", "number", "game", "status", "first_dealer_id")
+        .first()
+    )
+    if row is None:
+        return None
+    postings = m.Posting.objects.filter(table_id=table_id).aggregate(n=Count("pk"), last=Max("pk"))
+    last = (
+        m.Seal.objects.filter(kind=Kind.POSTING, object_id=postings["last"])
+        .values_list("digest", flat=True)
+        .first()
+    )
+    hands = m.Hand.objects.filter(table_id=table_id).aggregate(n=Count("pk"), last=Max("number"))
+    return [
+        list(row),
+        list(
+            m.Seat.objects.filter(table_id=table_id)
+            .order_by("pk")
+            .values_list("pk", "member_id", "name", "position", "joined_at_hand", "left")
+        ),
+        list(
+            m.Account.objects.filter(table_id=table_id).order_by("pk").values_list(*ACCOUNT_FIELDS)
+        ),
+        [postings["n"], postings["last"], last or ""],
+        [hands["n"], hands["last"]],
+    ]
+
+
+def evening_content(evening_id: int, m=None):
+    """What an evening's head covers (five queries); None when the evening is gone."""
+    m = m or models_of()
+    row = (
+        m.Evening.objects.filter(pk=evening_id)
+        .values_list(
+            "pk",
+            "club_id",
+            "season_id",
+            "date",
+            "status",
+            "game",
+            "rate_card",
+            "price_per_point",
+            "starting_jetons",
+            "opened_at",
+            "closed_at",
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    logs = m.EveningLog.objects.filter(evening_id=evening_id).aggregate(
+        n=Count("pk"), last=Max("pk")
+    )
+    last = (
+        m.Seal.objects.filter(kind=Kind.LOG, object_id=logs["last"])
+        .values_list("digest", flat=True)
+        .first()
+    )
+    return [
+        list(row),
+        list(
+            m.Table.objects.filter(evening_id=evening_id).order_by("pk").values_list("pk", "number")
+        ),
+        list(
+            m.EveningResult.objects.filter(evening_id=evening_id)
+            .order_by("pk")
+            .values_list("pk", "member_id", "points", "money", "closing")
+        ),
+        [logs["n"], logs["last"], last or ""],
+    ]
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+def last_posting_seal(table_id: int) -> str:
+    """Return the seal of the table's latest sealed posting ("" before the first)."""
+    return (
+        current.Seal.objects.filter(kind=Kind.POSTING, scope=table_id)
+        .order_by("-object_id")
+        .values_list("digest", flat=True)
+        .first()
+        or ""
+    )
+
+
+def seal_posting(posting, transfers, accounts: dict, previous: str) -> str:
+    """Seal a posting just written (``transfers``: its Transfer rows; ``accounts``: the table's
+    Account objects by id), chained to ``previous``; return its seal."""
+    content = posting_content(
+        posting_row(posting),
+        [(t.pk, posting.pk, t.source_id, t.target_id, t.points, t.reason) for t in transfers],
+        {pk: [a.pk, a.kind, a.code, a.member_id] for pk, a in accounts.items()},
+    )
+    value = digest(Kind.POSTING, content, previous)
+    current.Seal.objects.create(
+        kind=Kind.POSTING, object_id=posting.pk, scope=posting.table_id, digest=value
+    )
+    return value
+
+
+def _revision_row(revision) -> tuple:
+    return (
+        revision.pk,
+        revision.hand_id,
+        revision.hand.table_id,
+        revision.number,
+        revision.action,
+        revision.record,
+        revision.reason,
+        revision.by_id,
+        revision.at,
+    )
+
+
+def seal_revision(revision) -> None:
+    """Seal a hand revision just written, chained to its hand's revision before it."""
+    previous = (
+        current.Seal.objects.filter(kind=Kind.REVISION, scope=revision.hand_id)
+        .order_by("-object_id")
+        .values_list("digest", flat=True)
+        .first()
+        or ""
+    )
+    value = digest(Kind.REVISION, list(_revision_row(revision)), previous)
+    current.Seal.objects.create(
+        kind=Kind.REVISION, object_id=revision.pk, scope=revision.hand_id, digest=value
+    )
+
+
+def seal_log(entry) -> None:
+    """Seal an evening log entry just written, chained to its evening's entry before it."""
+    previous = (
+        current.Seal.objects.filter(kind=Kind.LOG, scope=entry.evening_id)
+        .order_by("-object_id")
+        .values_list("digest", flat=True)
+        .first()
+        or ""
+    )
+    row = [getattr(entry, name) for name in LOG_FIELDS]
+    value = digest(Kind.LOG, row, previous)
+    current.Seal.objects.create(
+        kind=Kind.LOG, object_id=entry.pk, scope=entry.evening_id, digest=value
+    )
+
+
+def _upsert(m, rows) -> None:
+    m.Seal.objects.bulk_create(
+        rows,
+        batch_size=BATCH,
+        update_conflicts=True,
+        unique_fields=["kind", "object_id"],
+        update_fields=["scope", "digest"],
+    )
+
+
+def seal_heads(*, hands=(), tables=(), evenings=(), m=None) -> None:
+    """Seal ``hands``, the heads of ``tables`` and of ``evenings`` (ids) as they are now."""
+    m = m or models_of()
+    rows = [
+        m.Seal(kind=Kind.HAND, object_id=row[0], scope=row[1], digest=digest(Kind.HAND, list(row)))
+        for row in m.Hand.objects.filter(pk__in=sorted(set(hands))).values_list(*HAND_FIELDS)
+    ]
+    for table_id in sorted(set(tables)):
+        content = table_content(table_id, m)
+        if content is not None:
+            rows.append(
+                m.Seal(
+                    kind=Kind.TABLE,
+                    object_id=table_id,
+                    scope=content[0][1],
+                    digest=digest(Kind.TABLE, content),
+                )
+            )
+    for evening_id in sorted(set(evenings)):
+        content = evening_content(evening_id, m)
+        if content is not None:
+            rows.append(
+                m.Seal(
+                    kind=Kind.EVENING,
+                    object_id=evening_id,
+                    scope=content[0][1],
+                    digest=digest(Kind.EVENING, content),
+                )
+            )
+    if rows:
+        _upsert(m, rows)
+
+
+def seal_all(tables=None, *, apps=None) -> int:
+    """Seal everything of ``tables`` (a Table queryset; every table when None) and of their
+    evenings afresh, from a trusted source; return the number of seals written. Call it in a
+    transaction."""
+    m = models_of(apps)
+    if tables is None:
+        tables = m.Table.objects.all()
+        evening_ids = list(m.Evening.objects.order_by("pk").values_list("pk", flat=True))
+    else:
+        evening_ids = sorted(set(tables.values_list("evening_id", flat=True)))
+    table_ids = list(tables.order_by("pk").values_list("pk", flat=True))
+    hands = m.Hand.objects.filter(table__in=tables)
+    m.Seal.objects.filter(kind__in=[Kind.POSTING, Kind.HAND], scope__in=table_ids).delete()
+    m.Seal.objects.filter(kind=Kind.REVISION, scope__in=hands.values("pk")).delete()
+    m.Seal.objects.filter(kind=Kind.LOG, scope__in=evening_ids).delete()
+    m.Seal.objects.filter(kind=Kind.TABLE, object_id__in=table_ids).delete()
+    m.Seal.objects.filter(kind=Kind.EVENING, object_id__in=evening_ids).delete()
+    rows: list = []
+    for start in range(0, len(table_ids), 200):
+        chunk = table_ids[start : start + 200]
+        accounts = {
+            row[0]: list(row)
+            for row in m.Account.objects.filter(table_id__in=chunk).values_list(*ACCOUNT_FIELDS)
+        }
+        transfers: dict[int, list] = {}
+        for row in (
+            m.Transfer.objects.filter(table_id__in=chunk)
+            .order_by("pk")
+            .values_list(*TRANSFER_FIELDS)
+        ):
+            transfers.setdefault(row[1], []).append(row)
+        last: dict[int, str] = {}
+        for row in (
+            m.Posting.objects.filter(table_id__in=chunk)
+            .order_by("table_id", "pk")
+            .values_list(*POSTING_FIELDS)
+        ):
+            content = posting_content(row, transfers.get(row[0], []), accounts)
+            value = digest(Kind.POSTING, content, last.get(row[1], ""))
+            last[row[1]] = value
+            rows.append(m.Seal(kind=Kind.POSTING, object_id=row[0], scope=row[1], digest=value))
+        chain: dict[int, str] = {}
+        for row in (
+            m.HandRevision.objects.filter(hand__table_id__in=chunk)
+            .order_by("hand_id", "pk")
+            .values_list(*REVISION_FIELDS)
+        ):
+            value = digest(Kind.REVISION, list(row), chain.get(row[1], ""))
+            chain[row[1]] = value
+            rows.append(m.Seal(kind=Kind.REVISION, object_id=row[0], scope=row[1], digest=value))
+        for row in m.Hand.objects.filter(table_id__in=chunk).values_list(*HAND_FIELDS):
+            rows.append(
+                m.Seal(
+                    kind=Kind.HAND,
+                    object_id=row[0],
+                    scope=row[1],
+                    digest=digest(Kind.HAND, list(row)),
+                )
+            )
+    chain = {}
+    for start in range(0, len(evening_ids), 500):
+        for row in (
+            m.EveningLog.objects.filter(evening_id__in=evening_ids[start : start + 500])
+            .order_by("evening_id", "pk")
+            .values_list(*LOG_FIELDS)
+        ):
+            value = digest(Kind.LOG, list(row), chain.get(row[1], ""))
+            chain[row[1]] = value
+            rows.append(m.Seal(kind=Kind.LOG, object_id=row[0], scope=row[1], digest=value))
+    m.Seal.objects.bulk_create(rows, batch_size=BATCH)
+    seal_heads(tables=table_ids, evenings=evening_ids, m=m)
+    return len(rows) + len(table_ids) + len(evening_ids)

@@ -1,0 +1,527 @@
+"""verify_ledger against a tamperer with write access to the database (issue 22.3).
+
+Each test changes the rows the way someone editing the database by hand would, as carefully as
+he can: derived rows (the balance summary, the seat rows and statistics) are rebuilt after the
+change and the seals of removed rows removed with them, so only what the ledger cannot re-derive
+(the seals, the hand numbers, the close's recomputation) is left to tell. Every tampering must be
+reported; the probe's 34 tamperings are all here, on the three games.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from ledger import services
+from ledger.models import (
+    Account,
+    Club,
+    Evening,
+    EveningLog,
+    EveningResult,
+    Hand,
+    HandRevision,
+    Member,
+    Posting,
+    PostingSeat,
+    Seal,
+    Seat,
+    Table,
+    Transfer,
+)
+from ledger.selectors.verify import verify_ledger
+from ledger.services import balances, seals, stats
+from ledger.tests.conftest import load_example
+from ledger.tests.factories import make_club, make_member, make_season
+from ledger.tests.helpers import wipe
+from ledger.tests.selectors.test_verify import tampering
+
+pytestmark = pytest.mark.django_db
+
+DAY = datetime.date(2026, 11, 5)
+EXAMPLES = {
+    "danish_tarok": "EVENING_E.evening.json",
+    "slovenian_tarok": "SL_EVENING.evening.json",
+    "hungarian_tarokk": "HU_EVENING.evening.json",
+}
+
+
+def play(game: str, *, close: bool = True, date=DAY):
+    """Play the game's example evening at one table, with a correction; close it."""
+    example = load_example(EXAMPLES[game])
+    club = Club.objects.filter(game=game).first() or make_club(slug=game[:6], game=game)
+    members = [Member.objects.get_or_create(club=club, name=n)[0] for n in example["seats"]]
+    evening = services.evening_open(club=club, date=date)
+    table = services.table_open(evening=evening, members=members)
+    hands = [services.hand_record(table=table, record=h, by=None) for h in example["hands"]]
+    services.hand_correct(hand=hands[0], record=example["hands"][0], reason="looked again")
+    if close:
+        services.evening_close(evening=evening)
+    return evening, table, hands
+
+
+@pytest.fixture(params=list(EXAMPLES))
+def game(request):
+    return request.param
+
+
+def rebuild_derived():
+    """What a careful tamperer does after his change: the summaries made to agree again."""
+    balances.rebuild()
+    stats.replay()
+    stats.rebuild()
+
+
+def problems() -> list[str]:
+    report = verify_ledger()
+    assert not report.ok, "the tampering went unnoticed"
+    return report.problems
+
+
+def reported(text: str) -> bool:
+    found = problems()
+    return any(text in p for p in found) or pytest.fail(f"{text!r} not in {found}")
+
+
+def cut_hand(hand: Hand) -> None:
+    """Remove a hand with its revisions, postings (reversals too), transfers, seat rows and
+    seals, as if it was never played."""
+    postings = Posting.objects.filter(hand=hand)
+    reversals = Posting.objects.filter(reverses__in=postings)
+    ids = [*reversals.values_list("pk", flat=True), *postings.values_list("pk", flat=True)]
+    revisions = list(hand.revisions.values_list("pk", flat=True))
+    with tampering():
+        PostingSeat.objects.filter(posting_id__in=ids).delete()
+        Transfer.objects.filter(posting_id__in=ids).delete()
+        Posting.objects.filter(pk__in=ids, reverses__isnull=False).delete()
+        Posting.objects.filter(pk__in=ids).delete()
+        HandRevision.objects.filter(pk__in=revisions).delete()
+        Hand.objects.filter(pk=hand.pk).delete()
+        Seal.objects.filter(kind=Seal.Kind.POSTING, object_id__in=ids).delete()
+        Seal.objects.filter(kind=Seal.Kind.REVISION, object_id__in=revisions).delete()
+        Seal.objects.filter(kind=Seal.Kind.HAND, object_id=hand.pk).delete()
+        rebuild_derived()
+
+
+def test_every_game_verifies_untouched(game):
+    play(game)
+    evening, table, hands = play(game, close=False, date=DAY + datetime.timedelta(days=1))
+    services.hand_void(hand=hands[1], reason="misdeal")
+    report = verify_ledger()
+    assert report.ok, report.problems
+
+
+def test_the_last_hand_cut_off(game):
+    """Deleting the last hand (the probe: Danish) with everything it wrote."""
+    evening, table, hands = play(game, close=False)
+    cut_hand(hands[-1])
+    assert reported("the table differs from its seal")
+
+
+def test_a_middle_hand_cut_out(game):
+    """Deleting a middle hand (the probe: Hungarian): the numbers gap and the chain breaks."""
+    evening, table, hands = play(game, close=False)
+    cut_hand(hands[1])
+    assert reported("(missing 2)")
+    assert reported("does not follow the one sealed before it")
+
+
+def test_a_middle_hand_cut_out_and_the_rest_renumbered(game):
+    evening, table, hands = play(game, close=False)
+    cut_hand(hands[1])
+    with tampering():
+        for hand in hands[2:]:
+            Hand.objects.filter(pk=hand.pk).update(number=hand.number - 1)
+    assert reported("does not follow the one sealed before it")
+
+
+def test_hand_numbers_swapped(game):
+    evening, table, hands = play(game)
+    with tampering():
+        Hand.objects.filter(pk=hands[1].pk).update(number=99)
+        Hand.objects.filter(pk=hands[2].pk).update(number=2)
+        Hand.objects.filter(pk=hands[1].pk).update(number=3)
+    assert reported(f"hand {hands[1].number}: differs from its seal")
+
+
+def test_an_inserted_adjustment_whose_intent_matches(game):
+    evening, table, hands = play(game, close=False)
+    accounts = {a.code: a for a in Account.objects.filter(table=table)}
+    anna, bo = accounts["Anna"], accounts["Bo"]
+    with tampering():
+        posting = Posting.objects.create(
+            table=table,
+            kind=Posting.Kind.ADJUSTMENT,
+            intent={"source": anna.pk, "target": bo.pk, "points": 40},
+            note="owed",
+        )
+        Transfer.objects.create(
+            posting=posting, table=table, source=anna, target=bo, points=40, reason="adjustment"
+        )
+        rebuild_derived()
+    assert reported(f"posting {posting.pk} (adjustment): has no seal")
+    assert reported("the table differs from its seal")
+
+
+def test_an_inserted_adjustment_with_a_copied_seal(game):
+    """A seal cannot be moved onto another row: it covers the row's own content."""
+    evening, table, hands = play(game, close=False)
+    services.adjustment_post(table=table, source="Anna", target="Bo", points=5, reason="owed")
+    accounts = {a.code: a for a in Account.objects.filter(table=table)}
+    last = Seal.objects.filter(kind=Seal.Kind.POSTING, scope=table.pk).order_by("-object_id")[0]
+    with tampering():
+        posting = Posting.objects.create(
+            table=table,
+            kind=Posting.Kind.ADJUSTMENT,
+            intent={"source": accounts["Anna"].pk, "target": accounts["Bo"].pk, "points": 50},
+        )
+        Transfer.objects.create(
+            posting=posting,
+            table=table,
+            source=accounts["Anna"],
+            target=accounts["Bo"],
+            points=50,
+            reason="adjustment",
+        )
+        Seal.objects.create(
+            kind=Seal.Kind.POSTING, object_id=posting.pk, scope=table.pk, digest=last.digest
+        )
+        rebuild_derived()
+    assert reported(f"posting {posting.pk} (adjustment): differs from its seal")
+
+
+def test_a_table_moved_to_another_evening(game):
+    first, table, _ = play(game)
+    other, _, _ = play(game, date=DAY + datetime.timedelta(days=7))
+    with tampering():
+        Table.objects.filter(pk=table.pk).update(evening=other, number=2)
+    found = problems()
+    assert any("the table differs from its seal" in p for p in found)
+    assert any(f"evening {DAY}" in p and "differs from its seal" in p for p in found)
+
+
+def test_an_accounts_member_swapped(game):
+    evening, table, hands = play(game)
+    stranger = make_member(evening.club, "Zeno")
+    with tampering():
+        Account.objects.filter(table=table, code="Bo").update(member=stranger)
+        rebuild_derived()
+    assert reported("differs from its seal")
+
+
+def test_a_seats_member_swapped(game):
+    evening, table, hands = play(game)
+    anna = Seat.objects.get(table=table, name="Anna")
+    bo = Seat.objects.get(table=table, name="Bo")
+    with tampering():
+        Seat.objects.filter(pk=anna.pk).update(member=make_member(evening.club, "Tmp"))
+        Seat.objects.filter(pk=bo.pk).update(member=anna.member)
+        Seat.objects.filter(pk=anna.pk).update(member=bo.member)
+    assert reported("the table differs from its seal")
+
+
+def test_a_member_replaced_at_seat_and_account(game):
+    evening, table, hands = play(game)
+    stranger = make_member(evening.club, "Zeno")
+    bo = Member.objects.get(club=evening.club, name="Bo")
+    with tampering():
+        Seat.objects.filter(table=table, member=bo).update(member=stranger)
+        Account.objects.filter(table=table, member=bo).update(member=stranger)
+        EveningResult.objects.filter(evening=evening, member=bo).update(member=stranger)
+        rebuild_derived()
+    assert reported("the table differs from its seal")
+
+
+def test_a_seats_name_changed(game):
+    evening, table, hands = play(game)
+    with tampering():
+        Seat.objects.filter(table=table, name="Carl").update(name="Karl")
+    assert reported("the table differs from its seal")
+
+
+def test_an_evening_result_edited(game):
+    evening, table, hands = play(game)
+    result = EveningResult.objects.filter(evening=evening).order_by("pk")[0]
+    with tampering():
+        EveningResult.objects.filter(pk=result.pk).update(
+            points=result.points + 10, money=result.money + 1
+        )
+    assert reported("the tables' close gives")
+    assert reported("the evening differs from its seal")
+
+
+def test_an_evening_results_money_edited(game):
+    evening, table, hands = play(game)
+    result = EveningResult.objects.filter(evening=evening).order_by("pk")[0]
+    with tampering():
+        EveningResult.objects.filter(pk=result.pk).update(money=result.money + 100)
+    assert reported("at the evening's price")
+
+
+def test_an_evening_result_deleted(game):
+    evening, table, hands = play(game)
+    with tampering():
+        EveningResult.objects.filter(evening=evening).order_by("pk")[0].delete()
+    assert reported("played but has no result")
+
+
+def test_all_results_deleted(game):
+    evening, table, hands = play(game)
+    with tampering():
+        EveningResult.objects.filter(evening=evening).delete()
+    assert reported("has results of 0 closes, but its log records 1 closes")
+
+
+def test_an_evenings_status_edited(game):
+    evening, table, hands = play(game)
+    with tampering():
+        Evening.objects.filter(pk=evening.pk).update(status=Evening.Status.OPEN, closed_at=None)
+    assert reported("the evening differs from its seal")
+
+
+def test_an_evenings_price_edited(game):
+    evening, table, hands = play(game)
+    with tampering():
+        Evening.objects.filter(pk=evening.pk).update(price_per_point="9.0")
+        for result in EveningResult.objects.filter(evening=evening):
+            result.money = result.points * 9
+            result.save()
+    assert reported("the evening differs from its seal")
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"date": DAY - datetime.timedelta(days=1)},
+        {"starting_jetons": 1},
+        {"rate_card": {}},
+        {"season": "another"},
+    ],
+    ids=["date", "starting_jetons", "rate_card", "season"],
+)
+def test_an_evenings_fields_edited(game, change):
+    evening, table, hands = play(game)
+    if change.get("season"):
+        change = {"season": make_season(evening.club, 2030)}
+    with tampering():
+        Evening.objects.filter(pk=evening.pk).update(**change)
+    assert reported("differs from its seal")
+
+
+def test_a_tables_status_edited(game):
+    evening, table, hands = play(game)
+    with tampering():
+        Table.objects.filter(pk=table.pk).update(status=Table.Status.OPEN)
+    assert reported("the table differs from its seal")
+
+
+def test_a_tables_first_dealer_edited(game):
+    evening, table, hands = play(game)
+    with tampering():
+        Table.objects.filter(pk=table.pk).update(
+            first_dealer=Member.objects.get(club=evening.club, name="Bo")
+        )
+    assert reported("the table differs from its seal")
+
+
+def test_a_whole_table_deleted(game):
+    evening, table, hands = play(game, close=False)
+    with tampering():
+        PostingSeat.objects.filter(posting__table=table).delete()
+        Transfer.objects.filter(table=table).delete()
+        Posting.objects.filter(table=table, reverses__isnull=False).delete()
+        Posting.objects.filter(table=table).delete()
+        HandRevision.objects.filter(hand__table=table).delete()
+        Hand.objects.filter(table=table).delete()
+        Seat.objects.filter(table=table).delete()
+        Account.objects.filter(table=table).delete()
+        Table.objects.filter(pk=table.pk).delete()
+        rebuild_derived()
+    assert reported("the evening differs from its seal")
+    assert reported(f"table {table.pk} was sealed and is missing")
+
+
+@pytest.mark.parametrize("action", ["edited", "deleted", "inserted"])
+def test_the_evening_log(game, action):
+    evening, table, hands = play(game)
+    services.evening_reopen(evening=evening, reason="a count was wrong")
+    entry = EveningLog.objects.filter(evening=evening, action="close").get()
+    with tampering():
+        if action == "edited":
+            EveningLog.objects.filter(pk=entry.pk).update(reason="nothing to see")
+        elif action == "deleted":
+            EveningLog.objects.filter(action="reopen").delete()
+        else:
+            EveningLog.objects.create(evening=evening, action="reopen", reason="nothing")
+    assert reported("log")
+
+
+def test_a_postings_outcome_edited(game):
+    """The outcome feeds the statistics; a tamperer rebuilds them from it."""
+    evening, table, hands = play(game)
+    posting = Posting.objects.filter(table=table, kind=Posting.Kind.HAND).order_by("-pk")[0]
+    outcome = dict(posting.outcome)
+    outcome["invented"] = True
+    with tampering():
+        Posting.objects.filter(pk=posting.pk).update(outcome=outcome)
+    assert reported("its outcome differs from the settlement of its record")
+    assert reported("differs from its seal")
+
+
+def test_the_last_postings_state_after_edited(game):
+    """The probe: Slovenian, caught only after the next hand; now at once."""
+    evening, table, hands = play(game, close=False)
+    posting = Posting.objects.filter(table=table, kind=Posting.Kind.HAND).order_by("-pk")[0]
+    with tampering():
+        Posting.objects.filter(pk=posting.pk).update(state_after={"invented": 1})
+    assert reported("its state after differs from the settlement of its record")
+
+
+@pytest.mark.parametrize("field", ["note", "created_by"])
+def test_a_postings_note_or_author_edited(game, field, django_user_model):
+    evening, table, hands = play(game)
+    posting = Posting.objects.filter(table=table, kind=Posting.Kind.HAND).order_by("pk")[0]
+    value = "nothing" if field == "note" else django_user_model.objects.create(username="x")
+    with tampering():
+        Posting.objects.filter(pk=posting.pk).update(**{field: value})
+    assert reported(f"posting {posting.pk} (hand): differs from its seal")
+
+
+def test_a_dealer_changed(game):
+    evening, table, hands = play(game)
+    hand = hands[2]
+    other = Seat.objects.filter(table=table).exclude(member=hand.dealer)[0].member
+    with tampering():
+        Hand.objects.filter(pk=hand.pk).update(dealer=other)
+    assert reported(f"hand {hand.number}: its dealer is not the one its record names")
+    assert reported(f"hand {hand.number}: differs from its seal")
+
+
+@pytest.mark.parametrize("field", ["by", "reason"])
+def test_a_revisions_author_or_reason_edited(game, field, django_user_model):
+    evening, table, hands = play(game)
+    revision = HandRevision.objects.get(hand=hands[0], number=2)
+    value = django_user_model.objects.create(username="x") if field == "by" else "nothing"
+    with tampering():
+        HandRevision.objects.filter(pk=revision.pk).update(**{field: value})
+    assert reported(f"hand {hands[0].number} revision 2: differs from its seal")
+
+
+def test_a_first_revision_rewritten(game):
+    """What a hand was before its correction is history: it cannot be rewritten."""
+    evening, table, hands = play(game, close=False)
+    revision = HandRevision.objects.get(hand=hands[0], number=1)
+    with tampering():
+        HandRevision.objects.filter(pk=revision.pk).update(record={**revision.record, "x": 1})
+    assert reported(f"hand {hands[0].number} revision 1: differs from its seal")
+
+
+def test_a_transfers_points_edited_with_its_summary(game):
+    evening, table, hands = play(game, close=False)
+    transfer = Transfer.objects.filter(table=table).order_by("-pk")[0]
+    with tampering():
+        Transfer.objects.filter(pk=transfer.pk).update(points=transfer.points + 1)
+        rebuild_derived()
+    assert reported("differs from its seal")
+
+
+def test_a_hand_record_rewritten_everywhere(game):
+    """Hand, revisions and postings made to agree with a new record: the seals still tell."""
+    evening, table, hands = play(game, close=False)
+    hand = hands[-1]
+    record = dict(hand.record, note="x")
+    with tampering():
+        Hand.objects.filter(pk=hand.pk).update(record=record)
+        HandRevision.objects.filter(hand=hand).update(record=record)
+    assert reported(f"hand {hand.number}: differs from its seal")
+
+
+def test_a_seal_removed(game):
+    evening, table, hands = play(game)
+    posting = Posting.objects.filter(table=table).order_by("pk")[3]
+    Seal.objects.filter(kind=Seal.Kind.POSTING, object_id=posting.pk).delete()
+    assert reported(f"posting {posting.pk} ({posting.kind}): has no seal")
+
+
+def test_seals_forged_with_another_secret(game, settings):
+    """Everything resealed by someone without the site's secret is refused."""
+    play(game)
+    settings.LEDGER_SEAL_SECRET = "not the site's"
+    seals.seal_all()
+    settings.LEDGER_SEAL_SECRET = None
+    assert reported("differs from its seal")
+
+
+# --- restore refuses a tampered backup -------------------------------------------------------
+
+
+def _backup(tmp_path):
+    path = tmp_path / "backup.json"
+    call_command("backup", str(path))
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _restore(tmp_path, rows, *options):
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(rows), encoding="utf-8")
+    wipe()
+    out = io.StringIO()
+    call_command("restore", str(path), *options, stdout=out)
+    return out.getvalue()
+
+
+def test_restore_refuses_a_backup_with_a_result_edited(tmp_path):
+    play("hungarian_tarokk")
+    rows = _backup(tmp_path)
+    result = next(r for r in rows if r["model"] == "ledger.eveningresult")
+    result["fields"]["points"] += 10
+    with pytest.raises(CommandError, match="does not verify"):
+        _restore(tmp_path, rows)
+    assert not Club.objects.exists()
+
+
+def test_restore_refuses_a_backup_with_the_last_hand_cut(tmp_path):
+    evening, table, hands = play("danish_tarok", close=False)
+    rows = _backup(tmp_path)
+    hand = hands[-1].pk
+    postings = {
+        r["pk"] for r in rows if r["model"] == "ledger.posting" and r["fields"]["hand"] == hand
+    }
+    revisions = {
+        r["pk"] for r in rows if r["model"] == "ledger.handrevision" and r["fields"]["hand"] == hand
+    }
+    kept = [
+        r
+        for r in rows
+        if not (r["model"] == "ledger.hand" and r["pk"] == hand)
+        and not (r["model"] == "ledger.posting" and r["pk"] in postings)
+        and not (r["model"] == "ledger.transfer" and r["fields"]["posting"] in postings)
+        and not (r["model"] == "ledger.handrevision" and r["pk"] in revisions)
+    ]
+    with pytest.raises(CommandError, match="the table differs from its seal"):
+        _restore(tmp_path, kept)
+    assert not Club.objects.exists()
+
+
+def test_restore_reseal_of_another_sites_backup(tmp_path, settings):
+    """A backup of a site with another secret restores only with --reseal, which checks
+    everything but the seals and seals afresh."""
+    play("slovenian_tarok")
+    settings.LEDGER_SEAL_SECRET = "the old site's"
+    seals.seal_all()
+    rows = _backup(tmp_path)
+    settings.LEDGER_SEAL_SECRET = None
+    with pytest.raises(CommandError, match="differs from its seal"):
+        _restore(tmp_path, rows)
+    assert "ledger OK" in _restore(tmp_path, rows, "--reseal")
+    assert verify_ledger().ok
+    # --reseal still refuses what the ledger can re-derive
+    result = next(r for r in rows if r["model"] == "ledger.eveningresult")
+    result["fields"]["points"] += 10
+    with pytest.raises(CommandError, match="the tables' close gives"):
+        _restore(tmp_path, rows, "--reseal")
