@@ -47,6 +47,8 @@ if not SECRET_KEY:
 # The key of the ledger's seals (ledger/services/seals.py); SECRET_KEY when unset. Keep it with
 # the backups: a backup restores under the secret that sealed it (or with restore --reseal).
 LEDGER_SEAL_SECRET = os.environ.get("LEDGER_SEAL_SECRET") or None
+# The largest backup file restore reads (bytes).
+RESTORE_MAX_BYTES = int(os.environ.get("RESTORE_MAX_BYTES", "2000000000"))
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")

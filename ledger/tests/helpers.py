@@ -154,6 +154,18 @@ def wipe():
         call_command("flush", interactive=False, verbosity=0)
 
 
+def restore_refused(path, *options) -> list[str]:
+    """Run ``restore`` on a file it must refuse; return the messages it printed (it exits 2
+    printing ``{"errors": [...]}``, never a traceback)."""
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exit_:
+        call_command("restore", str(path), *options, stdout=out)
+    assert exit_.value.code == 2
+    errors = json.loads(out.getvalue())["errors"]
+    assert errors and all(set(e) == {"field", "message"} for e in errors)
+    return [f"{e['field']}: {e['message']}" for e in errors]
+
+
 # from test_concurrency
 def run_together(*calls):
     """Run the calls in threads released at the same instant; return results and errors."""

@@ -7,7 +7,8 @@ and what is wrong, so callers report it as they report any refused input.
 The limits:
 
 - ``MAX_BYTES`` (2 MB): the size of the document, in UTF-8 bytes. A club evening is a few
-  kilobytes.
+  kilobytes. A caller reading a bigger kind of document (``restore``'s backups) passes its own
+  ``max_bytes``.
 - ``MAX_DEPTH`` (64): nesting of arrays and objects. The depth is checked by a scan of the
   text *before* ``json.loads``, so the parser's recursion (RecursionError) is never reached.
 - ``MAX_INT_DIGITS`` (18): integers of more digits are refused (they fit no points column,
@@ -43,21 +44,21 @@ class _Refused(Exception):
         self.params = params
 
 
-def load_json_safely(data: str | bytes | bytearray, field: str):
+def load_json_safely(data: str | bytes | bytearray, field: str, *, max_bytes: int = MAX_BYTES):
     """Parse ``data`` (text, or bytes in UTF-8) as JSON within the limits of this module.
 
     Raise ``RulesError([Problem(field, ...)])`` naming what is wrong when it is refused.
     """
     try:
-        return _load(data)
+        return _load(data, max_bytes)
     except _Refused as refused:
         raise RulesError([Problem(field, refused.template, refused.params)]) from None
 
 
-def _load(data):
+def _load(data, max_bytes: int):
     if isinstance(data, (bytes, bytearray)):
-        if len(data) > MAX_BYTES:
-            raise _Refused(_("the JSON is larger than {limit} bytes"), limit=MAX_BYTES)
+        if len(data) > max_bytes:
+            raise _Refused(_("the JSON is larger than {limit} bytes"), limit=max_bytes)
         try:
             text = bytes(data).decode("utf-8")
         except UnicodeDecodeError as error:
@@ -66,8 +67,8 @@ def _load(data):
             ) from None
     elif isinstance(data, str):
         text = data
-        if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
-            raise _Refused(_("the JSON is larger than {limit} bytes"), limit=MAX_BYTES)
+        if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+            raise _Refused(_("the JSON is larger than {limit} bytes"), limit=max_bytes)
     else:
         raise TypeError(f"load_json_safely reads str or bytes, not {type(data).__name__}")
     if text.startswith("\ufeff"):

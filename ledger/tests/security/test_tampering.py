@@ -15,7 +15,6 @@ import json
 
 import pytest
 from django.core.management import call_command
-from django.core.management.base import CommandError
 
 from ledger import services
 from ledger.models import (
@@ -38,7 +37,7 @@ from ledger.selectors.verify import verify_ledger
 from ledger.services import balances, seals, stats
 from ledger.tests.conftest import load_example
 from ledger.tests.factories import make_club, make_member, make_season
-from ledger.tests.helpers import wipe
+from ledger.tests.helpers import restore_refused, wipe
 from ledger.tests.selectors.test_verify import tampering
 
 pytestmark = pytest.mark.django_db
@@ -475,13 +474,19 @@ def _restore(tmp_path, rows, *options):
     return out.getvalue()
 
 
+def _refused(tmp_path, rows, *options) -> str:
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(rows), encoding="utf-8")
+    wipe()
+    return "\n".join(restore_refused(path, *options))
+
+
 def test_restore_refuses_a_backup_with_a_result_edited(tmp_path):
     play("hungarian_tarokk")
     rows = _backup(tmp_path)
     result = next(r for r in rows if r["model"] == "ledger.eveningresult")
     result["fields"]["points"] += 10
-    with pytest.raises(CommandError, match="does not verify"):
-        _restore(tmp_path, rows)
+    assert "does not verify" in _refused(tmp_path, rows)
     assert not Club.objects.exists()
 
 
@@ -503,8 +508,7 @@ def test_restore_refuses_a_backup_with_the_last_hand_cut(tmp_path):
         and not (r["model"] == "ledger.transfer" and r["fields"]["posting"] in postings)
         and not (r["model"] == "ledger.handrevision" and r["pk"] in revisions)
     ]
-    with pytest.raises(CommandError, match="the table differs from its seal"):
-        _restore(tmp_path, kept)
+    assert "the table differs from its seal" in _refused(tmp_path, kept)
     assert not Club.objects.exists()
 
 
@@ -516,12 +520,10 @@ def test_restore_reseal_of_another_sites_backup(tmp_path, settings):
     seals.seal_all()
     rows = _backup(tmp_path)
     settings.LEDGER_SEAL_SECRET = None
-    with pytest.raises(CommandError, match="differs from its seal"):
-        _restore(tmp_path, rows)
+    assert "differs from its seal" in _refused(tmp_path, rows)
     assert "ledger OK" in _restore(tmp_path, rows, "--reseal")
     assert verify_ledger().ok
     # --reseal still refuses what the ledger can re-derive
     result = next(r for r in rows if r["model"] == "ledger.eveningresult")
     result["fields"]["points"] += 10
-    with pytest.raises(CommandError, match="the tables' close gives"):
-        _restore(tmp_path, rows, "--reseal")
+    assert "the tables' close gives" in _refused(tmp_path, rows, "--reseal")

@@ -15,7 +15,6 @@ import pytest
 from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
-from django.core.management.base import CommandError
 from django.db import IntegrityError, connection, transaction
 
 from ledger import selectors, services
@@ -35,6 +34,7 @@ from ledger.selectors.verify import verify_ledger
 from ledger.services.errors import LedgerError, SeatingError, StaleFormError
 from ledger.tests.conftest import EXAMPLES, load_example
 from ledger.tests.factories import evening_e, make_club, make_member
+from ledger.tests.helpers import restore_refused, wipe
 
 pytestmark = pytest.mark.django_db
 
@@ -89,14 +89,6 @@ def problems_about(*words):
 # --- 1. restore ----------------------------------------------------------------------------
 
 
-def wipe():
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-    with ledger_unlocked():
-        call_command("flush", interactive=False, verbosity=0)
-
-
 def test_restore_of_a_backup_that_does_not_verify_restores_nothing(played, tmp_path):
     """A backup with one transfer's points edited is refused by restore, the database stays
     empty (no club, no transfer), and a good backup then restores."""
@@ -114,8 +106,7 @@ def test_restore_of_a_backup_that_does_not_verify_restores_nothing(played, tmp_p
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(rows), encoding="utf-8")
     wipe()
-    with pytest.raises(CommandError, match="does not verify"):
-        call_command("restore", str(bad))
+    assert any("does not verify" in m for m in restore_refused(bad))
     assert not Club.objects.exists()
     assert not Transfer.objects.exists()
     assert not Member.objects.exists()
