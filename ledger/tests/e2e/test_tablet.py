@@ -347,7 +347,7 @@ def test_offline_entry_survives_a_reload_and_is_saved_once(tablet, viewport):
     hand = open_new_hand(page, table)
     page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller")
     page.wait_for_function(
-        "caches.open('tarokclub-tablet-v1').then(c => c.match(location.pathname)).then(Boolean)"
+        "caches.open(TarokTablet.pagesCache).then(c => c.match(location.pathname)).then(Boolean)"
     )
     token = page.locator("#hand-form input[name=token]").input_value()
     hand.winner("Carl")
