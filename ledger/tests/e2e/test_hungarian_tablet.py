@@ -181,3 +181,50 @@ def test_lone_declarer_with_kontra_at_five_seats(tablet, viewport):
     expect(page.locator("[data-story]")).to_contain_text("× 3")
     hand.save()
     expect_saved(page, table)
+
+
+def test_offline_save_survives_a_reload_and_is_saved_once(tablet, viewport):
+    """As the Danish tablet: saved without a network, the hand waits on the tablet and says
+    so; a reload without a network shows the entry form with the draft (the service worker
+    keeps the screen); back online the same token saves it exactly once."""
+    table, members = make_table()
+    page = tablet(members["Anna"].user)
+    hand = open_new_hand(page, table)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller")
+    page.wait_for_function(
+        "caches.open(TarokTablet.pagesCache).then(c => c.match(location.pathname)).then(Boolean)"
+    )
+    token = page.locator("#hand-form input[name=token]").input_value()
+    hand.game("ketto", "Anna", "Carl")
+    page.context.set_offline(True)
+    hand.points(58)
+    hand.save()
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "queued")
+    expect(page.locator('#save-state [data-when="queued"]')).to_be_visible()
+    expect(page.locator('#save-state [data-when="offline"]')).to_be_hidden()
+    screenshot(page, "hu-entry-offline")
+    assert Hand.objects.count() == 0
+
+    page.reload()  # still offline: the kept screen, with the draft and its token
+    expect(page.locator("#hand-form")).to_be_visible()
+    expect(page.locator("#hand-form input[name=token]")).to_have_value(token)
+    expect(page.locator('label[data-bid="ketto"] input')).to_be_checked()
+    expect(page.locator('label[data-partner="Carl"] input')).to_be_checked()
+    expect(page.locator("input[data-points]")).to_have_value("58")
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "queued")
+    screenshot(page, "hu-entry-offline-reloaded")
+
+    page.context.set_offline(False)
+    expect_saved_within(page, table, 30_000)
+    saved = Hand.objects.get()
+    assert saved.token == token
+    assert saved.record["card_points"] == 58 and saved.record["partner"] == "Carl"
+    open_new_hand(page, table)
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#hand-form input[name=token]").input_value() != token
+    assert Hand.objects.count() == 1
+
+
+def expect_saved_within(page, table, timeout):
+    page.wait_for_url(f"**{url('table', pk=table.pk)}", timeout=timeout)
+    expect(page.locator("#table-live")).to_be_visible()

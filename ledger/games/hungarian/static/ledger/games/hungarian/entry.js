@@ -312,6 +312,9 @@
     config: config,
     buildRecord: buildRecord,
     render: render,
-    restore: function (record) { state = stateFrom(record); }
+    restore: function (record) { state = stateFrom(record); },
+    queued: true,
+    measureBars: true,
+    serviceWorker: true
   });
 })();
