@@ -65,16 +65,16 @@ class HungarianScreen(HandScreen):
         self.page.keyboard.type(str(value))
 
     def figure(self, kind: str, *, side="declarer", announced=True, result="made", kontra=0):
+        """ "+ figure", what differs from the declarer's side and made, then "announced" or
+        "silent", which adds it."""
         self.tap(f'[data-figure="{kind}"]')
         if side != "declarer":
             self.tap(f'#chooser [data-pick-side="{side}"]')
-        if not announced:
-            self.tap('#chooser [data-pick-announced="0"]')
         if result != "made":
             self.tap(f'#chooser [data-pick-result="{result}"]')
         for _ in range(kontra):
             self.tap('#chooser [data-pick-kontra="1"]')
-        self.tap("#chooser [data-figure-add]")
+        self.tap(f'#chooser [data-figure-add][data-pick-announced="{1 if announced else 0}"]')
 
     def claim(self, name: str, count: int, when: str = "announced"):
         self.tap(f'[data-claim="{name}"][data-count="{count}"]')
@@ -138,6 +138,44 @@ def test_hu1_by_taps(tablet, viewport):
     assert record["card_points"] == 58 and record["partner"] == "Carl"
     assert record["figures"] == [
         {"type": "four_kings", "side": "declarer", "announced": False, "result": "made"}
+    ]
+
+
+def test_a_figure_is_two_taps(tablet, viewport):
+    """The common figure, the declarer's side made, is two taps: "+ figure", then "announced"
+    or "silent" (which adds it). Kettő, Anna with Carl, 58: an announced trull (2) and a silent
+    four kings (1) made by her side add 3 to the game's 2: each opponent pays 5."""
+    table, members = make_table()
+    page = tablet(members["Anna"].user)
+    hand = open_new_hand(page, table)
+    hand.game("ketto", "Anna", "Carl")
+    hand.points(58)
+    expect_net(hand, "Anna", 2)
+    trull = HungarianScreen(page)
+    trull.figure("trull")
+    assert trull.taps == 2
+    silent = HungarianScreen(page)
+    silent.figure("four_kings", announced=False)
+    assert silent.taps == 2
+    chips = page.locator('[data-chips="figures"] .chip')
+    expect(chips).to_have_count(2)
+    for name, points in {"Anna": 5, "Bo": -5, "Carl": 5, "Dorte": -5}.items():
+        expect_net(hand, name, points)
+    # A dupla is never silent; a doubled figure is announced.
+    page.locator('[data-figure="dupla"]').click()
+    expect(page.locator('#chooser [data-pick-announced="0"]')).to_be_hidden()
+    page.locator("#chooser [data-chooser-close]").click()
+    page.locator('[data-figure="pagat_ultimo"]').click()
+    page.locator('#chooser [data-pick-kontra="1"]').click()
+    expect(page.locator('#chooser [data-pick-announced="0"]')).to_be_disabled()
+    screenshot(page, "hu-figure-chooser")
+    page.locator("#chooser [data-chooser-close]").click()
+    expect(chips).to_have_count(2)
+    hand.save()
+    expect_saved(page, table)
+    assert Hand.objects.get(table=table).record["figures"] == [
+        {"type": "trull", "side": "declarer", "announced": True, "result": "made", "kontra": 0},
+        {"type": "four_kings", "side": "declarer", "announced": False, "result": "made"},
     ]
 
 
