@@ -209,3 +209,39 @@ def test_offline_save_survives_a_reload_and_is_saved_once(tablet, viewport):
     page.wait_for_load_state("networkidle")
     assert page.locator("#hand-form input[name=token]").input_value() != token
     assert Hand.objects.count() == 1
+
+
+def test_klop_asks_three_players_and_derives_the_fourth_from_70(tablet, viewport):
+    """SL4 (without the radelc before it): a klop asks the card points of every player but
+    the last and derives his from 70. Anna takes no trick (0), Bo 38, Carl 20: Dorte's 12 is
+    shown, not typed; Anna gets 70 from the pool and Bo, past the limit, pays 70 into it."""
+    table, members = make_table("Carl")
+    page = tablet(members["Anna"].user)
+    hand = open_new_hand(page, table)
+    hand.contract("klop")
+    expect(page.locator('input[data-klop="Anna"]')).to_be_focused()
+    expect(page.locator('input[data-klop="Dorte"]')).to_be_hidden()
+    derived = page.locator('[data-klop-derived="Dorte"]')
+    expect(derived).to_be_visible()
+    expect(derived).to_have_text("")
+    hand.tap('label[data-no-trick="Anna"]')
+    hand.tap('input[data-klop="Bo"]')
+    page.keyboard.type("38")
+    hand.tap('input[data-klop="Carl"]')
+    page.keyboard.type("20")
+    expect(derived).to_have_text("12")
+    expect_points(hand.net("Anna"), 70)
+    expect_points(hand.net("Bo"), -70)
+    expect_points(hand.net("Dorte"), 0)
+    screenshot(page, "sl-entry-klop", full_page=True)
+    hand.save()
+    assert hand.taps == 5  # klop, no trick, two fields, save: three numbers, none for Dorte
+    expect_saved(page, table)
+    record = Hand.objects.get(table=table).record
+    assert record["klop"] == {
+        "Anna": {"card_points": 0, "took_trick": False},
+        "Bo": {"card_points": 38, "took_trick": True},
+        "Carl": {"card_points": 20, "took_trick": True},
+        "Dorte": {"card_points": 12, "took_trick": True},
+    }
+    assert services.table_state(table) == {"Anna": 1, "Bo": 1, "Carl": 1, "Dorte": 1}
