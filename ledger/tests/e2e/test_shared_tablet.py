@@ -170,6 +170,15 @@ def test_a_hand_saved_offline_is_held_for_its_author_across_a_log_out(profile, l
     assert sent == []
     assert Hand.objects.count() == 0
     assert [d["author"] for d in page.evaluate(DRAFTS)] == [user_key(anna.user)]
+    # Logging out now would throw Anna's hand away: Bo is warned, and staying changes nothing.
+    dialogs: list[str] = []
+    page.once("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.locator("#logout-button").click()
+    assert len(dialogs) == 1 and dialogs[0]
+    expect(page.locator("meta[name=tarokclub-user]")).to_have_attribute(
+        "content", user_key(bo.user)
+    )
+    assert [d["author"] for d in page.evaluate(DRAFTS)] == [user_key(anna.user)]
 
     # Anna logs in again: her hand is back in the form, and waits for her confirmation.
     log_in(page, anna)
