@@ -123,6 +123,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "ledger.web.context_processors.club",
+                "ledger.web.context_processors.tablet",
             ],
         },
     },

@@ -9,13 +9,12 @@ from ledger.models import Invitation
 
 def pending_invitations(club) -> list[Invitation]:
     """Return the club's invitations that may still be used (neither used nor expired, for an
-    active member without a log-in), newest first."""
-    return list(
-        Invitation.objects.filter(
-            member__club=club,
-            member__user__isnull=True,
-            member__active=True,
-            used_at__isnull=True,
-            expires__gt=timezone.now(),
-        ).select_related("member")
-    )
+    active member without a log-in), by member name (the sheet is read by name)."""
+    rows = Invitation.objects.filter(
+        member__club=club,
+        member__user__isnull=True,
+        member__active=True,
+        used_at__isnull=True,
+        expires__gt=timezone.now(),
+    ).select_related("member")
+    return sorted(rows, key=lambda i: (i.member.name.casefold(), i.member.name, -i.pk))

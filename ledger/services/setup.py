@@ -271,6 +271,31 @@ def invitation_create(*, member: Member, by=None, valid_for=None, now=None):
 
 
 @transaction.atomic
+def invitations_create_missing(*, club: Club, by=None, now=None) -> list:
+    """Invite, in one go, every active member of ``club`` who has no log-in: a one-time link
+    each, through ``invitation_create``; return the new invitations, by member name.
+
+    A member with a log-in is never invited. One whose link is still pending keeps it (a
+    printed sheet keeps working): he is on the sheet already.
+    """
+    from ledger.models import Invitation
+
+    now = now or timezone.now()
+    pending = set(
+        Invitation.objects.filter(
+            member__club=club, used_at__isnull=True, expires__gt=now
+        ).values_list("member_id", flat=True)
+    )
+    members = [
+        m
+        for m in Member.objects.filter(club=club, active=True, user__isnull=True)
+        if m.pk not in pending
+    ]
+    members.sort(key=lambda m: m.name.casefold())
+    return [invitation_create(member=m, by=by, now=now)[0] for m in members]
+
+
+@transaction.atomic
 def invitation_accept(*, token: str, password: str, username: str):
     """Use the link ``token`` once: create the member's new log-in named ``username`` with
     ``password``; return ``(user, invitation)``.

@@ -319,6 +319,7 @@ MATRIX = {
     "setup_settings": ("admin", "admin"),
     "setup_invitation_new": (None, "admin"),
     "setup_invitations": ("admin", None),
+    "setup_invitations_all": (None, "admin"),
     "setup_invitations_pdf": ("admin", None),
 }
 

@@ -14,7 +14,7 @@ from ledger.views import home as views
 urlpatterns = [
     path("", views.home, name="home"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", views.TabletLogoutView.as_view(), name="logout"),
     path("c/<slug:club>/", views.club_home, name="club"),
     path("c/<slug:club>/", include("ledger.urls.scoring")),
     path("c/<slug:club>/", include("ledger.urls.treasury")),

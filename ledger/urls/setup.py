@@ -14,6 +14,7 @@ urlpatterns = [
     path("setup/settings/", views.club_settings, name="setup_settings"),
     path("setup/members/<int:pk>/invite/", views.invitation_new, name="setup_invitation_new"),
     path("setup/invitations/", views.invitations_sheet, name="setup_invitations"),
+    path("setup/invitations/all/", views.invitations_all, name="setup_invitations_all"),
     path("setup/invitations/pdf/", views.invitations_pdf, name="setup_invitations_pdf"),
 ]
 

@@ -1,10 +1,31 @@
 """Thin views: parse input, call a service or a selector, render or redirect."""
 
+from django.contrib.auth.views import LogoutView
 from django.shortcuts import redirect, render
 
 from ledger.forms.scoring import EveningStartForm
 from ledger.models import Club, Evening
+from ledger.web import tablet
 from ledger.web.permissions import club_role
+
+
+class TabletLogoutView(LogoutView):
+    """Django's log-out, and the shared tablet forgets the user: the answer tells the browser
+    to clear the site's cache and storage (``Clear-Site-Data``: the kept entry screens, the
+    drafts, the service worker), so the next person sees nothing of his and sends nothing of
+    his. The page's script (``static/ledger/tablet.js``) clears its own stores too, before the
+    log-out is sent (a browser that ignores the header, a site served without TLS).
+
+    A log-out tapped without a network is sent by the script when the network is back, with
+    ``deferred=1``: the tablet already cleared its pages and drafts then, keeping only the
+    hands its author saved on the tablet, which no other user sees or sends and he confirms
+    after logging in again; that answer clears the cache only."""
+
+    def post(self, request, *args, **kwargs):
+        deferred = request.POST.get("deferred") == "1"
+        response = super().post(request, *args, **kwargs)
+        response["Clear-Site-Data"] = tablet.CLEAR_CACHE if deferred else tablet.CLEAR_ALL
+        return response
 
 
 def home(request):

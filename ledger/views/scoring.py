@@ -46,6 +46,7 @@ from ledger.models import (
 from ledger.services.errors import EveningClosedError, LedgerError
 from ledger.tables.scoring import HandTable, RevisionTable
 from ledger.views.home import club_page
+from ledger.web import tablet
 from ledger.web.permissions import club_role
 
 SCOREKEEPER = Member.Role.SCOREKEEPER
@@ -368,6 +369,28 @@ def _refused(request, context_or_errors, *, form_page, status=422):
     return render(request, form_page, context_or_errors, status=status)
 
 
+def _draft_refused(request):
+    """Answer a draft from the tablet that is not this user's to send now (``tablet``): 409 with
+    ``{"draft": "foreign"}`` (another user made it: the script keeps it for him and shows this
+    user a clean form) or ``{"draft": "confirm"}`` (his own, from an earlier session: he
+    confirms it first); nothing is written. ``None`` when the hand may be saved."""
+    refusal = tablet.draft_refusal(request)
+    if refusal is None:
+        return None
+    texts = {
+        "foreign": gettext("This hand was entered on this tablet by another user: it is not sent."),
+        "confirm": gettext("This hand was kept on this tablet: check it and confirm to send it."),
+    }
+    return JsonResponse({"draft": refusal, "message": texts[refusal]}, status=409)
+
+
+def _entry_page(request, context):
+    """Render a hand form, saying whose copy it is (the service worker keeps it per user)."""
+    response = render(request, "ledger/hand_form.html", context)
+    response[tablet.USER_HEADER] = tablet.user_key(request.user)
+    return response
+
+
 def _saved(request, url: str, *, number: int):
     if request.headers.get(DRAFT_HEADER):
         return JsonResponse({"saved": True, "url": url, "number": number})
@@ -393,8 +416,11 @@ def hand_new(request, pk):
         context = _hand_form_context(
             request, table, seats=seats, record=None, token=str(uuid.uuid4())
         )
-        return render(request, "ledger/hand_form.html", context)
+        return _entry_page(request, context)
 
+    refused = _draft_refused(request)
+    if refused is not None:
+        return refused
     form = HandForm(request.POST)
     if not form.is_valid():
         context = _hand_form_context(
@@ -591,8 +617,11 @@ def hand_correct(request, pk):
         return context
 
     if request.method != "POST":
-        return render(request, "ledger/hand_form.html", page(hand.record))
+        return _entry_page(request, page(hand.record))
 
+    refused = _draft_refused(request)
+    if refused is not None:
+        return refused
     form = HandCorrectForm(request.POST)
     if not form.is_valid():
         record = hand.record

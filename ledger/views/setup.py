@@ -290,6 +290,23 @@ def invitation_new(request, pk):
     return redirect("setup_invitations", club=request.club.slug)
 
 
+@club_role(ADMIN)
+@require_POST
+def invitations_all(request):
+    """Invite every active member who has no log-in, in one tap; then show the sheet."""
+    made = services.invitations_create_missing(club=request.club, by=request.user)
+    if made:
+        messages.success(
+            request,
+            gettext("Links for {count} members are ready: {names}.").format(
+                count=len(made), names=", ".join(i.member.name for i in made)
+            ),
+        )
+    else:
+        messages.info(request, gettext("Every active member has a log-in or a pending link."))
+    return redirect("setup_invitations", club=request.club.slug)
+
+
 def _invitation_cards(request) -> list[dict]:
     cards = []
     for invitation in selectors.pending_invitations(request.club):

@@ -1,5 +1,6 @@
 from ledger.models import Member
 from ledger.web.permissions import ROLE_RANK
+from ledger.web.tablet import session_key, user_key
 
 
 def club(request):
@@ -13,3 +14,10 @@ def club(request):
         "may_treasure": rank >= ROLE_RANK[Member.Role.TREASURER],
         "may_admin": rank >= ROLE_RANK[Member.Role.ADMIN],
     }
+
+
+def tablet(request):
+    """Whose page this is, for the tablet's caches and drafts (``ledger.web.tablet``)."""
+    if getattr(request, "user", None) is None:
+        return {"tablet_user": "", "tablet_session": ""}
+    return {"tablet_user": user_key(request.user), "tablet_session": session_key(request)}

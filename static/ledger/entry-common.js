@@ -15,6 +15,13 @@
  *   serviceWorker      register /sw.js and cache this screen for use without a network
  * It returns { changed(options), saveDraft() }.
  *
+ * The tablet is shared (static/ledger/tablet.js, window.TarokTablet): a draft stores its author
+ * and the session it was made in. Another user's draft is never shown, sent or removed here.
+ * The author's queued draft of this session is sent by itself when the network is back; one
+ * of an earlier session (he logged out, or was logged out, since) is "held": restored into
+ * the form and sent only when he confirms it. The server checks the same (ledger/web/tablet.py)
+ * and refuses a draft sent under another user. After a log-out nothing is saved or sent.
+ *
  * The server parses every record again: nothing here decides an amount.
  */
 (function () {
@@ -36,12 +43,22 @@
     var banner = document.getElementById("save-state");
     var saveButton = document.getElementById("save-hand");
     var feedback = document.getElementById("hand-feedback");
-    var PREFIX = "tarokclub:hand-draft:" + config.table + ":";
+    var tablet = window.TarokTablet || { user: "", session: "", draftPrefix: "tarokclub:hand-draft:", loggingOut: false };
+    var PREFIX = tablet.draftPrefix + config.table + ":";
+    var heldBox = form.querySelector("[data-draft-held]");
 
     var touched = false;
     var submitting = false;
     var pending = false;
+    var held = false;         // a queued draft of an earlier session: its author confirms it
+    var stopped = false;      // logged out: nothing more is saved or sent from this page
+    // Whose draft this is: the page's user, or a restored draft's (always the same: another
+    // user's draft is never restored), and the session it was made in.
+    var author = tablet.user;
+    var madeIn = tablet.session;
     var draftKey = keyFor(config.mode === "new" ? tokenInput.value : "");
+
+    document.addEventListener("tarokclub:logout", function () { stopped = true; });
 
     function keyFor(token) {
       if (config.mode === "new") return PREFIX + token;
@@ -68,7 +85,8 @@
         holdRefusal = false;
         touched = true;
         saveDraft();
-        if (!pending) setStatus(navigator.onLine ? "editing" : "offline");
+        if (held) setStatus("held");
+        else if (!pending) setStatus(navigator.onLine ? "editing" : "offline");
         else if (opts.queued && !navigator.onLine) setStatus("queued");
         form.dispatchEvent(new Event("recordchange"));
       }
@@ -87,7 +105,9 @@
       });
     }
 
-    form.querySelectorAll("[data-reason]").forEach(function (button) {
+    // Only the quick reasons: the preview's payment groups carry data-reason too (the reason
+    // of their transfers) and a tap on one must not paste its text into the reason.
+    form.querySelectorAll(".quick-reasons [data-reason]").forEach(function (button) {
       button.addEventListener("click", function () {
         var text = button.textContent.trim();
         reasonInput.value = reasonInput.value.trim() ? reasonInput.value.trim() + "; " + text : text;
@@ -101,10 +121,15 @@
       try { return window.localStorage; } catch (e) { return null; }
     }
 
+    function mine(draft) { return !!tablet.user && !!draft && draft.author === tablet.user; }
+
     function saveDraft() {
       var store = storage();
-      if (!store || !touched) return;
+      if (!store || !touched || stopped || tablet.loggingOut || !author) return;
       var draft = {
+        author: author,
+        session: madeIn,
+        held: held,
         token: tokenInput.value,
         number: config.number,
         version: versionInput ? versionInput.value : null,
@@ -134,7 +159,7 @@
         if (config.mode !== "new" && key !== draftKey) continue;
         var draft;
         try { draft = JSON.parse(store.getItem(key)); } catch (e) { draft = null; }
-        if (!draft) continue;
+        if (!mine(draft)) continue;  // another user's (or nobody's): not shown, not sent, kept
         if (!best || draft.at > best.at) { best = draft; bestKey = key; }
       }
       if (!best) return null;
@@ -145,8 +170,11 @@
       if (config.mode === "new") {
         for (var j = store.length - 1; j >= 0; j--) {
           var other = store.key(j);
-          if (other && other !== bestKey && other.indexOf(PREFIX) === 0 &&
-              other.slice(PREFIX.length).indexOf("hand-") !== 0) store.removeItem(other);
+          if (!other || other === bestKey || other.indexOf(PREFIX) !== 0 ||
+              other.slice(PREFIX.length).indexOf("hand-") === 0) continue;
+          var older;
+          try { older = JSON.parse(store.getItem(other)); } catch (e) { older = null; }
+          if (mine(older)) store.removeItem(other);  // his older drafts of this table
         }
         tokenInput.value = best.token;
         // The draft is saved against the slot and table state it was previewed for.
@@ -163,6 +191,25 @@
       link.addEventListener("click", function () { if (!pending) clearDraft(); });
     });
 
+    // A held draft: "Send it" confirms it, "Throw it away" drops it and starts a clean form.
+    function showHeld(on) {
+      held = on;
+      if (heldBox) heldBox.hidden = !on;
+      if (on) setStatus("held");
+    }
+    form.querySelectorAll("[data-confirm-draft]").forEach(function (button) {
+      button.addEventListener("click", function () { send({ confirmed: true }); });
+    });
+    form.querySelectorAll("[data-drop-draft]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        pending = false;
+        held = false;
+        clearDraft();
+        stopped = true;
+        window.location.assign(form.action);
+      });
+    });
+
     // --- saving ----------------------------------------------------------------------------
 
     function setStatus(name) {
@@ -171,9 +218,16 @@
       form.dataset.saveState = name;
     }
 
-    function send() {
-      if (submitting) return;
+    function send(options) {
+      options = options || {};
+      if (submitting || stopped || tablet.loggingOut) return;
+      if (held && !options.confirmed) return;  // waits for its author's confirmation
       recordInput.value = JSON.stringify(buildRecord());
+      if (options.confirmed) {
+        // Confirmed by its author in this session: from now on it is this session's draft.
+        madeIn = tablet.session;
+        showHeld(false);
+      }
       pending = true;
       touched = true;
       saveDraft();
@@ -185,17 +239,41 @@
       setStatus("saving");
       if (window.htmx) htmx.trigger(form, "htmx:abort");  // a preview still on its way is moot
       saveButton.setAttribute("aria-busy", "true");
+      var body = new FormData(form);
+      if (author) {
+        body.append("draft_author", author);
+        body.append("draft_session", madeIn);
+        if (options.confirmed) body.append("draft_confirmed", "1");
+      }
       fetch(form.action, {
         method: "POST",
-        body: new FormData(form),
+        body: body,
         headers: { "X-Hand-Submit": "1" },
         credentials: "same-origin"
       }).then(function (response) {
         var type = response.headers.get("Content-Type") || "";
         if (response.ok && type.indexOf("application/json") < 0) {
-          // Sent to the log-in page: the draft stays pending and is sent after logging in.
+          // Sent to the log-in page: the draft stays pending; after logging in again (a new
+          // session) its author is asked to confirm it.
           window.location.assign(response.url);
           return null;
+        }
+        if (response.status === 409) {
+          return response.json().then(function (data) {
+            submitting = false;
+            saveButton.removeAttribute("aria-busy");
+            if (data.draft === "confirm") {
+              showHeld(true);
+              saveDraft();
+              return;
+            }
+            // Another user is logged in now: the draft stays its author's, held for him;
+            // this user gets a clean form.
+            held = true;
+            saveDraft();
+            stopped = true;
+            window.location.assign(form.action);
+          });
         }
         if (response.ok) {
           return response.json().then(function (data) {
@@ -231,17 +309,19 @@
 
     form.addEventListener("submit", function (event) {
       event.preventDefault();
-      send();
+      // Tapping save on a held draft is its author's confirmation too.
+      send({ confirmed: held });
     });
 
     window.addEventListener("online", function () {
+      if (held) return;
       if (pending) send(); else if (touched) setStatus("editing");
     });
     window.addEventListener("offline", function () {
-      if (!submitting) setStatus(pending ? OFFLINE_PENDING : "offline");
+      if (!submitting && !held) setStatus(pending ? OFFLINE_PENDING : "offline");
     });
     window.setInterval(function () {
-      if (pending && !submitting && navigator.onLine) send();
+      if (pending && !held && !submitting && navigator.onLine) send();
     }, RETRY_MS);
 
     // --- the bars that stay on screen ------------------------------------------------------
@@ -272,10 +352,17 @@
       if (draft) {
         opts.restore(draft.record);
         if (reasonInput && draft.reason) reasonInput.value = draft.reason;
+        author = draft.author;
+        madeIn = draft.session || "";
         touched = true;
         changed({ quiet: true });
         setStatus(navigator.onLine ? "restored" : "offline");
-        if (draft.pending) {
+        if (draft.pending && (draft.held || madeIn !== tablet.session)) {
+          // Saved on the tablet in an earlier session: never sent by itself.
+          pending = true;
+          showHeld(true);
+          form.dispatchEvent(new Event("recordchange"));
+        } else if (draft.pending) {
           pending = true;
           send();  // offline: kept on the tablet and sent when the network returns
         } else {
@@ -291,17 +378,26 @@
 
     // The service worker keeps this screen and its styles and scripts, so a reload or coming
     // back to it without a network still draws the form (the draft is in localStorage).
-    if (opts.serviceWorker && "serviceWorker" in navigator && window.caches) {
+    // The copy is kept in a cache of this user's own (tablet.pagesCache), and only when the
+    // server says it is his (X-Tarokclub-User): no other user is ever shown it.
+    if (opts.serviceWorker && "serviceWorker" in navigator && window.caches && tablet.pagesCache) {
       navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function () {
         return navigator.serviceWorker.ready;
       }).then(function () {
-        if (!navigator.onLine) return null;
-        var urls = [window.location.pathname];
+        if (!navigator.onLine || stopped || tablet.loggingOut) return null;
+        var urls = [];
         document.querySelectorAll("link[rel=stylesheet][href], script[src]").forEach(function (el) {
           var url = new URL(el.href || el.src, window.location.href);
           if (url.origin === window.location.origin) urls.push(url.pathname + url.search);
         });
-        return caches.open("tarokclub-tablet-v1").then(function (cache) { return cache.addAll(urls); });
+        var path = window.location.pathname;
+        return Promise.all([
+          caches.open("tarokclub-static-v2").then(function (cache) { return cache.addAll(urls); }),
+          fetch(path, { credentials: "same-origin" }).then(function (response) {
+            if (!response.ok || response.headers.get("X-Tarokclub-User") !== tablet.user) return null;
+            return caches.open(tablet.pagesCache).then(function (cache) { return cache.put(path, response); });
+          })
+        ]);
       }).catch(function () { /* no service worker: the form works while the page stays open */ });
     }
 

@@ -3,45 +3,97 @@
  * is gone. Network first: every answer that comes back is kept; without a network the kept
  * copy is shown. The hand being entered lives in localStorage with its one-time token, so a
  * kept page only has to draw the form; nothing is ever sent from here.
+ *
+ * The tablet is shared. An entry screen is kept per user: in the cache
+ * "tarokclub-pages-v2-<user>", where <user> is the tablet identifier the server puts on the
+ * page (X-Tarokclub-User; ledger/web/tablet.py). Without a network only the pages of the
+ * tablet's current user are shown: the user of the last page the tablet showed, written by
+ * every page (static/ledger/tablet.js) and by every entry screen fetched here; "" after a
+ * log-out. Log-out drops every kept page (and the server's Clear-Site-Data drops the rest).
  */
 "use strict";
 
-var CACHE = "tarokclub-tablet-v1";
+var STATIC = "tarokclub-static-v2";
+var PAGES = "tarokclub-pages-v2-";
+var META = "tarokclub-meta-v2";
+var USER_URL = "/__tarokclub/tablet-user";
+var USER_HEADER = "X-Tarokclub-User";
 
 self.addEventListener("install", function () { self.skipWaiting(); });
 
 self.addEventListener("activate", function (event) {
+  // Drop the caches of earlier versions (tarokclub-tablet-v1 kept pages by address only).
   event.waitUntil(
     caches.keys().then(function (keys) {
-      return Promise.all(keys.filter(function (k) { return k !== CACHE; }).map(function (k) {
-        return caches.delete(k);
-      }));
+      return Promise.all(keys.filter(function (k) {
+        return k !== STATIC && k !== META && k.indexOf(PAGES) !== 0;
+      }).map(function (k) { return caches.delete(k); }));
     }).then(function () { return self.clients.claim(); })
   );
 });
 
-function keep(request) {
-  // The entry screen of a table (a new hand) and our own static files.
-  var url = new URL(request.url);
-  if (url.origin !== self.location.origin) return false;
-  return /\/table\/\d+\/hand\/new\/$/.test(url.pathname) || url.pathname.indexOf("/static/") === 0;
+function isEntry(url) { return /\/table\/\d+\/hand\/new\/$/.test(url.pathname); }
+function isStatic(url) { return url.pathname.indexOf("/static/") === 0; }
+
+function currentUser() {
+  return caches.open(META).then(function (cache) { return cache.match(USER_URL); })
+    .then(function (kept) { return kept ? kept.text() : ""; });
+}
+
+function setCurrentUser(user) {
+  return caches.open(META).then(function (cache) {
+    return cache.put(USER_URL, new Response(user, { headers: { "Content-Type": "text/plain" } }));
+  });
+}
+
+function keepEntry(request, response) {
+  var user = response.headers.get(USER_HEADER) || "";
+  if (!user) return Promise.resolve();  // not a user's page: never kept
+  var copy = response.clone();
+  return setCurrentUser(user).then(function () {
+    return caches.open(PAGES + user);
+  }).then(function (cache) { return cache.put(request, copy); });
+}
+
+function keptEntry(request) {
+  // Only the current user's copy, and only if it says it is his.
+  return currentUser().then(function (user) {
+    if (!user) return null;
+    return caches.open(PAGES + user).then(function (cache) {
+      return cache.match(request, { ignoreVary: true });
+    }).then(function (kept) {
+      return kept && kept.headers.get(USER_HEADER) === user ? kept : null;
+    });
+  });
 }
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
-  if (request.method !== "GET" || !keep(request)) return;
-  event.respondWith(
-    fetch(request).then(function (response) {
-      if (response.ok && response.type === "basic") {
-        var copy = response.clone();
-        caches.open(CACHE).then(function (cache) { cache.put(request, copy); });
-      }
-      return response;
-    }).catch(function () {
-      // Django varies on the cookie and the language: the kept copy is this tablet's anyway.
-      return caches.match(request, { ignoreVary: true }).then(function (kept) {
-        return kept || Response.error();
-      });
-    })
-  );
+  if (request.method !== "GET") return;
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (isEntry(url)) {
+    event.respondWith(
+      fetch(request).then(function (response) {
+        if (response.ok && response.type === "basic") event.waitUntil(keepEntry(request, response));
+        return response;
+      }).catch(function () {
+        return keptEntry(request).then(function (kept) { return kept || Response.error(); });
+      })
+    );
+  } else if (isStatic(url)) {
+    event.respondWith(
+      fetch(request).then(function (response) {
+        if (response.ok && response.type === "basic") {
+          var copy = response.clone();
+          event.waitUntil(caches.open(STATIC).then(function (cache) { return cache.put(request, copy); }));
+        }
+        return response;
+      }).catch(function () {
+        return caches.match(request, { cacheName: STATIC, ignoreVary: true }).then(function (kept) {
+          return kept || Response.error();
+        });
+      })
+    );
+  }
 });

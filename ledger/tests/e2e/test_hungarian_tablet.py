@@ -65,16 +65,16 @@ class HungarianScreen(HandScreen):
         self.page.keyboard.type(str(value))
 
     def figure(self, kind: str, *, side="declarer", announced=True, result="made", kontra=0):
+        """ "+ figure", what differs from the declarer's side and made, then "announced" or
+        "silent", which adds it."""
         self.tap(f'[data-figure="{kind}"]')
         if side != "declarer":
             self.tap(f'#chooser [data-pick-side="{side}"]')
-        if not announced:
-            self.tap('#chooser [data-pick-announced="0"]')
         if result != "made":
             self.tap(f'#chooser [data-pick-result="{result}"]')
         for _ in range(kontra):
             self.tap('#chooser [data-pick-kontra="1"]')
-        self.tap("#chooser [data-figure-add]")
+        self.tap(f'#chooser [data-figure-add][data-pick-announced="{1 if announced else 0}"]')
 
     def claim(self, name: str, count: int, when: str = "announced"):
         self.tap(f'[data-claim="{name}"][data-count="{count}"]')
@@ -141,6 +141,44 @@ def test_hu1_by_taps(tablet, viewport):
     ]
 
 
+def test_a_figure_is_two_taps(tablet, viewport):
+    """The common figure, the declarer's side made, is two taps: "+ figure", then "announced"
+    or "silent" (which adds it). Kettő, Anna with Carl, 58: an announced trull (2) and a silent
+    four kings (1) made by her side add 3 to the game's 2: each opponent pays 5."""
+    table, members = make_table()
+    page = tablet(members["Anna"].user)
+    hand = open_new_hand(page, table)
+    hand.game("ketto", "Anna", "Carl")
+    hand.points(58)
+    expect_net(hand, "Anna", 2)
+    trull = HungarianScreen(page)
+    trull.figure("trull")
+    assert trull.taps == 2
+    silent = HungarianScreen(page)
+    silent.figure("four_kings", announced=False)
+    assert silent.taps == 2
+    chips = page.locator('[data-chips="figures"] .chip')
+    expect(chips).to_have_count(2)
+    for name, points in {"Anna": 5, "Bo": -5, "Carl": 5, "Dorte": -5}.items():
+        expect_net(hand, name, points)
+    # A dupla is never silent; a doubled figure is announced.
+    page.locator('[data-figure="dupla"]').click()
+    expect(page.locator('#chooser [data-pick-announced="0"]')).to_be_hidden()
+    page.locator("#chooser [data-chooser-close]").click()
+    page.locator('[data-figure="pagat_ultimo"]').click()
+    page.locator('#chooser [data-pick-kontra="1"]').click()
+    expect(page.locator('#chooser [data-pick-announced="0"]')).to_be_disabled()
+    screenshot(page, "hu-figure-chooser")
+    page.locator("#chooser [data-chooser-close]").click()
+    expect(chips).to_have_count(2)
+    hand.save()
+    expect_saved(page, table)
+    assert Hand.objects.get(table=table).record["figures"] == [
+        {"type": "trull", "side": "declarer", "announced": True, "result": "made", "kontra": 0},
+        {"type": "four_kings", "side": "declarer", "announced": False, "result": "made"},
+    ]
+
+
 def test_hu5_by_taps(tablet, viewport):
     """HU5: the 47 tie, Bo's failed silent pagát ultimó, Carl's 8 announced, Bo's 9 at the end."""
     table, members = make_table()
@@ -181,3 +219,50 @@ def test_lone_declarer_with_kontra_at_five_seats(tablet, viewport):
     expect(page.locator("[data-story]")).to_contain_text("× 3")
     hand.save()
     expect_saved(page, table)
+
+
+def test_offline_save_survives_a_reload_and_is_saved_once(tablet, viewport):
+    """As the Danish tablet: saved without a network, the hand waits on the tablet and says
+    so; a reload without a network shows the entry form with the draft (the service worker
+    keeps the screen); back online the same token saves it exactly once."""
+    table, members = make_table()
+    page = tablet(members["Anna"].user)
+    hand = open_new_hand(page, table)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller")
+    page.wait_for_function(
+        "caches.open(TarokTablet.pagesCache).then(c => c.match(location.pathname)).then(Boolean)"
+    )
+    token = page.locator("#hand-form input[name=token]").input_value()
+    hand.game("ketto", "Anna", "Carl")
+    page.context.set_offline(True)
+    hand.points(58)
+    hand.save()
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "queued")
+    expect(page.locator('#save-state [data-when="queued"]')).to_be_visible()
+    expect(page.locator('#save-state [data-when="offline"]')).to_be_hidden()
+    screenshot(page, "hu-entry-offline")
+    assert Hand.objects.count() == 0
+
+    page.reload()  # still offline: the kept screen, with the draft and its token
+    expect(page.locator("#hand-form")).to_be_visible()
+    expect(page.locator("#hand-form input[name=token]")).to_have_value(token)
+    expect(page.locator('label[data-bid="ketto"] input')).to_be_checked()
+    expect(page.locator('label[data-partner="Carl"] input')).to_be_checked()
+    expect(page.locator("input[data-points]")).to_have_value("58")
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "queued")
+    screenshot(page, "hu-entry-offline-reloaded")
+
+    page.context.set_offline(False)
+    expect_saved_within(page, table, 30_000)
+    saved = Hand.objects.get()
+    assert saved.token == token
+    assert saved.record["card_points"] == 58 and saved.record["partner"] == "Carl"
+    open_new_hand(page, table)
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#hand-form input[name=token]").input_value() != token
+    assert Hand.objects.count() == 1
+
+
+def expect_saved_within(page, table, timeout):
+    page.wait_for_url(f"**{url('table', pk=table.pk)}", timeout=timeout)
+    expect(page.locator("#table-live")).to_be_visible()

@@ -164,3 +164,84 @@ def test_sl3_by_taps_with_radli_from_the_ledger(tablet, viewport):
     }
     assert services.table_state(table) == {"Anna": 1, "Bo": 1, "Carl": 0, "Dorte": 1}
     assert Hand.objects.filter(table=table).count() == 2
+
+
+def test_offline_save_survives_a_reload_and_is_saved_once(tablet, viewport):
+    """As the Danish tablet: saved without a network, the hand waits on the tablet and says
+    so; a reload without a network shows the entry form with the draft (the service worker
+    keeps the screen); back online the same token saves it exactly once."""
+    table, members = make_table("Dorte")
+    page = tablet(members["Anna"].user)
+    hand = open_new_hand(page, table)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller")
+    page.wait_for_function(
+        "caches.open(TarokTablet.pagesCache).then(c => c.match(location.pathname)).then(Boolean)"
+    )
+    token = page.locator("#hand-form input[name=token]").input_value()
+    hand.contract("two")
+    hand.declarer("Anna")
+    hand.partner("Carl")
+    page.context.set_offline(True)
+    hand.points(44)
+    hand.save()
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "queued")
+    expect(page.locator('#save-state [data-when="queued"]')).to_be_visible()
+    expect(page.locator('#save-state [data-when="offline"]')).to_be_hidden()
+    screenshot(page, "sl-entry-offline")
+    assert Hand.objects.count() == 0
+
+    page.reload()  # still offline: the kept screen, with the draft and its token
+    expect(page.locator("#hand-form")).to_be_visible()
+    expect(page.locator("#hand-form input[name=token]")).to_have_value(token)
+    expect(page.locator('label[data-contract="two"] input')).to_be_checked()
+    expect(page.locator('label[data-partner="Carl"] input')).to_be_checked()
+    expect(page.locator("input[data-points]")).to_have_value("44")
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "queued")
+    screenshot(page, "sl-entry-offline-reloaded")
+
+    page.context.set_offline(False)
+    page.wait_for_url(f"**{url('table', pk=table.pk)}", timeout=30_000)
+    expect(page.locator("#table-live")).to_be_visible()
+    saved = Hand.objects.get()
+    assert saved.token == token
+    assert saved.record["card_points"] == 44 and saved.record["partner"] == "Carl"
+    open_new_hand(page, table)
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#hand-form input[name=token]").input_value() != token
+    assert Hand.objects.count() == 1
+
+
+def test_klop_asks_three_players_and_derives_the_fourth_from_70(tablet, viewport):
+    """SL4 (without the radelc before it): a klop asks the card points of every player but
+    the last and derives his from 70. Anna takes no trick (0), Bo 38, Carl 20: Dorte's 12 is
+    shown, not typed; Anna gets 70 from the pool and Bo, past the limit, pays 70 into it."""
+    table, members = make_table("Carl")
+    page = tablet(members["Anna"].user)
+    hand = open_new_hand(page, table)
+    hand.contract("klop")
+    expect(page.locator('input[data-klop="Anna"]')).to_be_focused()
+    expect(page.locator('input[data-klop="Dorte"]')).to_be_hidden()
+    derived = page.locator('[data-klop-derived="Dorte"]')
+    expect(derived).to_be_visible()
+    expect(derived).to_have_text("")
+    hand.tap('label[data-no-trick="Anna"]')
+    hand.tap('input[data-klop="Bo"]')
+    page.keyboard.type("38")
+    hand.tap('input[data-klop="Carl"]')
+    page.keyboard.type("20")
+    expect(derived).to_have_text("12")
+    expect_points(hand.net("Anna"), 70)
+    expect_points(hand.net("Bo"), -70)
+    expect_points(hand.net("Dorte"), 0)
+    screenshot(page, "sl-entry-klop", full_page=True)
+    hand.save()
+    assert hand.taps == 5  # klop, no trick, two fields, save: three numbers, none for Dorte
+    expect_saved(page, table)
+    record = Hand.objects.get(table=table).record
+    assert record["klop"] == {
+        "Anna": {"card_points": 0, "took_trick": False},
+        "Bo": {"card_points": 38, "took_trick": True},
+        "Carl": {"card_points": 20, "took_trick": True},
+        "Dorte": {"card_points": 12, "took_trick": True},
+    }
+    assert services.table_state(table) == {"Anna": 1, "Bo": 1, "Carl": 1, "Dorte": 1}

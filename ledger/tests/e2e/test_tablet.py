@@ -281,6 +281,32 @@ def test_correct_an_earlier_hand(tablet, viewport):
     assert HandRevision.objects.filter(hand=first).count() == 2
 
 
+def test_tapping_a_payment_in_a_corrections_preview_leaves_the_reason(tablet, viewport):
+    """The preview's payment groups are not quick reasons: tapping one pastes nothing into
+    the reason, before and after the preview is redrawn; a quick reason still does."""
+    table, members = make_table()
+    first = services.hand_record(
+        table=table, record=load_example("EVENING_E.evening.json")["hands"][0]
+    )
+    page = tablet(members["Anna"].user)
+    page.goto(url("hand_correct", pk=first.pk))
+    reason = page.locator("#id_reason")
+    groups = page.locator("#hand-feedback .pay-group")
+    expect(groups.first).to_be_visible()
+    for index in range(groups.count()):
+        groups.nth(index).click()
+    expect(reason).to_have_value("")
+    hand = DanishScreen(page)
+    with page.expect_response(lambda r: r.url.endswith("/correct/preview/")):
+        hand.fine("Carl", "misdeal")
+    expect(page.locator('#hand-feedback .pay-group[data-reason="fine_misdeal"]')).to_be_visible()
+    page.locator('#hand-feedback .pay-group[data-reason="fine_misdeal"]').click()
+    expect(reason).to_have_value("")
+    quick = page.locator(".quick-reasons [data-reason]").first
+    quick.click()
+    expect(reason).to_have_value(quick.inner_text().strip())
+
+
 def test_correct_a_hand_stored_without_sitters(tablet, viewport):
     """A stored 4-seat hand that names no sitters opens with the rotation's (X4: Carl)."""
     table, members = make_table(("Anna", "Bo", "Carl", "Dorte"))
@@ -347,7 +373,7 @@ def test_offline_entry_survives_a_reload_and_is_saved_once(tablet, viewport):
     hand = open_new_hand(page, table)
     page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller")
     page.wait_for_function(
-        "caches.open('tarokclub-tablet-v1').then(c => c.match(location.pathname)).then(Boolean)"
+        "caches.open(TarokTablet.pagesCache).then(c => c.match(location.pathname)).then(Boolean)"
     )
     token = page.locator("#hand-form input[name=token]").input_value()
     hand.winner("Carl")

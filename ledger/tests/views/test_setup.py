@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 from decimal import Decimal
 from io import StringIO
 
@@ -416,6 +417,52 @@ def test_the_sheet_lists_pending_links_with_qr_codes(club_admin):
     Client().post(f"/invite/{tokens[0]}/", {"username": "anna", "password1": PW, "password2": PW})
     html = client.get(url("setup_invitations")).content.decode()
     assert tokens[0] not in html and tokens[1] in html
+
+
+def test_invite_all_who_have_no_log_in_in_one_tap(club_admin):
+    """One POST makes a link for every active member without a log-in; a member with a
+    log-in (the admin, a superuser, one of another club) is never invited, an inactive one
+    neither, and a pending link is kept (a printed sheet keeps working). The sheet lists the
+    members by name."""
+    club, admin, client = club_admin
+    names = ("Ørn", "bo", "Anna", "Carl")
+    waiting = {n: make_member(club, n) for n in names}
+    pending, _ = _invite(client, waiting["Carl"])
+    with_login = make_member(club, "Dorte", login=True)
+    superuser = get_user_model().objects.create_superuser("root", password=PW)
+    with_login_too = make_member(club, "Root")
+    with_login_too.user = superuser
+    with_login_too.save()
+    inactive = make_member(club, "Erik")
+    inactive.active = False
+    inactive.save()
+    elsewhere = make_member(make_club(slug="beta", name="Beta"), "Frida")
+
+    response = client.post(url("setup_invitations_all"))
+    assert response.status_code == 302 and response["Location"] == url("setup_invitations")
+    invited = set(Invitation.objects.values_list("member__name", flat=True))
+    assert invited == set(names)
+    for member in (admin, with_login, with_login_too, inactive, elsewhere):
+        assert not Invitation.objects.filter(member=member).exists()
+    assert Invitation.objects.filter(member=waiting["Carl"]).get() == pending  # kept
+    sheet = client.get(url("setup_invitations"))
+    shown = re.findall(r'data-invitation="([^"]+)"', sheet.content.decode())
+    assert shown == ["Anna", "bo", "Carl", "Ørn"]
+    # Again: nobody new, nothing written.
+    before = Invitation.objects.count()
+    client.post(url("setup_invitations_all"))
+    assert Invitation.objects.count() == before
+
+
+def test_invite_all_is_a_club_admins_post(club_admin):
+    club, _, client = club_admin
+    make_member(club, "Bo")
+    assert client.get(url("setup_invitations_all")).status_code == 405
+    keeper = make_member(club, "Carl", Member.Role.TREASURER, login=True)
+    other = Client()
+    other.force_login(keeper.user)
+    assert other.post(url("setup_invitations_all")).status_code == 403
+    assert not Invitation.objects.exists()
 
 
 def test_an_inactive_member_cannot_use_his_link(club_admin):

@@ -4,8 +4,11 @@
  * saving parts are shared by every hand form (static/ledger/entry-common.js, TarokEntry).
  *
  * A plain game is four taps and one number: the bid, the declarer, the partner (or alone;
- * the card points field then takes the focus), the points, save. The dealer comes from the
- * rotation. The server parses every record again: nothing here decides an amount.
+ * the card points field then takes the focus), the points, save. A figure is two taps in the
+ * common case: "+ figure", then "announced" or "silent" (the declarer's side and made are
+ * preset; the side, the result and a kontra are changed before that last tap). The dealer
+ * comes from the rotation. The server parses every record again: nothing here decides an
+ * amount.
  */
 (function () {
   "use strict";
@@ -257,10 +260,10 @@
   function drawChooser() {
     chooser.querySelector("[data-chooser-figure]").textContent = L.figures[pick.type] || pick.type;
     pressed(chooser, "[data-pick-side]", function (el) { return el.dataset.pickSide === pick.side; });
-    pressed(chooser, "[data-pick-announced]", function (el) { return (el.dataset.pickAnnounced === "1") === pick.announced; });
-    chooser.querySelector('[data-pick-announced="0"]').hidden = !canBeSilent(pick.type);
     pressed(chooser, "[data-pick-result]", function (el) { return el.dataset.pickResult === pick.result; });
-    chooser.querySelector("[data-pick-kontra-row]").hidden = !pick.announced;
+    var silent = chooser.querySelector('[data-pick-announced="0"]');
+    silent.hidden = !canBeSilent(pick.type);
+    silent.disabled = pick.kontra > 0;  // only an announced figure is doubled
     chooser.querySelector("[data-pick-kontra-show]").textContent = kontraText(pick.kontra);
   }
 
@@ -284,16 +287,10 @@
     }
     var d = el.dataset;
     if (d.chooserClose !== undefined) return closeChooser();
-    if (d.pickSide) {
-      pick.side = d.pickSide;
-    } else if (d.pickAnnounced) {
-      pick.announced = d.pickAnnounced === "1";
+    if (d.figureAdd !== undefined) {
+      // The last tap says announced or silent, and adds the figure.
+      pick.announced = d.pickAnnounced !== "0";
       if (!pick.announced) pick.kontra = 0;
-    } else if (d.pickResult) {
-      pick.result = d.pickResult;
-    } else if (d.pickKontra) {
-      pick.kontra = Math.max(0, Math.min(MAX_KONTRA, pick.kontra + parseInt(d.pickKontra, 10)));
-    } else if (d.figureAdd !== undefined) {
       var line = { type: pick.type, side: pick.side, announced: pick.announced, result: pick.result };
       if (pick.announced) line.kontra = pick.kontra;
       // One line per figure and side: a new one replaces the old.
@@ -301,6 +298,13 @@
       state.figures.push(line);
       closeChooser();
       return changed();
+    }
+    if (d.pickSide) {
+      pick.side = d.pickSide;
+    } else if (d.pickResult) {
+      pick.result = d.pickResult;
+    } else if (d.pickKontra) {
+      pick.kontra = Math.max(0, Math.min(MAX_KONTRA, pick.kontra + parseInt(d.pickKontra, 10)));
     }
     drawChooser();
   });
@@ -312,6 +316,9 @@
     config: config,
     buildRecord: buildRecord,
     render: render,
-    restore: function (record) { state = stateFrom(record); }
+    restore: function (record) { state = stateFrom(record); },
+    queued: true,
+    measureBars: true,
+    serviceWorker: true
   });
 })();

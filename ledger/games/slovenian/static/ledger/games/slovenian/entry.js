@@ -79,6 +79,28 @@
     return value;
   }
 
+  // A klop asks every player's card points but the last active player's: his are what is
+  // left of the total (the card points of a hand always add up to it).
+  function klopDerived() {
+    var playing = active();
+    return playing[playing.length - 1];
+  }
+
+  function klopRest() {
+    var last = klopDerived();
+    var sum = 0;
+    var complete = active().every(function (name) {
+      if (name === last) return true;
+      var k = state.klop[name] || { points: "", noTrick: false };
+      var raw = String(k.points).trim();
+      if (raw === "" && k.noTrick) return true;
+      if (!/^\d+$/.test(raw)) return false;
+      sum += parseInt(raw, 10);
+      return true;
+    });
+    return complete ? config.total - sum : null;
+  }
+
   function buildRecord() {
     var rec = { format: "tarokclub.hand/1", game: config.game, seats: seats.slice(), dealer: state.dealer };
     if (state.annulled) {
@@ -89,12 +111,17 @@
     rec.contract = state.contract;
     if (state.contract === "klop") {
       var klop = {};
+      var last = klopDerived();
       active().forEach(function (name) {
+        if (name === last) return;
         var k = state.klop[name] || { points: "", noTrick: false };
         var raw = String(k.points).trim();
         if (raw === "" && !k.noTrick) return;
         klop[name] = { card_points: raw === "" ? 0 : number(raw), took_trick: !k.noTrick };
       });
+      var rest = klopRest();
+      var lastK = state.klop[last] || { points: "", noTrick: false };
+      if (rest !== null) klop[last] = { card_points: rest, took_trick: !lastK.noTrick };
       rec.klop = klop;
       return rec;
     }
@@ -191,9 +218,18 @@
         ? config.total + " − " + state.points + " = " + cp : "";
     }
 
+    var derived = klopDerived();
+    var rest = klopRest();
     seats.forEach(function (name) {
       var k = state.klop[name] || { points: "", noTrick: false };
       var input = form.querySelector('input[data-klop="' + cssEscape(name) + '"]');
+      var out = form.querySelector('[data-klop-derived="' + cssEscape(name) + '"]');
+      if (input) input.hidden = name === derived;
+      if (out) {
+        out.hidden = name !== derived;
+        out.textContent = name === derived && rest !== null ? String(rest) : "";
+        out.classList.toggle("wrong", rest !== null && rest < 0);
+      }
       if (input && document.activeElement !== input && input.value !== k.points) input.value = k.points;
       var box = form.querySelector('input[name="no-trick-' + cssEscape(name) + '"]');
       if (box) box.checked = k.noTrick;
@@ -222,6 +258,12 @@
   function changed(options) { entry.changed(options); }
 
   function readyForPoints() {
+    if (state.contract === "klop") {
+      // A klop: the first player's card points are next.
+      var first = form.querySelector('input[data-klop="' + cssEscape(active()[0]) + '"]');
+      if (first && String((state.klop[active()[0]] || {}).points || "").trim() === "") first.focus();
+      return;
+    }
     // Once the game's people are known, the one number is next: no tap needed to reach it.
     if (!pointsInput || !has(config.card_points, state.contract) || !state.declarer) return;
     if (needsPartner() && !state.partnerSet) return;
@@ -310,6 +352,9 @@
     config: config,
     buildRecord: buildRecord,
     render: render,
-    restore: function (record) { state = stateFrom(record); }
+    restore: function (record) { state = stateFrom(record); },
+    queued: true,
+    measureBars: true,
+    serviceWorker: true
   });
 })();

@@ -1,0 +1,67 @@
+"""The shared tablet: who the page belongs to, for the service worker's cache and the drafts.
+
+A club's tablet is passed from hand to hand. Every page carries two identifiers (``<meta
+name="tarokclub-user">`` and ``<meta name="tarokclub-session">``, from the context processor
+``ledger.web.context_processors.tablet``):
+
+- ``user_key``: one per log-in, the same in every session of that user and never the same for
+  two users; an HMAC of the user's id under the site's secret, so it tells nothing about him.
+  The service worker keeps the entry screens in a cache of that user (``X-Tarokclub-User`` on
+  the entry screen says whose copy it is), and a draft on the tablet stores it as its author.
+- ``session_key``: one per log-in session (an HMAC of the session's key, which Django changes
+  at every log-in). A queued draft of an earlier session (its author logged out, or was logged
+  out, since) is never sent by itself: its author confirms it first.
+
+The hand views refuse a draft sent under another user, or from another session without the
+author's confirmation (``draft_refusal``); the log-out view clears the tablet.
+"""
+
+from __future__ import annotations
+
+from django.utils.crypto import constant_time_compare, salted_hmac
+
+USER_SALT = "tarokclub.tablet.user"
+SESSION_SALT = "tarokclub.tablet.session"
+USER_HEADER = "X-Tarokclub-User"
+# The log-out clears what the browser keeps for the site: the HTTP cache, and the storage
+# (localStorage with the drafts, the service worker's caches and the worker itself).
+CLEAR_ALL = '"cache", "storage"'
+# A log-out tapped without a network and sent when it is back: the tablet has already cleared
+# its pages and drafts, keeping only the drafts its author must confirm after logging in again.
+CLEAR_CACHE = '"cache"'
+
+
+def user_key(user) -> str:
+    """Return the tablet identifier of ``user`` ("" for a visitor who is not logged in)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return ""
+    return salted_hmac(USER_SALT, str(user.pk), algorithm="sha256").hexdigest()[:32]
+
+
+def session_key(request) -> str:
+    """Return the identifier of the request's log-in session ("" without one)."""
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    if not key or not request.user.is_authenticated:
+        return ""
+    return salted_hmac(SESSION_SALT, key, algorithm="sha256").hexdigest()[:32]
+
+
+def draft_refusal(request) -> str | None:
+    """Return why a hand sent from a draft on the tablet is refused, or ``None``.
+
+    The entry script sends the draft's author and session with it (``draft_author``,
+    ``draft_session``; a form without them is a plain form post and is not a draft):
+    ``"foreign"`` when another user made the draft, ``"confirm"`` when its author made it in
+    an earlier session and has not confirmed it (``draft_confirmed``).
+    """
+    author = request.POST.get("draft_author")
+    if author is None:
+        return None
+    if not constant_time_compare(author, user_key(request.user)):
+        return "foreign"
+    made_in = request.POST.get("draft_session", "")
+    if request.POST.get("draft_confirmed") != "1" and not constant_time_compare(
+        made_in, session_key(request)
+    ):
+        return "confirm"
+    return None
