@@ -18,6 +18,8 @@ from django_tables2.export import TableExport
 from tablib import Dataset
 
 FORMULA_STARTS = ("=", "+", "@", "\t", "\r")
+# The formats the site exports (README); any other ``_export`` is refused (web/bounds.py).
+FORMATS = (TableExport.CSV, TableExport.XLSX)
 NUMBER = re.compile(r"-\d+(?:[.,]\d+)?")
 
 
@@ -33,7 +35,12 @@ def neutralise(value):
 
 
 class SafeTableExport(TableExport):
-    """django-tables2's TableExport with every text cell neutralised (see the module)."""
+    """django-tables2's TableExport with every text cell neutralised (see the module), in the
+    site's formats only."""
+
+    @classmethod
+    def is_valid_format(cls, export_format) -> bool:
+        return export_format in FORMATS
 
     def table_to_dataset(self, table, exclude_columns, dataset_kwargs=None):
         dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)

@@ -16,6 +16,7 @@ Environment variables:
 """
 
 import datetime
+import ipaddress
 import os
 from pathlib import Path
 
@@ -84,6 +85,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "ledger.web.bounds.QueryBoundsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -105,6 +107,19 @@ AXES_ENABLED = env_flag("AXES_ENABLED", "1")
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# The client's address: REMOTE_ADDR, or behind the proxies named here (addresses or networks,
+# comma-separated, e.g. 127.0.0.1 for nginx on the same machine) the address they forwarded.
+TAROK_TRUSTED_PROXIES = env_list("TAROK_TRUSTED_PROXIES")
+for _proxy in TAROK_TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"TAROK_TRUSTED_PROXIES: {_proxy!r} is not an address or a network"
+        ) from None
+AXES_CLIENT_IP_CALLABLE = "ledger.web.client.axes_client_ip"
+# Password-reset requests: at most this many an hour from one address, and for one address.
+PASSWORD_RESET_PER_HOUR = int(os.environ.get("PASSWORD_RESET_PER_HOUR", "5"))
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False

@@ -1,4 +1,5 @@
-"""Password reset by e-mail: Django's own views, with the site's templates (in Danish).
+"""Password reset by e-mail: Django's own views, with the site's templates; the request
+bounded per client and per address (``BoundedPasswordResetView``).
 
 Mounted at ``/password-reset/`` by ``tarokclub/urls.py``. The mail goes through the
 configured EMAIL_BACKEND (console by default; SMTP when DJANGO_EMAIL_HOST is set).
@@ -7,14 +8,12 @@ configured EMAIL_BACKEND (console by default; SMTP when DJANGO_EMAIL_HOST is set
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from ledger.views.home import BoundedPasswordResetView
+
 urlpatterns = [
     path(
         "",
-        auth_views.PasswordResetView.as_view(
-            template_name="registration/password_reset_form.html",
-            email_template_name="registration/password_reset_email.txt",
-            subject_template_name="registration/password_reset_subject.txt",
-        ),
+        BoundedPasswordResetView.as_view(),
         name="password_reset",
     ),
     path(

@@ -1,11 +1,13 @@
 """Thin views: parse input, call a service or a selector, render or redirect."""
 
-from django.contrib.auth.views import LogoutView
+from django.conf import settings
+from django.contrib.auth.views import LogoutView, PasswordResetView
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
 
 from ledger.forms.scoring import EveningStartForm
 from ledger.models import Club, Evening
-from ledger.web import tablet
+from ledger.web import client, tablet
 from ledger.web.permissions import club_role
 
 
@@ -67,3 +69,30 @@ def club_page(request, *, start_form=None, no_season=False, status=200):
 def club_home(request):
     """The club's front page: the live evening first, then the latest evenings."""
     return club_page(request)
+
+
+class BoundedPasswordResetView(PasswordResetView):
+    """Django's password reset, bounded: at most ``PASSWORD_RESET_PER_HOUR`` requests an hour
+    from one client address and as many for one e-mail address; past that the form answers 429
+    and sends no mail, so nobody can flood a member's mailbox or the site's mail server."""
+
+    template_name = "registration/password_reset_form.html"
+    email_template_name = "registration/password_reset_email.txt"
+    subject_template_name = "registration/password_reset_subject.txt"
+
+    def form_valid(self, form):
+        limit = settings.PASSWORD_RESET_PER_HOUR
+        address = client.client_ip(self.request) or "?"
+        email = form.cleaned_data["email"].strip().casefold()
+        by_address = client.allow("password-reset-ip", address, limit=limit, window=3600)
+        for_email = client.allow("password-reset-email", email, limit=limit, window=3600)
+        if by_address and for_email:
+            return super().form_valid(form)
+        form.add_error(
+            None,
+            _("Too many password-reset requests; try again in an hour."),
+        )
+        response = self.form_invalid(form)
+        response.status_code = 429
+        response["Retry-After"] = "3600"
+        return response

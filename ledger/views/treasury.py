@@ -18,10 +18,10 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django.views.generic import TemplateView
 from django_tables2 import LazyPaginator, RequestConfig, SingleTableMixin
-from django_tables2.export import ExportMixin, TableExport
+from django_tables2.export import ExportMixin
 
 from ledger import reports, selectors, services
-from ledger.exports import SafeTableExport
+from ledger.exports import FORMATS, SafeTableExport
 from ledger.forms.treasury import AdjustmentForm, CloseForm, JetonCountForm, ReopenForm
 from ledger.games.money import signed_points
 from ledger.games.registry import get_game
@@ -43,7 +43,7 @@ from ledger.web.http import found, picked_season
 from ledger.web.permissions import can, club_role
 
 TREASURER = Member.Role.TREASURER
-EXPORT_FORMATS = (TableExport.CSV, TableExport.XLSX)
+EXPORT_FORMATS = FORMATS
 # Before the split only the balances mean anything: the share and the money come at closing.
 
 
