@@ -156,6 +156,14 @@ class HandForm(forms.Form):
             raise forms.ValidationError(_("the form's token is not valid")) from error
 
 
+class HandNewForm(HandForm):
+    """A new hand's save: the slot and the table's version it was previewed against are
+    required, so that a resend or a second tablet can never record the hand twice."""
+
+    number = forms.IntegerField(min_value=1, max_value=10**6)
+    version = forms.IntegerField(min_value=0, max_value=2**62)
+
+
 class HandCorrectForm(HandForm):
     """A correction: the changed record, why, and the revision it was made from."""
 

@@ -26,6 +26,7 @@ from ledger.forms.scoring import (
     EveningStartForm,
     HandCorrectForm,
     HandForm,
+    HandNewForm,
     LeaveForm,
     SeatForm,
     TableOpenForm,
@@ -421,7 +422,7 @@ def hand_new(request, pk):
     refused = _draft_refused(request)
     if refused is not None:
         return refused
-    form = HandForm(request.POST)
+    form = HandNewForm(request.POST)
     if not form.is_valid():
         context = _hand_form_context(
             request,

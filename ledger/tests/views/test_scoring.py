@@ -15,7 +15,7 @@ from ledger import selectors, services
 from ledger.models import Evening, Hand, HandRevision, Member, Posting, Seat, Table
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.tests.helpers import config_of, english, login
+from ledger.tests.helpers import config_of, english, hand_post, login
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ def url(name, **kwargs):
 
 
 def post_hand(client, table, record, token=None, **headers):
-    data = {"record": json.dumps(record), "token": token or str(uuid.uuid4())}
+    data = hand_post(table, record, token)
     return client.post(url("hand_new", pk=table.pk), data, headers=headers)
 
 
@@ -441,6 +441,21 @@ def test_unreadable_record_is_refused(scorekeeper, table):
     response = scorekeeper.post(url("hand_new", pk=table.pk), {"record": "[1, 2"})
     assert response.status_code == 422
     assert b'id="err-general"' in response.content
+    assert table.hands.count() == 0
+
+
+@pytest.mark.parametrize("missing", ["number", "version"])
+def test_a_save_without_its_slot_or_version_is_refused(scorekeeper, table, missing):
+    """A save must say which slot and table version it was previewed against; without them
+    a resend could record the hand twice, so it is refused, naming the field."""
+    data = hand_post(table, E_HANDS[0])
+    del data[missing]
+    response = scorekeeper.post(url("hand_new", pk=table.pk), data)
+    assert response.status_code == 422
+    assert missing in response.content.decode()
+    assert table.hands.count() == 0
+    data[missing] = "12x"
+    assert scorekeeper.post(url("hand_new", pk=table.pk), data).status_code == 422
     assert table.hands.count() == 0
 
 
