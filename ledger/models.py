@@ -64,13 +64,40 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from ledger.games.base import invisible_characters
 from ledger.games.money import MAX_POINTS
 from ledger.games.registry import default_game, is_reserved_name
 from ledger.games.web import game_choices
 
 
+def validate_visible_name(value: str) -> None:
+    """Refuse a name holding invisible or control characters (a bidirectional override, a
+    zero-width space …): two such names look alike, or a line reads in another order."""
+    hidden = invisible_characters(value)
+    if hidden:
+        raise ValidationError(
+            _("a name may not hold invisible or control characters (%(codes)s)"),
+            code="invisible",
+            params={"codes": ", ".join(hidden)},
+        )
+
+
+def clean_visible_names(instance: models.Model, *fields: str) -> None:
+    """Model.clean's check of ``fields`` with validate_visible_name (no migration needed)."""
+    errors = {}
+    for name in fields:
+        try:
+            validate_visible_name(getattr(instance, name))
+        except ValidationError as error:
+            errors[name] = error
+    if errors:
+        raise ValidationError(errors)
+
+
 def validate_member_name(value: str) -> None:
-    """Refuse a member name that is a table account's name in any game."""
+    """Refuse a member name that is a table account's name in any game, or that holds
+    invisible or control characters."""
+    validate_visible_name(value)
     if is_reserved_name(value):
         raise ValidationError(
             _("%(name)s is the name of a table's account; choose another name"),
@@ -131,6 +158,10 @@ class Club(models.Model):
         """Return the path of the club's public results page, or None when not published."""
         return reverse("public_club", kwargs={"club": self.slug}) if self.publish_results else None
 
+    def clean(self):
+        super().clean()
+        clean_visible_names(self, "name")
+
 
 class Member(models.Model):
     class Role(models.TextChoices):
@@ -189,6 +220,10 @@ class Season(models.Model):
 
     def __str__(self):
         return self.name
+
+    def clean(self):
+        super().clean()
+        clean_visible_names(self, "name")
 
 
 class Evening(models.Model):

@@ -15,6 +15,8 @@ from django.utils.translation import gettext_lazy as _
 from ledger.games.errors import RulesError
 from ledger.games.registry import get_game
 from ledger.models import Member
+from ledger.services.errors import LedgerError
+from ledger.services.tables import check_evening_date
 from ledger.web.jsonin import load_json_safely
 from ledger.web.refusals import refusal_text
 
@@ -35,6 +37,14 @@ class EveningStartForm(forms.Form):
         super().__init__(*args, **kwargs)
         # The format the field shows, in the reader's words (Danish: dd.mm.åååå).
         self.fields["date"].widget.attrs["placeholder"] = _("yyyy-mm-dd")
+
+    def clean_date(self):
+        date = self.cleaned_data["date"]
+        try:
+            check_evening_date(date)
+        except LedgerError as error:
+            raise forms.ValidationError(str(error.message)) from error
+        return date
 
 
 class TableOpenForm(forms.Form):
