@@ -283,6 +283,61 @@ def _state(table, seats, balances, rates, counts, current, *, state=None, dealt=
     }
 
 
+# The roles every game's schedule may give; a game's own (the Danish non-counter) are the rest.
+COMMON_ROLES = frozenset({"dealer", "forehand", "out", "player"})
+
+
+def table_state_data(table: Table) -> dict:
+    """Return a table's state as plain data for the phones, the wall and tests: its seats (name,
+    member id, active or left, balance), its pools by label, the balance of every seat and the
+    next hand (number, dealer, sitting out, forehand, every seat's role and the game's own
+    roles, such as the Danish non-counter, by role). What the table screen computes, read once.
+    """
+    state = table_overview(table)
+    seats = [
+        {
+            "name": m["name"],
+            "seat": m["seat"],
+            "member_id": m["member_id"],
+            "active": not m["left"],
+            "left": m["left"],
+            "balance": m["balance"]["points"] or 0,
+        }
+        for m in state["members"]
+    ]
+    nxt = state["next"]
+    data_next = None
+    if nxt is not None:
+        data_next = {
+            "number": nxt["number"],
+            "dealer": nxt["dealer"],
+            "sitting_out": list(nxt["sitting_out"]),
+            "forehand": nxt["forehand"],
+            "active": list(nxt["active"]),
+            "roles": dict(nxt["roles"]),
+        }
+        for seat, role in nxt["roles"].items():
+            if role not in COMMON_ROLES:
+                data_next.setdefault(role, seat)
+    return {
+        "table": {
+            "id": table.pk,
+            "number": table.number,
+            "game": table.game,
+            "status": table.status,
+            "evening": table.evening_id,
+        },
+        "seats": seats,
+        "balances": {s["seat"]: s["balance"] for s in seats},
+        "pools": [
+            {"code": p["code"], "label": str(p["label"]), "points": p["points"]}
+            for p in state["pools"]
+        ],
+        "recorded": state["recorded"],
+        "next": data_next,
+    }
+
+
 def evening_tables(evening: Evening) -> list[dict]:
     """Return every table of ``evening`` with seats, balances and pools (a fixed query count)."""
     tables = list(evening.tables.select_related("first_dealer").order_by("number"))
