@@ -95,20 +95,30 @@ def pool_items(game_code: str, balances: dict, before: dict | None = None) -> li
 
 
 def posting_effects(posting_ids) -> dict[int, dict]:
-    """Return each posting's net per member and change per pool, from its transfers (one query)."""
-    effects = {pid: {"net": defaultdict(int), "pools": defaultdict(int)} for pid in posting_ids}
-    rows = Transfer.objects.filter(posting_id__in=list(posting_ids)).values_list(
-        "posting_id",
-        "source__kind",
-        "source__code",
-        "target__kind",
-        "target__code",
-        "points",
+    """Return each posting's net per member, change per pool and transfers (``moves``: source,
+    target, points, reason, by account code, in order), from its transfers (one query)."""
+    effects: dict[int, dict] = {
+        pid: {"net": defaultdict(int), "pools": defaultdict(int), "moves": []}
+        for pid in posting_ids
+    }
+    rows = (
+        Transfer.objects.filter(posting_id__in=list(posting_ids))
+        .order_by("pk")
+        .values_list(
+            "posting_id",
+            "source__kind",
+            "source__code",
+            "target__kind",
+            "target__code",
+            "points",
+            "reason",
+        )
     )
-    for posting_id, s_kind, s_code, t_kind, t_code, points in rows:
+    for posting_id, s_kind, s_code, t_kind, t_code, points, reason in rows:
         effect = effects[posting_id]
         effect["net" if s_kind == Account.Kind.MEMBER else "pools"][s_code] -= points
         effect["net" if t_kind == Account.Kind.MEMBER else "pools"][t_code] += points
+        effect["moves"].append((s_code, t_code, points, reason))
     return effects
 
 
@@ -185,7 +195,7 @@ def hand_rows(table: Table) -> list[dict]:
         if posting is not None:
             effect = effects[posting.pk]
             row["net"] = dict(effect["net"])
-            row["events"] = web.outcome_words(posting.outcome, brief=True)
+            row["events"] = web.hand_words(posting.outcome, effect["moves"], brief=True)
             if state_is_pools(game):
                 row["pools_after"] = pools_after(posting, effect, codes)
             else:
