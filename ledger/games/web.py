@@ -22,7 +22,9 @@ runs for every registered game. The members, in groups:
   ``schedule_notes(schedule)`` (the next hand's roles in words, besides dealer and sitters),
   ``pool_label(code)`` and ``pool_class(code)`` (a pool's name and CSS modifier).
 - What happened: ``preview_story(record, settlement, state)`` (the preview's lines),
-  ``outcome_words(outcome, brief=)`` (a stored hand in words), ``record_lines(record)`` (a hand
+  ``outcome_words(outcome, brief=)`` (a stored hand in words), ``hand_words(outcome, moves,
+  brief=)`` (the same, naming everything that moved money: the hand list and the sheet; by
+  default the outcome's words), ``record_lines(record)`` (a hand
   record as lines), ``reason_label(reason)`` and ``payment_label(reason)`` (a transfer's reason).
 - Shared screens: ``words`` (the phrases of the shared screens that differ by game; see
   ``WORDS``; a game gives the ones it has, and a phrase the game lacks is not shown).
@@ -162,6 +164,12 @@ class GameWeb:
     def outcome_words(self, outcome: dict | None, *, brief: bool = False) -> list[str]:
         """Return what happened in a hand, in words, from its posting's outcome."""
         return []
+
+    def hand_words(self, outcome: dict | None, moves, *, brief: bool = False) -> list[str]:
+        """Return what happened in a hand in words, naming everything that moved money, from
+        its posting's outcome and transfers (``moves``: ``(source, target, points, reason)``
+        by account code). A game whose outcome names every payment keeps this default."""
+        return self.outcome_words(outcome, brief=brief)
 
     def record_lines(self, record: dict) -> list[tuple[str, str]]:
         """Return a hand record as translated (label, text) lines for the hand page."""

@@ -208,7 +208,7 @@ class EveningSheetTable(tables.Table):
                     "dealer": record.dealer,
                     "scores": scores,
                     "pools": ["" if voided else record.cups_after.get(c, 0) for c in codes],
-                    "events": self.render_events(record),
+                    "events": self.events_text(record, brief=True),
                 }
             )
         return rows
@@ -230,7 +230,16 @@ class EveningSheetTable(tables.Table):
         return record.dealer
 
     def render_events(self, record):
-        events = self.web.outcome_words(record.outcome)
+        return self.events_text(record)
+
+    def events_text(self, record, *, brief: bool = False) -> str:
+        """Return what happened in words: on screen every payment by its reason (``hand_words``);
+        in print (``brief``) the hand's events only, so that forty hands fit on a page to sign,
+        the evening's PDF listing every transfer in its appendix on request (``?transfers=1``)."""
+        if brief:
+            events = self.web.outcome_words(record.outcome)
+        else:
+            events = self.web.hand_words(record.outcome, record.transfers)
         if record.kind == "voided":
             events.append(gettext("voided"))
         if record.note:

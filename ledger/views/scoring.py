@@ -235,6 +235,15 @@ def table_detail(request, pk):
     return render(request, "ledger/table.html", context)
 
 
+@club_role()
+@require_GET
+def table_state(request, pk):
+    """Serve a table's state as JSON: seats, pools, balances and the next hand's schedule
+    (for the phones, the wall and tests); the same members may read it as the table screen."""
+    table = _table(request, pk)
+    return JsonResponse(selectors.table_state_data(table))
+
+
 @club_role(SCOREKEEPER)
 @require_POST
 def table_seat(request, pk):

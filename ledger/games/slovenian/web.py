@@ -352,6 +352,16 @@ class SlovenianWeb(GameWeb):
                 )
             elif outcome.get("radelc_doubled") and not brief:
                 words.append(gettext("radelc doubles"))
+            # Every bonus (and a valat) that was paid, with what it brought the declarer's side.
+            for item in outcome.get("items") or ():
+                if item["item"] == "game" or not item.get("value"):
+                    continue
+                text = str(BONUS_LABELS.get(item["item"], item["item"]))
+                if item.get("result") == "failed":
+                    text = gettext("{figure} failed").format(figure=text)
+                if item.get("side") == "opponents":
+                    text = gettext("{figure} (opponents)").format(figure=text)
+                words.append(f"{text} {signed_points(item['value'])}")
             if outcome.get("mond"):
                 words.append(gettext("Mond: {name}").format(name=outcome["mond"]))
         if outcome.get("radli_given"):

@@ -303,6 +303,18 @@ def test_table_screen_shows_balances_hands_and_next_dealer(scorekeeper, evening_
     assert nets == {1: [-60, -20, 70], 2: [145, -75, -70], 3: [-25, 60, -45]}
 
 
+def test_the_hand_list_names_every_payment(scorekeeper, evening_e):
+    """Hand 1 (X1: no tout, nolo, ultimo or bagud) names the dealer's fee, the melds, the last
+    trick and the count with their amounts, in the screen's Danish (issue 19)."""
+    table, hands = evening_e
+    page = scorekeeper.get(url("table", pk=table.pk)).content.decode()
+    row = dict(re.findall(r'<tr[^>]*data-hand="(\d)"[^>]*>(.*?)</tr>', page, re.S))["1"]
+    assert (
+        "kortgiverafgift (Anna −10); tarokmelding (Bo +20); matadormelding (Carl +30); "
+        "sidste stik (Carl +40); tælling (Carl +10)"
+    ) in html.unescape(row)
+
+
 def test_a_renamed_member_keeps_his_hands_on_the_table_screen(scorekeeper, people, evening_e):
     """After a rename the table screen names the member as he is called now and shows his
     nets, which the hands keep under the name he was seated with."""
