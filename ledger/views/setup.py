@@ -58,7 +58,9 @@ def club_new(request):
                     game=data["game"],
                     rate_card=form.rate_card(),
                     price_per_point=data["price_per_point"],
-                    currency=data["currency"],
+                    currency=data["currency"] or None,
+                    language=data["language"] or None,
+                    time_zone=data["time_zone"] or None,
                     starting_jetons=data["starting_jetons"],
                     season_name=data["season_name"],
                     season_starts_on=data["season_starts_on"],
@@ -223,7 +225,7 @@ def season_edit(request, pk):
 
 @club_role(ADMIN)
 def club_settings(request):
-    """The club's name, price per point, currency and starting jetons."""
+    """The club's name, language, price per point, currency, time zone and starting jetons."""
     form = ClubSettingsForm(request.POST or None, instance=request.club)
     status = 200
     if request.method == "POST":
