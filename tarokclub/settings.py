@@ -87,6 +87,9 @@ MIDDLEWARE = [
     "ledger.web.bounds.QueryBoundsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After LocaleMiddleware, replacing its decision: the member's own language, then the
+    # club's on its pages, then the browser's, then Danish; and the club's time zone.
+    "ledger.web.locale.ClubLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",

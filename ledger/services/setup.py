@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from ledger.games.errors import RateCardError
 from ledger.games.registry import get_game, get_web
-from ledger.models import Club, Member, Season
+from ledger.models import Club, Member, Profile, Season
 
 
 def season_dates(today: datetime.date) -> tuple[datetime.date, datetime.date]:
@@ -222,6 +222,17 @@ def season_save(*, club: Club, season: Season | None = None, **fields) -> Season
     season.full_clean()
     season.save()
     return season
+
+
+@transaction.atomic
+def user_language_set(*, user, language: str) -> Profile:
+    """Store ``language`` as the user's own (his ``Profile``): it wins over his clubs' and his
+    browser's languages. A language the site does not offer is refused naming ``language``."""
+    profile, _created = Profile.objects.get_or_create(user=user)
+    profile.language = language
+    profile.full_clean()
+    profile.save(update_fields=["language"])
+    return profile
 
 
 def username_free(username: str, *, except_user=None) -> bool:

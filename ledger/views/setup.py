@@ -27,6 +27,7 @@ from ledger.forms.setup import (
 from ledger.models import Member, Season
 from ledger.services import invitations
 from ledger.tables.setup import MemberTable
+from ledger.web import locale
 from ledger.web.permissions import club_role
 from ledger.web.qr import qr_svg
 
@@ -360,6 +361,7 @@ def invitation_accept(request, token):
             request, "ledger/setup/invitation_refused.html", {"reason": refused.message}, status=410
         )
     member = invitation.member
+    locale.use_club(request, member.club)  # the link reads in the club's language
     form = InvitationAcceptForm(request.POST or None, member=member)
     status = 200
     if request.method == "POST":
