@@ -35,6 +35,7 @@ from ledger.models import (
     Member,
     Posting,
     PostingSeat,
+    Profile,
     Seal,
     Season,
     Seat,
@@ -116,7 +117,20 @@ class ClubAdmin(admin.ModelAdmin):
         house_rules = get_web(self._game(obj)).rate_card_field_groups()
         first, *rest = house_rules or [(_("House rules"), [])]
         return [
-            (None, {"fields": ["name", "slug", "game", "price_per_point", "currency"]}),
+            (
+                None,
+                {
+                    "fields": [
+                        "name",
+                        "slug",
+                        "game",
+                        "language",
+                        "price_per_point",
+                        "currency",
+                        "time_zone",
+                    ]
+                },
+            ),
             (_("Jetons"), {"fields": ["starting_jetons"]}),
             (_("Public results"), {"fields": ["publish_results", "publish_money"]}),
             (
@@ -221,6 +235,14 @@ class InvitationAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ["user", "language"]
+    list_filter = ["language"]
+    search_fields = ["user__username"]
+    raw_id_fields = ["user"]
 
 
 @admin.register(Season)

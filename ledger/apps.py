@@ -9,6 +9,6 @@ class LedgerConfig(AppConfig):
 
     def ready(self):
         from ledger import db  # noqa: F401  (registers the SQLite guard function)
-        from ledger.web import tables2_speed
+        from ledger.web import locale, tables2_speed  # noqa: F401  (locale: its log-in signal)
 
         tables2_speed.install()

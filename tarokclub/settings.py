@@ -23,7 +23,6 @@ from pathlib import Path
 import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
-from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -88,6 +87,9 @@ MIDDLEWARE = [
     "ledger.web.bounds.QueryBoundsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After LocaleMiddleware, replacing its decision: the member's own language, then the
+    # club's on its pages, then the browser's, then Danish; and the club's time zone.
+    "ledger.web.locale.ClubLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -181,7 +183,10 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "da"
-LANGUAGES = [("da", _("Danish")), ("en", _("English"))]
+# The interface's languages, each named in its own language (the switch in the top bar offers
+# them all). English is the source language of the messages; the others have catalogues in
+# locale/. The order is the switch's.
+LANGUAGES = [("da", "Dansk"), ("sl", "Slovenščina"), ("hu", "Magyar"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Copenhagen"
 USE_I18N = True

@@ -10,7 +10,8 @@ gets a working, game-free screen; the contract test (``ledger/tests/games/test_c
 runs for every registered game. The members, in groups:
 
 - Identity: ``code`` (the engine's), ``title`` (the game's name in the reader's language),
-  ``demo`` (the dotted path of its demo club, a ``ledger.services.demo.Demo``, or None).
+  ``demo`` (the dotted path of its demo club, a ``ledger.services.demo.Demo``, or None),
+  ``club_defaults`` (a new club's ``language``, ``currency`` and ``time_zone``).
 - The entry form: ``entry_template`` (included by ``ledger/hand_form.html``; None: no form),
   ``entry_script`` and ``entry_styles`` (its static files), ``entry_sections`` (the form's
   sections, in order, where refusals are shown), ``section_of_field`` (the section of each
@@ -94,6 +95,8 @@ class GameWeb:
     code: str = ""
     title = ""  # gettext_lazy
     demo: str | None = None  # dotted path of the game's ``Demo``
+    # A new club's language, currency and time zone (the Club fields'), where the game is played.
+    club_defaults: dict = {"language": "da", "currency": "DKK", "time_zone": "Europe/Copenhagen"}
     entry_template: str | None = None
     entry_script: str | None = None
     entry_styles: tuple[str, ...] = ()

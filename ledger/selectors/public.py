@@ -20,8 +20,11 @@ from django.db.models.functions import Coalesce
 from ledger.models import Account, Club, Evening, EveningResult, Season
 
 
-def published_club(*, slug: str) -> Club | None:
-    """Return the club ``slug`` if it publishes its results; None otherwise."""
+def published_club(*, slug: str, known: Club | None = None) -> Club | None:
+    """Return the club ``slug`` if it publishes its results; None otherwise. ``known``: the
+    club already read (the page's, ``request.url_club``), so it is not read twice."""
+    if known is not None and known.slug == slug:
+        return known if known.publish_results else None
     return Club.objects.filter(slug=slug, publish_results=True).first()
 
 

@@ -41,6 +41,7 @@ from ledger.services.setup import (
     season_dates,
     season_name,
     season_save,
+    user_language_set,
     username_free,
     validated_rate_card,
 )
@@ -106,6 +107,7 @@ __all__ = [
     "table_seat",
     "table_state",
     "table_version",
+    "user_language_set",
     "username_free",
     "validated_rate_card",
 ]

@@ -1,6 +1,7 @@
 """Template filters shared by the ledger's screens and PDFs."""
 
 from django import template
+from django.conf import settings
 from django.utils import formats
 
 from ledger.games.money import signed_points
@@ -19,6 +20,13 @@ def signed(points):
 def money(amount):
     """An amount of money with two decimals in the active language (7,50 in Danish)."""
     return formats.number_format(amount, 2, use_l10n=True)
+
+
+@register.simple_tag
+def site_languages():
+    """The site's languages as (code, name) with each name in its own language, untranslated
+    (``settings.LANGUAGES``; Django's own tag would translate "English")."""
+    return settings.LANGUAGES
 
 
 @register.simple_tag

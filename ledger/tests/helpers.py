@@ -219,6 +219,8 @@ def form_data(club=None, **changes):
         "game": "danish_tarok",
         "price_per_point": "0.25",
         "currency": "DKK",
+        "language": "da",
+        "time_zone": "Europe/Copenhagen",
         "starting_jetons": "500",
     }
     rates = RateCard()

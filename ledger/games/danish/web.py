@@ -252,6 +252,7 @@ TOLD_BY_OUTCOME = frozenset(
 
 class DanishWeb(GameWeb):
     code = GAME_CODE
+    club_defaults = {"language": "da", "currency": "DKK", "time_zone": "Europe/Copenhagen"}
     title = _("Danish Tarok")  # the game's name in the reader's language
     entry_template = "ledger/games/danish/_entry.html"
     entry_script = "ledger/games/danish/entry.js"

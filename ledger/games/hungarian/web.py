@@ -115,6 +115,7 @@ PAYMENT_LABELS = {
 
 class HungarianWeb(GameWeb):
     code = GAME_CODE
+    club_defaults = {"language": "hu", "currency": "HUF", "time_zone": "Europe/Budapest"}
     title = _("Hungarian Tarokk")  # the game's name in the reader's language
     entry_template = "ledger/games/hungarian/_entry.html"
     entry_script = "ledger/games/hungarian/entry.js"

@@ -174,6 +174,7 @@ def _bonus_text(line: dict) -> str:
 
 class SlovenianWeb(GameWeb):
     code = GAME_CODE
+    club_defaults = {"language": "sl", "currency": "EUR", "time_zone": "Europe/Ljubljana"}
     title = _("Slovenian Tarok")  # the game's name in the reader's language
     entry_template = "ledger/games/slovenian/_entry.html"
     entry_script = "ledger/games/slovenian/entry.js"

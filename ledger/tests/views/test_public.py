@@ -242,6 +242,8 @@ def test_the_club_admin_publishes_the_results_on_the_settings_screen():
         "name": club.name,
         "price_per_point": "0.25",
         "currency": "DKK",
+        "language": "da",
+        "time_zone": "Europe/Copenhagen",
         "starting_jetons": "500",
         "publish_results": "on",
     }
