@@ -37,6 +37,8 @@ from ledger.tables.columns import activate_currency, deactivate_currency
 
 # The session's copy of the member's own language ('' for none).
 SESSION_KEY = "tarokclub_language"
+# Answers of a club's page that must not tell whether the club exists.
+ANONYMOUS = (301, 302, 303, 403, 404)
 
 
 def offered(code: str | None) -> str | None:
@@ -106,10 +108,15 @@ class ClubLanguageMiddleware:
 
     def __call__(self, request):
         try:
-            return self.get_response(request)
+            response = self.get_response(request)
         finally:
             timezone.deactivate()
             deactivate_currency()
+        if getattr(request, "url_club", None) is not None and response.status_code in ANONYMOUS:
+            # A redirect to the log-in, a 403 or a 404 says nothing of the club, not even in
+            # its Content-Language (LocaleMiddleware keeps a header already set).
+            response["Content-Language"] = reader_language(request, None)
+        return response
 
     def process_view(self, request, view_func, view_args, view_kwargs):
         slug = view_kwargs.get("club")
