@@ -42,6 +42,7 @@ from ledger.models import (
     Table,
     Transfer,
 )
+from ledger.tables.columns import price_text
 
 admin.site.site_header = _("tarokclub administration")
 admin.site.site_title = _("tarokclub")
@@ -101,10 +102,14 @@ class MemberInline(admin.TabularInline):
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "game", "price_per_point", "currency", "member_count"]
+    list_display = ["name", "slug", "game", "language", "price", "member_count"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [SeasonInline, MemberInline]
+
+    @admin.display(description=_("price per point"), ordering="price_per_point")
+    def price(self, obj) -> str:
+        return price_text(obj.price_per_point, obj.currency, symbol=True)
 
     def _game(self, obj) -> str:
         return obj.game if obj is not None and obj.pk else default_game()

@@ -7,6 +7,7 @@ The house-rules form is the one of ``ledger.forms.ratecard``, shared with the ad
 from __future__ import annotations
 
 import datetime
+from decimal import Decimal
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
@@ -133,6 +134,13 @@ class ClubSettingsForm(forms.ModelForm):
     class Meta:
         model = Club
         fields = list(CLUB_SETTINGS)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        price = self.initial.get("price_per_point")
+        if isinstance(price, Decimal):  # 0,25 as money is written, not 0,2500
+            places = max(2, -price.normalize().as_tuple().exponent)
+            self.initial["price_per_point"] = price.quantize(Decimal(1).scaleb(-places))
 
 
 DANISH_LETTERS = str.maketrans({"æ": "ae", "ø": "oe", "å": "aa", "Æ": "Ae", "Ø": "Oe", "Å": "Aa"})

@@ -207,7 +207,9 @@ class EveningSheetTable(tables.Table):
                     "label": record.label,
                     "dealer": record.dealer,
                     "scores": scores,
-                    "pools": ["" if voided else record.cups_after.get(c, 0) for c in codes],
+                    "pools": [
+                        "" if voided else points_text(record.cups_after.get(c, 0)) for c in codes
+                    ],
                     "events": self.events_text(record, brief=True),
                 }
             )

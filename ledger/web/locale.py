@@ -16,7 +16,9 @@ and replaces its decision; on a club's pages it also activates the club's time z
 the club up once and leaves it on the request (``request.url_club``) for
 ``ledger.web.permissions.club_role`` and the public pages, which would otherwise look it up
 themselves: the page costs no extra query. A 404 or 403 of a club's page is answered without
-the club's language or time zone, so neither tells a stranger that the club exists.
+the club's language or time zone, so neither tells a stranger that the club exists. The club's
+currency is activated with its time zone: its money is written in it
+(``ledger.tables.columns.money_text``).
 """
 
 from __future__ import annotations
@@ -31,9 +33,12 @@ from django.http import Http404
 from django.utils import timezone, translation
 
 from ledger.models import Club, Profile
+from ledger.tables.columns import activate_currency, deactivate_currency
 
 # The session's copy of the member's own language ('' for none).
 SESSION_KEY = "tarokclub_language"
+# Answers of a club's page that must not tell whether the club exists.
+ANONYMOUS = (301, 302, 303, 403, 404)
 
 
 def offered(code: str | None) -> str | None:
@@ -85,6 +90,7 @@ def use_club(request, club: Club) -> None:
     in the club's language (unless the reader chose his own) and time zone."""
     use_language(request, reader_language(request, club))
     activate_time_zone(club)
+    activate_currency(club.currency)
 
 
 def activate_time_zone(club: Club) -> None:
@@ -102,9 +108,15 @@ class ClubLanguageMiddleware:
 
     def __call__(self, request):
         try:
-            return self.get_response(request)
+            response = self.get_response(request)
         finally:
             timezone.deactivate()
+            deactivate_currency()
+        if getattr(request, "url_club", None) is not None and response.status_code in ANONYMOUS:
+            # A redirect to the log-in, a 403 or a 404 says nothing of the club, not even in
+            # its Content-Language (LocaleMiddleware keeps a header already set).
+            response["Content-Language"] = reader_language(request, None)
+        return response
 
     def process_view(self, request, view_func, view_args, view_kwargs):
         slug = view_kwargs.get("club")
@@ -115,12 +127,14 @@ class ClubLanguageMiddleware:
         use_language(request, reader_language(request, club))
         if club is not None:
             activate_time_zone(club)
+            activate_currency(club.currency)
         return None
 
     def process_exception(self, request, exception):
         if isinstance(exception, Http404 | PermissionDenied) and getattr(request, "url_club", None):
             use_language(request, reader_language(request, None))
             timezone.deactivate()
+            deactivate_currency()
         return None
 
 

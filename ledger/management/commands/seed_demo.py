@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.urls import reverse
+from django.utils import translation
 
 from ledger.models import Club, Member, Table
 from ledger.services import balances, seals, stats
@@ -142,8 +143,10 @@ class Command(BaseCommand):
             for m in Member.objects.filter(club=club, user__isnull=False).select_related("user")
         }
         self.stdout.write("")
+        language = translation.get_language_info(club.language)["name"]
         self.stdout.write(
             f"Demo club {club.name}: {url}{reverse('club', kwargs={'club': club.slug})}"
+            f" (in {language}, money in {club.currency})"
         )
         self.stdout.write(
             f"Log in at {url}{reverse('login')} with the password {demo.password} as:"
@@ -152,7 +155,8 @@ class Command(BaseCommand):
             member = members.get(user.username)
             if member is None:
                 continue
-            role = Member.Role(member.role).label
+            with translation.override(club.language):  # the club's own words for its roles
+                role = str(Member.Role(member.role).label)
             extra = (
                 f" (also the site admin, {url}{reverse('admin:index')})" if user.superuser else ""
             )

@@ -24,13 +24,14 @@ def test_the_hungarian_demo_loads_sound_and_prints_its_logins(client):
     out = seed(force=True, url="http://tarok.example:8000/")
     assert demo_of(GAME_CODE).slug == DEMO_SLUG
     assert "Loaded the demo club Budapesti Tarokk Kör" in out
-    assert "http://tarok.example:8000/c/demo-hu/" in out
+    assert "http://tarok.example:8000/c/demo-hu/ (in Hungarian, money in HUF)" in out
     for user in DEMO_USERS:
         assert user.username in out
         assert client.login(username=user.username, password=DEMO_PASSWORD), user.username
         client.logout()
     club = Club.objects.get(slug=DEMO_SLUG)
     assert club.game == GAME_CODE
+    assert (club.language, club.currency, club.time_zone) == ("hu", "HUF", "Europe/Budapest")
     tables = Table.objects.filter(evening__club=club)
     report = verify_ledger(tables)
     assert report.ok, report.problems

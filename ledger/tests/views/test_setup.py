@@ -561,3 +561,10 @@ def test_the_table_screen_shows_a_qr_code_of_its_live_view(club_admin):
     qr = html.split('id="table-qr"')[1].split("</aside>")[0]
     assert '<svg role="img"' in qr and "<path" in qr
     assert "Følg bordet på din telefon" in qr or "Follow this table" in qr
+
+
+def test_the_settings_show_the_price_as_money_is_written(club_admin):
+    """The price per point reads 0.25 (a number input; not 0.2500) in the settings form."""
+    _club, _, client = club_admin
+    html = client.get(url("setup_settings")).content.decode()
+    assert 'name="price_per_point" value="0.25"' in html

@@ -318,11 +318,11 @@ def test_the_table_sheet_of_evening_e(client, evening_e, bo):
     assert "2 Bo +145 45 -75 -135 -70 -40 60 70 ultimo: Anna (king); kongekop refunded" in text
     assert "Total +65 -30 -35 0 0" in text
     # Under each line to sign, the member's name and his result in points and money.
-    assert "Result at this table, to sign\nAnna\n+65 points\n16.25 DKK\nBo\n-30 points" in text
+    assert "Result at this table, to sign\nAnna\n+65 points\n16.25\xa0DKK\nBo\n-30 points" in text
     with translation.override("da"):
         _, _, danish = reports.table_sheet_pdf(table=table)
     assert "Dansk tarok · Anna, Bo, Carl · Lukket" in pdf_text(danish)[1]  # the game's name too
-    assert "Carl\n-35 points\n-8.75 DKK" in text
+    assert "Carl\n-35 points\n-8.75\xa0DKK" in text
     assert "→" not in text
     client.force_login(bo.user)
     response = client.get(sheet_url("table_sheet_pdf", evening_e, table=table.pk))

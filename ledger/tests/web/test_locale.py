@@ -190,3 +190,13 @@ def test_the_password_reset_mail_is_in_the_recipients_language(own, club_languag
     assert response.status_code == 302
     assert len(mail.outbox) == 1
     assert mail.outbox[0].subject.startswith(subject)
+
+
+def test_a_visitor_sent_to_log_in_learns_nothing_of_the_club(ljubljana):
+    """The redirect of a club's page to the log-in is the same for a club that exists (and
+    reads Slovenian) as for one that does not, down to its Content-Language."""
+    club, _ = ljubljana
+    there = Client().get(club_url(club), HTTP_ACCEPT_LANGUAGE="da")
+    missing = Client().get("/c/nowhere/", HTTP_ACCEPT_LANGUAGE="da")
+    assert there.status_code == missing.status_code == 302
+    assert there["Content-Language"] == missing["Content-Language"] == "da"
