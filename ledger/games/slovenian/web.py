@@ -208,7 +208,12 @@ class SlovenianWeb(GameWeb):
             "pool starts at 0 and no one has radli."
         ),
         "pools_after": _("The pool after"),
-        "pools_share": _("Radli and the pool"),
+        "before_close": _("From the hands"),
+        "balances_before_close": _("Balances from the hands"),
+        "reopen_explains": _(
+            "Reopening reverses every table's radelc penalties and split of the pool; the "
+            "reason is logged."
+        ),
         "pools_not_split": _("the pool is not split yet"),
         "close_explains": _(
             "Closing charges each member's open radli to the pool, then splits the pool among "
@@ -217,6 +222,9 @@ class SlovenianWeb(GameWeb):
             "evening."
         ),
     }
+    # The close's lines: each member's radelc penalty (his open radelci at the close), then
+    # his share of the pool (section 12).
+    close_columns = (("radelc", _("Radelc penalty")), ("split", _("Share of the pool")))
     wait_hint = _("Tap the contract, the declarer and the partner, then enter the card points.")
     stats_columns = (
         ("sl_declared", _("Declarer")),
