@@ -144,7 +144,7 @@ def test_the_slovenian_close_says_what_it_does_before_closing(client):
     """Before the close the treasurer reads the Slovenian close, not the Danish cups."""
     _club, evening, _table, members = open_table("slovenian_tarok", "sl")
     text = visible(page(client, members["Anna"], "evening_treasury", evening))
-    assert "charges each member's open radli to the pool" in text
+    assert "charges each member's open radelci to the pool" in text
     assert not CUP_WORDS.search(text), CUP_WORDS.search(text)
 
 
