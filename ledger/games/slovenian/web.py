@@ -346,9 +346,9 @@ class SlovenianWeb(GameWeb):
         contract = outcome.get("contract")
         words = []
         if contract == "klop":
-            words.append(gettext("klop"))
+            words.append(contract_word(contract))  # the game's word, as every contract
         elif contract:
-            text = contract_word(contract).lower() + ": " + (outcome.get("declarer") or "")
+            text = contract_word(contract) + ": " + (outcome.get("declarer") or "")
             if outcome.get("partner"):
                 text += " + " + outcome["partner"]
             if outcome.get("won") is not None:
