@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import django_tables2 as tables
 from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -244,8 +245,10 @@ class EveningSheetTable(tables.Table):
 
     def transfer_lines(self, record) -> list[str]:
         """Return a posting's transfers in words: "Bo → Anna 40 (ultimo)"."""
+        label = self.web.account_label
         return [
-            f"{source} → {target} {points} ({self.web.reason_label(reason)})"
+            f"{capfirst(label(source))} → {capfirst(label(target))} {points} "
+            f"({self.web.reason_label(reason)})"
             for source, target, points, reason in record.transfers
         ]
 

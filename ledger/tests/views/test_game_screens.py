@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import html as htmllib
+import json
 import re
 
 import pytest
@@ -215,3 +216,23 @@ def test_the_danish_close_keeps_its_cups(client):
     rows = settlement_rows(page(client, anna, "evening_sheet", evening))
     assert rows["Member"] == ["Before the split", "Share of the cups", "Result", "Money"]
     assert rows["Anna"][:3] == ["+20", "+45", "+65"]
+
+
+# --- the preview names a pool by its label ---------------------------------------------------
+
+
+@pytest.mark.parametrize("language,pool", [("da", "Pulje"), ("en", "Pool")])
+def test_the_preview_names_the_pool_by_its_label(client, language, pool):
+    """SL1 in the preview: "Pulje → Anna" (the pool's label in the reader's language), never
+    the account's code ("pool → Anna"), in the groups and in every payment."""
+    club, _evening, table, members = open_table("slovenian_tarok", "sl", first="Dorte")
+    login(client, members["Anna"])
+    client.cookies["django_language"] = language
+    record = {k: v for k, v in load_example("SL1.hand.json").items() if k != "radli_before"}
+    response = client.post(
+        reverse("hand_preview", kwargs={"club": club.slug, "pk": table.pk}),
+        {"record": json.dumps(record)},
+    )
+    text = visible(response.content.decode())
+    assert f"{pool} → Anna" in text, text
+    assert "pool →" not in text and "→ pool" not in text
