@@ -62,11 +62,13 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.base import invisible_characters
 from ledger.games.money import MAX_POINTS
-from ledger.games.registry import default_game, is_reserved_name
+from ledger.games.registry import default_game, get_web, is_reserved_name
 from ledger.games.web import game_choices
 
 
@@ -333,8 +335,22 @@ class EveningLog(models.Model):
         verbose_name_plural = _("evening log")
         ordering = ["at", "id"]
 
+    # The actions the services log, in words (``action`` has no choices: a new action needs
+    # no migration; one not listed here is shown as it is stored).
+    ACTION_LABELS = {
+        "open": _("opened"),
+        "close": _("closed"),
+        "reopen": _("reopened"),
+        "season": _("filed under a season"),
+    }
+
     def __str__(self):
-        return f"{self.evening} {self.action}"
+        return f"{self.evening}: {self.action_label}"
+
+    @property
+    def action_label(self) -> str:
+        """Return the action in the reader's language ("closed", not ``close``)."""
+        return str(self.ACTION_LABELS.get(self.action, self.action))
 
 
 class Table(models.Model):
@@ -367,7 +383,7 @@ class Table(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.evening} #{self.number}"
+        return gettext("{evening}, table {number}").format(evening=self.evening, number=self.number)
 
     def get_absolute_url(self):
         return reverse("table", kwargs={"club": self.evening.club.slug, "pk": self.pk})
@@ -515,6 +531,14 @@ class Account(models.Model):
         """Return the member's current name, or the pool's code."""
         return str(self)
 
+    @property
+    def label(self) -> str:
+        """Return the account as a screen names it: the member's name, or the pool's label in
+        the reader's language ("Kongekop", "Pulje")."""
+        if self.member_id:
+            return self.member.name
+        return capfirst(get_web(self.table.game).pool_label(self.code))
+
 
 class Hand(models.Model):
     class Status(models.TextChoices):
@@ -552,7 +576,7 @@ class Hand(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.table} hand {self.number}"
+        return gettext("{table}, hand {number}").format(table=self.table, number=self.number)
 
 
 class HandRevision(models.Model):
@@ -586,7 +610,9 @@ class HandRevision(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.hand} rev {self.number}"
+        return gettext("{hand}, revision {number} ({action})").format(
+            hand=self.hand, number=self.number, action=self.get_action_display()
+        )
 
 
 class Posting(models.Model):
@@ -651,7 +677,9 @@ class Posting(models.Model):
         ordering = ["table", "id"]
 
     def __str__(self):
-        return f"{self.get_kind_display()} {self.pk}"
+        return gettext("{kind} (posting {number})").format(
+            kind=self.get_kind_display(), number=self.pk
+        )
 
 
 class Transfer(models.Model):
@@ -686,7 +714,7 @@ class Transfer(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.source} -> {self.target} {self.points}"
+        return f"{self.source.label} → {self.target.label} {self.points}"
 
 
 class PostingSeatQuerySet(models.QuerySet):

@@ -271,7 +271,13 @@ class DanishWeb(GameWeb):
             "Seat 3 to 5 members in the direction of play. Each pays the funding into both cups."
         ),
         "pools_after": _("Cups after"),
-        "pools_share": _("Share of the cups"),
+        "before_close": _("Before the split"),
+        "balances_before_close": _("Balances before the split"),
+        "reopen_explains": _("Reopening reverses the split of every table; the reason is logged."),
+        "jetons_count_help": _(
+            "Each member started with {start} jetons; enter what is in front of each account "
+            "now (the cups before the split)."
+        ),
         "pools_not_split": _("the cups are not split yet"),
         "close_explains": _(
             "Closing splits the cups of every table (what does not divide evenly goes to the "
@@ -279,6 +285,7 @@ class DanishWeb(GameWeb):
             "the evening."
         ),
     }
+    close_columns = (("split", _("Share of the cups")),)
     reason_labels = REASON_LABELS
     payment_labels = PAYMENT_LABELS
     pool_labels = {"kongekop": _("kongekop"), "pagatkop": _("pagatkop")}

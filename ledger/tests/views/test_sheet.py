@@ -274,9 +274,9 @@ def test_the_transfers_are_an_appendix_only_when_asked(client, evening_e, bo):
     assert len(reader.pages) == len(pypdf_pages(plain)) + 1
     appendix = reader.pages[-1].extract_text()
     assert appendix.startswith("Appendix: every transfer")
-    assert "2 Bo → kongekop 5 (dealer's fee)" in appendix
+    assert "2 Bo → Kongekop 5 (dealer's fee)" in appendix
     assert "Bo → Anna 40 (ultimo)" in appendix
-    assert "Split kongekop → Anna 45 (split)" in appendix
+    assert "Split Kongekop → Anna 45 (split)" in appendix
     client.force_login(bo.user)
     response = client.get(sheet_url("evening_sheet_pdf", evening_e) + "?transfers=1")
     assert response["Content-Disposition"].endswith('-transfers.pdf"')
