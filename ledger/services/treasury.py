@@ -140,9 +140,9 @@ def evening_close(*, evening: Evening, by=None, confirm_differences: bool = Fals
                 "the jetons of table {tables} were counted before its latest change; "
                 "count again or confirm to close"
             ).format(tables=", ".join(str(t.number) for t in stale))
-            details = [text for text in (stale_count_changes(t) for t in stale) if text]
+            changes = [text for text in (stale_count_changes(t) for t in stale) if text]
             raise JetonDifferenceError(
-                ". ".join([refusal, *details]) if details else refusal,
+                ". ".join([refusal, *changes]) if changes else refusal,
                 "confirm_differences",
             )
         differences = {
