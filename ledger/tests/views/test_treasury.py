@@ -326,6 +326,8 @@ def test_a_stale_count_marks_its_rows_and_the_refused_close_says_what_changed(
     assert sorted(name for name, _row in rows) == sorted(EXPECTED)
     for _name, row in rows:
         assert '<span class="stale-mark" data-stale-mark>⚠ counted before the latest change' in row
+    changes = f"Table 1: hand 4 saved after the count at {count_time(table)}."
+    assert f"<span data-stale-changes>{changes}</span>" in page
     response = treasurer.post(url("treasury_close", evening), {})
     assert response.status_code == 422
     refusal = response.content.decode()
