@@ -61,6 +61,7 @@ from ledger.services.treasury import (
     jeton_differences,
     jeton_expected,
     jetons_count,
+    stale_count_changes,
 )
 
 __all__ = [
@@ -100,6 +101,7 @@ __all__ = [
     "season_dates",
     "season_name",
     "season_save",
+    "stale_count_changes",
     "table_balances",
     "table_close",
     "table_leave",

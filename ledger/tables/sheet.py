@@ -343,5 +343,15 @@ class JetonTable(tables.Table):
         if form is None:
             self.columns.hide("entry")
 
+    def render_counted(self, value, record):
+        """A count made before the table's latest change carries a mark and says so."""
+        if not record.stale:
+            return value
+        return format_html(
+            '{} <span class="stale-mark" data-stale-mark>⚠ {}</span>',
+            value,
+            gettext("counted before the latest change: count again"),
+        )
+
     def render_entry(self, record):
         return self.form[f"count_{record.account_id}"]

@@ -330,6 +330,10 @@ def _treasury(request, evening, *, status: int = 200, **forms):
                     for name, diff in table_jetons.differences.items()
                 ],
                 "total_difference": signed_points(table_jetons.total_difference),
+                # What changed since a stale count (read only for a stale table).
+                "stale_changes": (
+                    services.stale_count_changes(table_jetons.table) if table_jetons.stale else ""
+                ),
             }
         )
     differences = any(t.differences for t in jetons)

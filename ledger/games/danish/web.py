@@ -393,8 +393,8 @@ class DanishWeb(GameWeb):
 
     def hand_words(self, outcome, moves, *, brief=False):
         """Return the hand's events (tout, nolo, ultimo, bagud), then every other payment by
-        its reason, with what the members who gained by it got ("tarok meld (Bo +20)"), or for a
-        payment into the cups only, what its payers paid ("dealer's fee (Anna −10)")."""
+        its reason, with the amounts of the side of fewer members: who gained by it ("tarok meld
+        (Bo +20)") or who paid ("king lost (Bo −15)", "dealer's fee (Anna −10)")."""
         if not outcome:
             return []
         events = self._events(outcome, brief=brief)
@@ -407,9 +407,11 @@ class DanishWeb(GameWeb):
                 if code not in self.pool_labels:
                     net[code] = net.get(code, 0) + sign * points
         for reason, net in nets.items():
-            # Who gained by it; for a payment into the cups only (a fee, a fine), who paid.
-            parts = [item for item in net.items() if item[1] > 0]
-            parts = parts or [item for item in net.items() if item[1] < 0]
+            # The side of fewer members, who made it happen: the one who gained (a meld, the
+            # last trick) or the one who paid (a king lost; a fee or a fine into the cups).
+            gained = [item for item in net.items() if item[1] > 0]
+            paid = [item for item in net.items() if item[1] < 0]
+            parts = gained if gained and len(gained) <= len(paid) else paid or gained
             if not parts:
                 continue
             amounts = ", ".join(f"{name} {signed_points(points)}" for name, points in parts)

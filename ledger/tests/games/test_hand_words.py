@@ -56,11 +56,12 @@ def test_x5_names_the_fines():
 
 def test_x7_names_the_ultimo_once_and_the_rest_with_amounts():
     """X7: the ultimo by its event (the cup and each player's payment are the ultimo), then
-    the king lost, the count and the refunding with their amounts."""
+    the king lost (by who paid: the side of fewer members), the count and the refunding with
+    their amounts."""
     assert words("X7", brief=False) == [
         "ultimo: Bo (pagat)",
         "dealer's fee (Carl −10)",
-        "king lost (Carl +5, Dorte +5)",
+        "king lost (Bo −15)",  # Bo paid Carl, Dorte and the kongekop 5 each
         "count (Bo +5)",
         "refund (Anna −20, Bo −20, Carl −20, Dorte −20)",
     ]
