@@ -34,6 +34,10 @@ from ledger.web import charts
 
 PDF = "application/pdf"
 
+# How many PDFs this process has laid out with WeasyPrint (read by tests and the bench: a
+# kept PDF is served without adding to it).
+RENDERED = {"pdfs": 0}
+
 
 def _css_string(text: str) -> str:
     """Return ``text`` as a quoted CSS string, safe inside a ``<style>`` element."""
@@ -77,6 +81,7 @@ def _render(template: str, context: dict, *, club, title: str, landscape: bool =
         "page_css": {key: mark_safe(value) for key, value in margins.items()},  # noqa: S308
     }
     html = render_to_string(template, context)
+    RENDERED["pdfs"] += 1
     return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf()
 
 
