@@ -12,7 +12,9 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.text import capfirst, slugify
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
@@ -260,9 +262,20 @@ def _sheet_table(sheet_table, name: str | None) -> dict:
 @club_role()
 def evening_sheet(request, pk):
     """The evening's score sheets (a row per hand, a column per member, transfers a tap
-    away), the reader's own result first, the split and the results."""
+    away), the reader's own result first, the split and the results; the rendered sheet is
+    kept by the evening's version and the reader (``ledger.web.kept``)."""
     evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
-    return render(request, "ledger/treasury/sheet.html", _sheet_context(request, evening))
+    key = kept.reader_key(
+        request, kept.evening_version(request.club, evening.pk), kept.names(request.club)
+    )
+    body = kept.kept_page_part(
+        key,
+        lambda: render_to_string(
+            "ledger/treasury/_sheet_body.html", _sheet_context(request, evening), request=request
+        ),
+    )
+    context = {"evening": evening, "nav_evening": evening, "sheet_body": mark_safe(body)}  # noqa: S308
+    return render(request, "ledger/treasury/sheet.html", context)
 
 
 def _kept_pdf(request, key: str | None, render) -> HttpResponse:

@@ -32,8 +32,10 @@ import hashlib
 
 from django.core.cache import caches
 from django.db.models import Exists, OuterRef, Q, Subquery
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseNotModified
 from django.utils import timezone
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import get_language, gettext
 
 from ledger.models import Evening, EveningLog, Member, Seal, Table
@@ -52,10 +54,14 @@ def _digest(parts) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
+def names(club) -> list:
+    """Return the club's members' names (a rename changes what a kept page would show)."""
+    return list(Member.objects.filter(club=club).order_by("pk").values_list("pk", "name"))
+
+
 def _frame(club) -> tuple:
     """What a PDF of ``club`` shows besides its ledger: names, language, the day printed."""
-    names = list(Member.objects.filter(club=club).order_by("pk").values_list("pk", "name"))
-    return (club.pk, club.name, club.currency, names, get_language(), timezone.localdate())
+    return (club.pk, club.name, club.currency, names(club), get_language(), timezone.localdate())
 
 
 def closed_evening_key(evening: Evening, *parts) -> str | None:
@@ -176,3 +182,62 @@ def evening_version(club, pk: int) -> str | None:
         .values_list("kind", "object_id", "digest")
     )
     return _digest(rows) if rows else None
+
+
+# --- the polls' 304 and pages kept by their version -------------------------------------------
+
+PAGE_SECONDS = 15 * 60
+
+
+def reader_key(request, version: str | None, *parts) -> str | None:
+    """Return a digest of ``version`` and of everything of the request a rendering depends
+    on (the address with its query, the reader, his role in the club, the language); None
+    without a version."""
+    if version is None:
+        return None
+    user = request.user
+    return _digest(
+        (
+            version,
+            parts,
+            request.get_full_path(),
+            user.pk,
+            getattr(request, "club_role", None),
+            get_language(),
+        )
+    )
+
+
+def poll_etag(request, version: str | None) -> str | None:
+    """Return the ETag of an htmx poll's answer at ``version`` (None: no version known)."""
+    key = reader_key(request, version, "poll")
+    return None if key is None else quote_etag(key[:32])
+
+
+def not_modified(request, etag: str | None) -> HttpResponse | None:
+    """Return an empty 304 when the poll's ``If-None-Match`` names ``etag``, else None."""
+    if etag is None or etag not in parse_etags(request.headers.get("If-None-Match", "")):
+        return None
+    return tagged(HttpResponseNotModified(), etag)
+
+
+def tagged(response: HttpResponse, etag: str | None) -> HttpResponse:
+    """Give a poll's answer its ETag; the browser keeps it and asks again with If-None-Match
+    (``no-cache``: always asks), separately from the full page at the same address."""
+    if etag is not None:
+        response["ETag"] = etag
+        patch_cache_control(response, private=True, no_cache=True)
+        patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+def kept_page_part(key: str | None, render) -> str:
+    """Return the HTML kept under ``key`` (a ``reader_key``), else ``render()`` and keep it."""
+    if key is None:
+        return render()
+    store = shared()
+    html = store.get("page:" + key)
+    if html is None:
+        html = str(render())
+        store.set("page:" + key, html, PAGE_SECONDS)
+    return html

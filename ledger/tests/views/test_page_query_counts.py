@@ -27,11 +27,12 @@ GET_PAGES = sorted(name for name, (get_role, _post) in MATRIX.items() if get_rol
 # Each page's queries, the request's own included (session, user, club, membership). A PDF
 # that is not kept adds the shared cache's (ledger/web/kept.py): 6 for the user's render lock
 # (the cache's count, a savepoint, a read, an insert, its release, the delete), a read of the
-# store, and for a kept kind its version (1-2) and 5 to keep it.
+# store, and for a kept kind its version (1-2) and 5 to keep it. The evening sheet page not
+# yet kept: its version, the names, the store's read and 5 to keep it.
 QUERIES = {
     "club": 7,
     "evening": 12,
-    "evening_sheet": 12,
+    "evening_sheet": 20,
     "evening_sheet_pdf": 20,
     "evening_treasury": 18,
     "evening_wall": 12,
