@@ -84,7 +84,8 @@ def closed_evening_key(evening: Evening, *parts) -> str | None:
     )
     if row is None or row[0] != Evening.Status.CLOSED:
         return None
-    return "pdf:evening:" + _digest((evening.pk, parts, row, _frame(evening.club)))
+    season = evening.season.name if evening.season_id else None  # named in the lead
+    return "pdf:evening:" + _digest((evening.pk, parts, row, season, _frame(evening.club)))
 
 
 def season_key(season, club, *parts) -> str:
