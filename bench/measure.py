@@ -264,6 +264,12 @@ def readme_block(results: dict, *, when: str, source: str) -> str:
                 f"| {name} p50/p95 | idle {i['p50_ms']}/{i['p95_ms']} ms, "
                 f"loaded {lo['p50_ms']}/{lo['p95_ms']} ms | | |"
             )
+    verify = results.get("verify_ledger")
+    if verify:
+        lines.append(
+            f"| verify_ledger over the whole history | {verify['seconds']} s, "
+            f"{'OK' if verify['ok'] else 'FAIL'} | | |"
+        )
     if results.get("uptime"):
         lines.append(f"| machine load at the start (`uptime`) | {results['uptime']} | | |")
     lines.append(README_END)
