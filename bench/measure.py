@@ -115,6 +115,13 @@ def measure_soak() -> dict:
     }
 
 
+def _verify_tables(tables):
+    from ledger.selectors.verify import verify_ledger
+
+    report = verify_ledger(tables)
+    return report.ok, report.problems
+
+
 def run_all(*, summary, timed, ms) -> dict:
     results = {}
     print("Measuring hand_record ...")
@@ -132,6 +139,10 @@ def run_all(*, summary, timed, ms) -> dict:
         results.update(pages.measure(summary=summary, timed=timed, ms=ms))
     print("Soak ...")
     results.update(measure_soak())
+    from bench import load
+
+    print(f"Load run (at most {load.LOAD_SECONDS:.0f} s) ...")
+    results.update(load.run(_verify_tables))
     print("verify_ledger over the whole history ...")
     results.update(measure_verify(ms))
     return results
@@ -160,6 +171,9 @@ def print_table(results: dict) -> None:
     v = results["verify_ledger"]
     value = f"{v['seconds']} s, {v['per_hand_ms']} ms/hand, {'OK' if v['ok'] else 'FAIL'}"
     print(f"{'verify_ledger (whole history)':45} {value:>40}")
+    from bench import load
+
+    load.print_load(results)
     print_aims(results)
 
 
@@ -180,6 +194,8 @@ AIMS = (
         "x",
     ),
     ("evening sheet PDF (160 hands)", ("pdf_evening_sheet", "median_ms"), 1500, "ms"),
+    ("evening sheet PDF / its HTML page", ("pdf_evening_sheet", "x_html"), 2.0, "x"),
+    ("repeat download of a kept PDF", ("pdf_evening_sheet_repeat", "median_ms"), 50, "ms"),
     ("season standings PDF", ("pdf_season_standings", "median_ms"), 1000, "ms"),
 )
 
@@ -191,6 +207,17 @@ def aims(results: dict) -> list[tuple[str, float, float, str, bool]]:
         figure = (results.get(key) or {}).get(field)
         if figure is not None:
             out.append((label, figure, aim, unit, figure <= aim))
+    endpoints = (results.get("load") or {}).get("endpoints", {})
+    for name, aim in (
+        ("save", 3.0),
+        ("poll_table", 5.0),
+        ("poll_evening", 5.0),
+        ("poll_wall", 5.0),
+    ):
+        e = endpoints.get(name)
+        if e and e["idle"]["p95_ms"] and e["loaded"]["p95_ms"]:
+            figure = round(e["loaded"]["p95_ms"] / e["idle"]["p95_ms"], 1)
+            out.append((f"{name} p95 loaded / idle", figure, aim, "x", figure <= aim))
     return out
 
 
@@ -226,8 +253,12 @@ def readme_block(results: dict, *, when: str, source: str) -> str:
         ("page_member", "a member's season page"),
         ("page_member_cold", "a member's season page, first reader after a change"),
         ("page_evening_sheet", "evening sheet page"),
+        ("page_evening_sheet_cold", "evening sheet page, nothing kept"),
         ("pdf_evening_sheet", "evening sheet PDF"),
+        ("pdf_evening_sheet_transfers", "evening sheet PDF with every transfer"),
+        ("pdf_evening_sheet_repeat", "evening sheet PDF, repeat download (kept)"),
         ("pdf_season_standings", "season standings PDF"),
+        ("pdf_season_standings_repeat", "season standings PDF, repeat download (kept)"),
         *((f"save_{code}", f"hand save, {code}") for code in GAMES),
     ):
         r = results.get(key)
@@ -239,6 +270,28 @@ def readme_block(results: dict, *, when: str, source: str) -> str:
     if raw:
         floor = raw["median_ms"]
         lines.append(f"| raw SQL sum of the season's transfers | median {floor} ms | | |")
+    load = results.get("load")
+    if load:
+        lines.append(
+            f"| load run: {load['tables']} tables saving, {load['watchers']} watchers, "
+            f"{load['seconds']} s | {load['saves']} saves, {load['polls']} polls "
+            f"({load['polls_304']} × 304), lost or doubled {load['lost_or_doubled']}, "
+            f"verify_ledger {'OK' if load['verify_ok'] else 'FAIL'} | | |"
+        )
+        for name, e in load["endpoints"].items():
+            i, lo = e["idle"], e["loaded"]
+            lines.append(
+                f"| {name} p50/p95 | idle {i['p50_ms']}/{i['p95_ms']} ms, "
+                f"loaded {lo['p50_ms']}/{lo['p95_ms']} ms | | |"
+            )
+    verify = results.get("verify_ledger")
+    if verify:
+        lines.append(
+            f"| verify_ledger over the whole history | {verify['seconds']} s, "
+            f"{'OK' if verify['ok'] else 'FAIL'} | | |"
+        )
+    if results.get("uptime"):
+        lines.append(f"| machine load at the start (`uptime`) | {results['uptime']} | | |")
     lines.append(README_END)
     return "\n".join(lines)
 

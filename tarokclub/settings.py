@@ -175,6 +175,19 @@ elif os.environ.get("TEST_DATABASE_NAME"):
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# "default": per process, for what is the same whichever worker computes it (rendered tables
+# kept by their content, ledger/web/render_cache.py). "shared": one table in the database
+# every worker reads (created by migrate, see ledger/apps.py), for what must hold across
+# workers: kept PDFs of closed evenings and the one-render-per-user locks (ledger/web/kept.py).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "shared": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "tarokclub_cache",
+        "OPTIONS": {"MAX_ENTRIES": 2000},
+    },
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

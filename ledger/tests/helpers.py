@@ -240,10 +240,11 @@ ARTIFACTS = Path(settings.BASE_DIR) / "test-artifacts" / "treasury"
 
 # from test_reports
 def pdf_text(content: bytes) -> tuple[pypdf.PdfReader, str]:
-    """Return the reader and the text of every page, with real minus signs as hyphens."""
+    """Return the reader and the text of every page, with real minus signs as hyphens and
+    runs of spaces as one (a score sheet's figures are padded into columns)."""
     reader = pypdf.PdfReader(io.BytesIO(content))
     text = "\n".join(page.extract_text() for page in reader.pages)
-    return reader, text.replace("\u2212", "-")
+    return reader, re.sub(" {2,}", " ", text.replace("\u2212", "-"))
 
 
 # from test_reports

@@ -47,7 +47,7 @@ from ledger.models import (
 from ledger.services.errors import EveningClosedError, LedgerError
 from ledger.tables.scoring import HandTable, RevisionTable
 from ledger.views.home import club_page
-from ledger.web import tablet
+from ledger.web import kept, tablet
 from ledger.web.permissions import club_role
 
 SCOREKEEPER = Member.Role.SCOREKEEPER
@@ -137,7 +137,11 @@ def evening_start(request):
 
 @club_role()
 def evening_detail(request, pk):
-    """Show every table of an evening, its pools and balances; htmx polls the live part."""
+    """Show every table of an evening, its pools and balances; htmx polls the live part (304
+    while the evening's version is the one the poll names)."""
+    etag = kept.poll_etag(request, kept.evening_version(request.club, pk)) if request.htmx else None
+    if unchanged := kept.not_modified(request, etag):
+        return unchanged
     evening = get_object_or_404(Evening.objects.select_related("club"), pk=pk, club=request.club)
     tables = selectors.evening_tables(evening)
     context = {
@@ -147,19 +151,23 @@ def evening_detail(request, pk):
         "ranking": selectors.evening_ranking(tables),
     }
     if request.htmx:
-        return render(request, "ledger/_scoring_evening_live.html", context)
+        return kept.tagged(render(request, "ledger/_scoring_evening_live.html", context), etag)
     return render(request, "ledger/evening.html", context)
 
 
 @club_role()
 def evening_wall(request, pk):
     """The evening on the club room's wall: every table's pools and balances and the evening's
-    ranking in large type, no navigation, refreshed by htmx (a fixed number of queries)."""
+    ranking in large type, no navigation, refreshed by htmx (a fixed number of queries; 304
+    while the evening's version is the one the poll names)."""
+    etag = kept.poll_etag(request, kept.evening_version(request.club, pk)) if request.htmx else None
+    if unchanged := kept.not_modified(request, etag):
+        return unchanged
     evening = get_object_or_404(Evening.objects.select_related("club"), pk=pk, club=request.club)
     tables = selectors.evening_tables(evening)
     context = {"evening": evening, "tables": tables, "ranking": selectors.evening_ranking(tables)}
     if request.htmx:
-        return render(request, "ledger/_wall_live.html", context)
+        return kept.tagged(render(request, "ledger/_wall_live.html", context), etag)
     return render(request, "ledger/wall.html", context)
 
 
@@ -212,7 +220,11 @@ def _table(request, pk) -> Table:
 
 @club_role()
 def table_detail(request, pk):
-    """Show a table: seats, balances, pools, the next dealer, and every hand with its net."""
+    """Show a table: seats, balances, pools, the next dealer, and every hand with its net;
+    htmx polls the live part (304 while the table's version is the one the poll names)."""
+    etag = kept.poll_etag(request, kept.table_version(request.club, pk)) if request.htmx else None
+    if unchanged := kept.not_modified(request, etag):
+        return unchanged
     table = _table(request, pk)
     state = selectors.table_overview(table)
     rows = selectors.hand_rows(table)
@@ -226,7 +238,7 @@ def table_detail(request, pk):
         "writable": table.evening.is_open and table.status == Table.Status.OPEN,
     }
     if request.htmx:
-        return render(request, "ledger/_scoring_table_live.html", context)
+        return kept.tagged(render(request, "ledger/_scoring_table_live.html", context), etag)
     changes = request.session.get(CHANGES_KEY)
     if changes and changes.get("table") == table.pk:
         context["changes"] = request.session.pop(CHANGES_KEY)
