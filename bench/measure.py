@@ -12,8 +12,17 @@ from django.test.utils import CaptureQueriesContext
 from ledger import services
 from ledger.games.danish.engine import rotation
 from ledger.games.danish.engine.generate import random_hand
+from ledger.games.registry import GAMES
 from ledger.models import Club, Member
 from ledger.selectors import current_seats
+
+
+def bench_date(offset: int) -> datetime.date:
+    """A date for a bench evening, within the year ahead that evening_open accepts."""
+    from django.utils import timezone
+
+    return timezone.localdate() + datetime.timedelta(days=300 + offset)
+
 
 HANDS_MEASURED = 40
 
@@ -37,7 +46,7 @@ def measure_hand_record(summary) -> dict:
     out = {}
     empty = Club.objects.create(name="Empty", slug="bench-empty")
     members = [Member.objects.create(club=empty, name=n) for n in ("A", "B", "C", "D")]
-    evening = services.evening_open(club=empty, date=datetime.date(2030, 1, 1))
+    evening = services.evening_open(club=empty, date=bench_date(0))
     table = services.table_open(evening=evening, members=members)
     times, queries = [], []
     _record_hands(table, rng, times, queries)
@@ -45,7 +54,7 @@ def measure_hand_record(summary) -> dict:
 
     club = Club.objects.get(slug="bench1")
     members = list(Member.objects.filter(club=club).order_by("pk")[:4])
-    evening = services.evening_open(club=club, date=datetime.date(2030, 1, 2))
+    evening = services.evening_open(club=club, date=bench_date(1))
     table = services.table_open(evening=evening, members=members)
     times, queries = [], []
     _record_hands(table, rng, times, queries)
@@ -82,7 +91,7 @@ def measure_soak() -> dict:
 
     club = Club.objects.create(name="Soak", slug="bench-soak")
     members = [Member.objects.create(club=club, name=f"M{i}") for i in range(SOAK_TABLES * 4)]
-    evening = services.evening_open(club=club, date=datetime.date(2030, 2, 1))
+    evening = services.evening_open(club=club, date=bench_date(2))
     tables = [
         services.table_open(evening=evening, members=members[4 * i : 4 * i + 4])
         for i in range(SOAK_TABLES)
@@ -110,6 +119,10 @@ def run_all(*, summary, timed, ms) -> dict:
     results = {}
     print("Measuring hand_record ...")
     results.update(measure_hand_record(summary))
+    from bench import games
+
+    print("Measuring each game's hand saves ...")
+    results.update(games.measure(summary=summary))
     try:
         from bench import pages
     except ImportError:
@@ -136,7 +149,7 @@ def print_table(results: dict) -> None:
         value = f"median {r['median_ms']} ms, p95 {r['p95_ms']} ms, queries {r['queries']}"
         print(f"{key:45} {value:>40}")
     for key, r in results.items():
-        if isinstance(r, dict) and key.startswith(("page_", "pdf_", "raw_")):
+        if isinstance(r, dict) and key.startswith(("page_", "pdf_", "raw_", "save_")):
             parts = [f"{k} {v}" for k, v in r.items()]
             print(f"{key:45} {', '.join(parts):>40}")
     s = results["soak"]
@@ -158,6 +171,12 @@ AIMS = (
         "standings page, nothing kept / raw SQL sum",
         ("page_standings_cold", "x_raw_sql"),
         1.0,
+        "x",
+    ),
+    (
+        "hand save, slowest game's median / fastest's",
+        ("save_games_ratio", "slowest_over_fastest"),
+        1.5,
         "x",
     ),
     ("evening sheet PDF (160 hands)", ("pdf_evening_sheet", "median_ms"), 1500, "ms"),
@@ -209,6 +228,7 @@ def readme_block(results: dict, *, when: str, source: str) -> str:
         ("page_evening_sheet", "evening sheet page"),
         ("pdf_evening_sheet", "evening sheet PDF"),
         ("pdf_season_standings", "season standings PDF"),
+        *((f"save_{code}", f"hand save, {code}") for code in GAMES),
     ):
         r = results.get(key)
         if r:

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledger import selectors, services
 from ledger.forms.admin import club_form
-from ledger.games.registry import default_game, get_web
+from ledger.games.registry import GAMES, default_game, get_web
 from ledger.models import (
     Account,
     AccountBalance,
@@ -285,9 +285,29 @@ class EveningResultInline(ReadOnlyInline):
         return super().get_queryset(request).select_related("member")
 
 
-class EveningLogInline(ReadOnlyInline):
+class ActionLabel:
+    @admin.display(description=_("action"), ordering="action")
+    def action_label(self, obj):
+        """The action in the reader's language ("closed", not ``close``)."""
+        return obj.action_label
+
+
+class ActionFilter(admin.SimpleListFilter):
+    """Log entries by action, each in the reader's language."""
+
+    title = _("action")
+    parameter_name = "action"
+
+    def lookups(self, request, model_admin):
+        return [(code, label) for code, label in EveningLog.ACTION_LABELS.items()]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(action=self.value()) if self.value() else queryset
+
+
+class EveningLogInline(ActionLabel, ReadOnlyInline):
     model = EveningLog
-    fields = ["action", "reason", "by", "at"]
+    fields = ["action_label", "reason", "by", "at"]
     show_change_link = False
 
     def get_queryset(self, request):
@@ -454,13 +474,59 @@ class HandRevisionAdmin(ReadOnlyMixin, admin.ModelAdmin):
 # --- the ledger itself: strictly read-only -------------------------------------------------
 
 
-class TransferInline(ReadOnlyInline):
+class TransferLabels:
+    """A transfer's accounts and rule as a screen names them (a pool by its label, the rule
+    in the game's words: "dealer's fee", not ``dealer_fee``)."""
+
+    @admin.display(description=_("from account"))
+    def source_label(self, obj):
+        return _admin_link(obj.source, obj.source.label)
+
+    @admin.display(description=_("to account"))
+    def target_label(self, obj):
+        return _admin_link(obj.target, obj.target.label)
+
+    @admin.display(description=_("reason"), ordering="reason")
+    def reason_label(self, obj):
+        return get_web(obj.table.game).reason_label(obj.reason)
+
+
+class TransferInline(TransferLabels, ReadOnlyInline):
     model = Transfer
-    fields = ["source", "target", "points", "reason"]
+    fields = ["source_label", "target_label", "points", "reason_label"]
     show_change_link = False
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("source__member", "target__member")
+        return (
+            super()
+            .get_queryset(request)
+            .select_related(
+                "table", "source__member", "source__table", "target__member", "target__table"
+            )
+        )
+
+
+class ReasonFilter(admin.SimpleListFilter):
+    """Transfers by rule, each rule in its game's words."""
+
+    title = _("reason")
+    parameter_name = "reason"
+
+    def lookups(self, request, model_admin):
+        reasons = Transfer.objects.order_by("reason").values_list("reason", flat=True).distinct()
+        return [(r, reason_words(r)) for r in reasons]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(reason=self.value()) if self.value() else queryset
+
+
+def reason_words(reason: str) -> str:
+    """Return a transfer rule in words: the first game that names it, else the shared ones."""
+    for code in GAMES:
+        web = get_web(code)
+        if reason in web.reason_labels:
+            return web.reason_label(reason)
+    return get_web(default_game()).reason_label(reason)
 
 
 @admin.register(Posting)
@@ -522,13 +588,28 @@ class PostingAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(Transfer)
-class TransferAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["id", "posting_link", "table", "source", "target", "points", "reason"]
-    list_filter = ["reason", "posting__kind", "table__evening__club", "table__evening__status"]
-    list_select_related = ["posting", "table__evening__club", "source__member", "target__member"]
+class TransferAdmin(TransferLabels, ReadOnlyMixin, admin.ModelAdmin):
+    list_display = [
+        "id",
+        "posting_link",
+        "table",
+        "source_label",
+        "target_label",
+        "points",
+        "reason_label",
+    ]
+    list_filter = [ReasonFilter, "posting__kind", "table__evening__club", "table__evening__status"]
+    list_select_related = [
+        "posting",
+        "table__evening__club",
+        "source__member",
+        "source__table",
+        "target__member",
+        "target__table",
+    ]
     date_hierarchy = "table__evening__date"
     search_fields = ["source__member__name", "target__member__name", "reason"]
-    fields = ["posting", "table", "source", "target", "points", "reason"]
+    fields = ["posting", "table", "source_label", "target_label", "points", "reason_label"]
     readonly_fields = fields
 
     @admin.display(description=_("posting"), ordering="posting")
@@ -555,7 +636,7 @@ def _balance_annotation():
 
 @admin.register(Account)
 class AccountAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["__str__", "table", "kind", "balance"]
+    list_display = ["account_label", "table", "kind", "balance"]
     list_filter = ["kind", "table__evening__club", "table__status"]
     list_select_related = ["table__evening__club", "member"]
     search_fields = ["member__name"]
@@ -569,6 +650,11 @@ class AccountAdmin(ReadOnlyMixin, admin.ModelAdmin):
     def balance(self, obj):
         return obj._balance
 
+    @admin.display(description=_("account"))
+    def account_label(self, obj):
+        """A member by his name, a pool by its label in the reader's language."""
+        return obj.label
+
 
 @admin.register(Seat)
 class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):
@@ -579,10 +665,12 @@ class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(EveningLog)
-class EveningLogAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["evening", "action", "reason", "by", "at"]
-    list_filter = ["action", "evening__club"]
+class EveningLogAdmin(ActionLabel, ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["evening", "action_label", "reason", "by", "at"]
+    list_filter = [ActionFilter, "evening__club"]
     list_select_related = ["evening__club", "by"]
+    fields = ["evening", "action_label", "reason", "details", "by", "at"]
+    readonly_fields = fields
 
 
 @admin.register(EveningResult)

@@ -62,11 +62,38 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from ledger.games.base import invisible_characters
 from ledger.games.money import MAX_POINTS
-from ledger.games.registry import default_game, is_reserved_name
+from ledger.games.registry import default_game, get_web, is_reserved_name
 from ledger.games.web import game_choices
+
+
+def validate_visible_name(value: str) -> None:
+    """Refuse a name holding invisible or control characters (a bidirectional override, a
+    zero-width space …): two such names look alike, or a line reads in another order."""
+    hidden = invisible_characters(value)
+    if hidden:
+        raise ValidationError(
+            _("a name may not hold invisible or control characters (%(codes)s)"),
+            code="invisible",
+            params={"codes": ", ".join(hidden)},
+        )
+
+
+def clean_visible_names(instance: models.Model, *fields: str) -> None:
+    """Model.clean's check of ``fields`` with validate_visible_name (no migration needed)."""
+    errors = {}
+    for name in fields:
+        try:
+            validate_visible_name(getattr(instance, name))
+        except ValidationError as error:
+            errors[name] = error
+    if errors:
+        raise ValidationError(errors)
 
 
 def language_choices() -> list[tuple[str, str]]:
@@ -89,7 +116,9 @@ TIME_ZONE_CHOICES = [
 
 
 def validate_member_name(value: str) -> None:
-    """Refuse a member name that is a table account's name in any game."""
+    """Refuse a member name that is a table account's name in any game, or that holds
+    invisible or control characters."""
+    validate_visible_name(value)
     if is_reserved_name(value):
         raise ValidationError(
             _("%(name)s is the name of a table's account; choose another name"),
@@ -165,6 +194,10 @@ class Club(models.Model):
         """Return the path of the club's public results page, or None when not published."""
         return reverse("public_club", kwargs={"club": self.slug}) if self.publish_results else None
 
+    def clean(self):
+        super().clean()
+        clean_visible_names(self, "name")
+
 
 class Member(models.Model):
     class Role(models.TextChoices):
@@ -223,6 +256,10 @@ class Season(models.Model):
 
     def __str__(self):
         return self.name
+
+    def clean(self):
+        super().clean()
+        clean_visible_names(self, "name")
 
 
 class Evening(models.Model):
@@ -298,8 +335,22 @@ class EveningLog(models.Model):
         verbose_name_plural = _("evening log")
         ordering = ["at", "id"]
 
+    # The actions the services log, in words (``action`` has no choices: a new action needs
+    # no migration; one not listed here is shown as it is stored).
+    ACTION_LABELS = {
+        "open": _("opened"),
+        "close": _("closed"),
+        "reopen": _("reopened"),
+        "season": _("filed under a season"),
+    }
+
     def __str__(self):
-        return f"{self.evening} {self.action}"
+        return f"{self.evening}: {self.action_label}"
+
+    @property
+    def action_label(self) -> str:
+        """Return the action in the reader's language ("closed", not ``close``)."""
+        return str(self.ACTION_LABELS.get(self.action, self.action))
 
 
 class Table(models.Model):
@@ -332,7 +383,7 @@ class Table(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.evening} #{self.number}"
+        return gettext("{evening}, table {number}").format(evening=self.evening, number=self.number)
 
     def get_absolute_url(self):
         return reverse("table", kwargs={"club": self.evening.club.slug, "pk": self.pk})
@@ -480,6 +531,14 @@ class Account(models.Model):
         """Return the member's current name, or the pool's code."""
         return str(self)
 
+    @property
+    def label(self) -> str:
+        """Return the account as a screen names it: the member's name, or the pool's label in
+        the reader's language ("Kongekop", "Pulje")."""
+        if self.member_id:
+            return self.member.name
+        return capfirst(get_web(self.table.game).pool_label(self.code))
+
 
 class Hand(models.Model):
     class Status(models.TextChoices):
@@ -517,7 +576,7 @@ class Hand(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.table} hand {self.number}"
+        return gettext("{table}, hand {number}").format(table=self.table, number=self.number)
 
 
 class HandRevision(models.Model):
@@ -551,7 +610,9 @@ class HandRevision(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.hand} rev {self.number}"
+        return gettext("{hand}, revision {number} ({action})").format(
+            hand=self.hand, number=self.number, action=self.get_action_display()
+        )
 
 
 class Posting(models.Model):
@@ -616,7 +677,9 @@ class Posting(models.Model):
         ordering = ["table", "id"]
 
     def __str__(self):
-        return f"{self.get_kind_display()} {self.pk}"
+        return gettext("{kind} (posting {number})").format(
+            kind=self.get_kind_display(), number=self.pk
+        )
 
 
 class Transfer(models.Model):
@@ -651,7 +714,7 @@ class Transfer(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.source} -> {self.target} {self.points}"
+        return f"{self.source.label} → {self.target.label} {self.points}"
 
 
 class PostingSeatQuerySet(models.QuerySet):

@@ -23,10 +23,16 @@ runs for every registered game. The members, in groups:
   ``schedule_notes(schedule)`` (the next hand's roles in words, besides dealer and sitters),
   ``pool_label(code)`` and ``pool_class(code)`` (a pool's name and CSS modifier).
 - What happened: ``preview_story(record, settlement, state)`` (the preview's lines),
-  ``outcome_words(outcome, brief=)`` (a stored hand in words), ``record_lines(record)`` (a hand
+  ``outcome_words(outcome, brief=)`` (a stored hand in words), ``hand_words(outcome, moves,
+  brief=)`` (the same, naming everything that moved money: the hand list and the sheet; by
+  default the outcome's words), ``record_lines(record)`` (a hand
   record as lines), ``reason_label(reason)`` and ``payment_label(reason)`` (a transfer's reason).
 - Shared screens: ``words`` (the phrases of the shared screens that differ by game; see
-  ``WORDS``; a game gives the ones it has, and a phrase the game lacks is not shown).
+  ``WORDS``; a game gives the ones it has, and a phrase the game lacks is not shown);
+  ``close_columns`` (the close's lines of the settlement, in order: (reason, label) of each
+  reason the game's ``close`` moves points by, e.g. the Slovenian radelc penalty, then the
+  split of the pool; none in a game whose close moves nothing, so a Hungarian settlement
+  has no pool column).
 - Statistics (counted by the engine's ``stats_of``): ``stats_columns`` ((key, label) in order),
   ``stats_help`` (each column's tooltip), ``stats_note`` and ``column_notes()`` (the lines
   under the standings), ``stats_tiles(stats)`` (a member's season tiles).
@@ -75,8 +81,19 @@ WORDS = {
     "open_table_lead": _("Seat the members in the direction of play."),
     # the preview: the heading of the pools after the hand
     "pools_after": _("The pools after"),
-    # the treasurer and the sheet: the column of each member's share of the pools at the close
-    "pools_share": "",
+    # the settlement's first column: each member's balance from the hands, before the close
+    "before_close": _("Before the close"),
+    # the treasurer's close: the heading of the balances the close starts from
+    "balances_before_close": _("Balances before the close"),
+    # the treasurer's closed evening: what reopening it does
+    "reopen_explains": _(
+        "Reopening reverses the close of every table and unlocks the evening; the reason is logged."
+    ),
+    # the treasurer's jeton count (a game with jetons): what to count; {start} is the jetons
+    # each member started with
+    "jetons_count_help": _(
+        "Each member started with {start} jetons; enter what is in front of each account now."
+    ),
     # an open evening's sheets: the pools are not split yet
     "pools_not_split": "",
     # the treasurer: what closing the evening does at each table
@@ -107,6 +124,7 @@ class GameWeb:
     pool_labels: dict = {}
     pool_classes: dict = {}
     words: dict = {}
+    close_columns: tuple[tuple[str, str], ...] = ()  # (close reason, column label), in order
     stats_columns: tuple[tuple[str, str], ...] = ()
     stats_help: dict = {}
     stats_note = ""
@@ -166,6 +184,12 @@ class GameWeb:
         """Return what happened in a hand, in words, from its posting's outcome."""
         return []
 
+    def hand_words(self, outcome: dict | None, moves, *, brief: bool = False) -> list[str]:
+        """Return what happened in a hand in words, naming everything that moved money, from
+        its posting's outcome and transfers (``moves``: ``(source, target, points, reason)``
+        by account code). A game whose outcome names every payment keeps this default."""
+        return self.outcome_words(outcome, brief=brief)
+
     def record_lines(self, record: dict) -> list[tuple[str, str]]:
         """Return a hand record as translated (label, text) lines for the hand page."""
         lines = [(gettext("Dealer"), record.get("dealer", ""))]
@@ -185,10 +209,12 @@ class GameWeb:
 
     # --- shared screens ---
 
-    def word(self, key: str) -> str:
-        """Return the game's phrase ``key`` of ``WORDS`` for a shared screen ('': not shown)."""
+    def word(self, key: str, **values) -> str:
+        """Return the game's phrase ``key`` of ``WORDS`` for a shared screen ('': not shown),
+        with ``values`` filled in."""
         default = WORDS[key]  # KeyError for a phrase no shared screen asks for
-        return str(self.words.get(key, default))
+        text = str(self.words.get(key, default))
+        return text.format(**values) if values else text
 
     # --- statistics ---
 

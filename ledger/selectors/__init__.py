@@ -50,6 +50,7 @@ from ledger.selectors.table import (
     table_accounts,
     table_balances,
     table_overview,
+    table_state_data,
 )
 
 __all__ = [
@@ -93,6 +94,7 @@ __all__ = [
     "table_accounts",
     "table_balances",
     "table_overview",
+    "table_state_data",
     "tonight",
     "transfer_summary",
     "user_languages",

@@ -25,6 +25,11 @@ def transfer_summary(transfers, seats, game_code: str) -> dict:
     for t in transfers:
         flows[(t["from"], t["to"])] += t["points"]
     order = {name: i for i, name in enumerate(list(seats) + list(pools))}
+
+    def label(code: str) -> str:
+        """An account on screen: a pool by its label ("pulje"), a member as he is."""
+        return web.pool_label(code) if code in pools else code
+
     names = sorted({n for pair in flows for n in pair}, key=lambda n: order.get(n, 99))
     pairs = []
     for a, b in itertools.combinations(names, 2):
@@ -36,6 +41,8 @@ def transfer_summary(transfers, seats, game_code: str) -> dict:
             {
                 "payer": payer,
                 "payee": payee,
+                "payer_label": label(payer),
+                "payee_label": label(payee),
                 "points": abs(amount),
                 "payer_is_cup": payer in pools,
                 "payee_is_cup": payee in pools,
@@ -46,6 +53,8 @@ def transfer_summary(transfers, seats, game_code: str) -> dict:
         {
             "from": t["from"],
             "to": t["to"],
+            "from_label": label(t["from"]),
+            "to_label": label(t["to"]),
             "points": t["points"],
             "reason": web.payment_label(t["reason"]),
         }
@@ -64,6 +73,8 @@ def transfer_summary(transfers, seats, game_code: str) -> dict:
             {
                 "from": t["from"],
                 "to": t["to"],
+                "from_label": label(t["from"]),
+                "to_label": label(t["to"]),
                 "points": 0,
                 "from_is_cup": t["from"] in pools,
                 "to_is_cup": t["to"] in pools,

@@ -84,10 +84,13 @@ class PublicEvening:
 
 
 def evening_results(*, evening: Evening) -> PublicEvening:
-    """Return a closed evening's results (two queries): each member's result of the latest
-    closing, best first, and each table's members with their points there (after the split).
+    """Return a closed evening's results (two queries): each active member's result of the
+    latest closing, best first, and each table's members with their points there (after the
+    split). A member who left the club (inactive) is not named on a public page.
     """
-    rows = list(EveningResult.objects.filter(evening=evening).select_related("member"))
+    rows = list(
+        EveningResult.objects.filter(evening=evening, member__active=True).select_related("member")
+    )
     last = max((r.closing for r in rows), default=0)  # a reopened evening closed again
     rows = [r for r in rows if r.closing == last]
     rows.sort(key=lambda r: (-r.points, r.member.name))
@@ -97,7 +100,9 @@ def evening_results(*, evening: Evening) -> PublicEvening:
     ]
     by_table: dict[int, list[PublicLine]] = defaultdict(list)
     accounts = (
-        Account.objects.filter(table__evening=evening, kind=Account.Kind.MEMBER)
+        Account.objects.filter(
+            table__evening=evening, kind=Account.Kind.MEMBER, member__active=True
+        )
         .annotate(points=Coalesce("summary__balance", 0))
         .values_list("table__number", "member__name", "points")
         .order_by()

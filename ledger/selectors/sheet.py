@@ -70,6 +70,8 @@ class SheetTable:
     before_split: dict[str, int] = field(default_factory=dict)
     cups_before_split: dict[str, int] = field(default_factory=dict)
     split: dict[str, int] = field(default_factory=dict)
+    # The close's moves per member by reason (the Slovenian ``radelc`` then ``split``), signed.
+    close: dict[str, dict[str, int]] = field(default_factory=dict)
     balances: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -87,6 +89,8 @@ class SheetSettlement:
     split: int
     points: int
     money: Decimal
+    # What the close moved for him by reason (``GameWeb.close_columns``), signed.
+    close: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -201,6 +205,10 @@ def evening_sheet(*, evening: Evening, table: Table | None = None) -> EveningShe
             sheet.before_split = {n: balances.get(n, 0) - net.get(n, 0) for n in sheet.seats}
             sheet.cups_before_split = {c: -net.get(c, 0) for c in codes}
             sheet.split = {n: net.get(n, 0) for n in sheet.seats}
+            for source, target, points, reason in transfers[posting.pk]:
+                part = sheet.close.setdefault(reason, {})
+                part[source] = part.get(source, 0) - points
+                part[target] = part.get(target, 0) + points
         sheet.postings.append(
             SheetPosting(
                 posting=posting,
@@ -235,6 +243,7 @@ def evening_sheet(*, evening: Evening, table: Table | None = None) -> EveningShe
             sheet.cups_before_split = {c: sheet.balances[c] for c in codes}
             sheet.split = dict.fromkeys(sheet.seats, 0)
     totals: dict[str, list[int]] = {}
+    closes: dict[str, dict[str, int]] = defaultdict(dict)
     for sheet in sheets.values():
         for name in sheet.seats:
             before, split, points = totals.setdefault(name, [0, 0, 0])
@@ -243,6 +252,8 @@ def evening_sheet(*, evening: Evening, table: Table | None = None) -> EveningShe
                 split + sheet.split[name],
                 points + sheet.balances[name],
             ]
+            for reason, part in sheet.close.items():
+                closes[name][reason] = closes[name].get(reason, 0) + part.get(name, 0)
     settlement = sorted(
         (
             SheetSettlement(
@@ -252,6 +263,7 @@ def evening_sheet(*, evening: Evening, table: Table | None = None) -> EveningShe
                 split=split,
                 points=points,
                 money=to_money(points, evening.price_per_point),
+                close=closes[name],
             )
             for name, (before, split, points) in totals.items()
         ),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import django_tables2 as tables
 from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -22,16 +23,14 @@ from ledger.tables.scoring import PoolColumn
 
 
 class SettlementTable(tables.Table):
-    """An evening's result per member: balance, share of the pools, points and money."""
+    """An evening's result per member: his balance from the hands, the close's lines of his
+    game (``GameWeb.close_columns``: a share of the cups, a radelc penalty and a share of the
+    pool, or none), his result in points and money."""
 
     name = tables.Column(verbose_name=_("Member"), footer=_("Total"))
     before_split = PointsColumn(
-        verbose_name=_("Before the split"),
+        verbose_name=_("Before the close"),  # the game's words: ``settlement_table``
         footer=points_total("before_split"),
-    )
-    split = PointsColumn(
-        verbose_name=_("Share of the pools"),  # the game's words: ``settlement_table``
-        footer=points_total("split"),
     )
     points = PointsColumn(
         verbose_name=_("Result"),
@@ -48,17 +47,48 @@ class SettlementTable(tables.Table):
         row_attrs = {"data-member": lambda record: record.name}
 
 
+class CloseColumn(PointsColumn):
+    """What the close moved for each member by one reason (the radelc penalty, the split)."""
+
+    def __init__(self, reason: str, label, **kwargs):
+        self.reason = reason
+        super().__init__(
+            verbose_name=label,
+            empty_values=(),
+            footer=lambda table: signed_points(sum(r.close.get(reason, 0) for r in table.data)),
+            **kwargs,
+        )
+
+    def render(self, record):
+        return super().render(record.close.get(self.reason, 0))
+
+    def value(self, record):
+        return record.close.get(self.reason, 0)
+
+
 def settlement_table(sheet) -> SettlementTable:
-    """Return the settlement table of an evening's sheet, in its game's words: the share of
-    the pools is the game's column (none in a game without pools), and an open evening shows
+    """Return the settlement table of an evening's sheet, in its game's words: each member's
+    balance from the hands, then each line of the game's close (none in a game whose close
+    moves nothing, where the balance is the result), then the result; an open evening shows
     only the balances so far."""
-    share = get_web(sheet.evening.game).word("pools_share")
-    exclude = set() if sheet.closed else {"split", "points", "money"}
-    if not share:
-        exclude.add("split")
-    table = SettlementTable(sheet.settlement, exclude=tuple(sorted(exclude)))
-    if "split" not in exclude:
-        table.columns["split"].column.verbose_name = share
+    web = get_web(sheet.evening.game)
+    closing = [
+        (f"close_{reason}", CloseColumn(reason, label)) for reason, label in web.close_columns
+    ]
+    exclude = set()
+    if not sheet.closed:
+        exclude |= {"points", "money"}
+        closing = []
+    elif not closing:
+        exclude.add("before_split")
+    table = SettlementTable(
+        sheet.settlement,
+        extra_columns=closing,
+        sequence=("name", "before_split", *(name for name, _col in closing), "..."),
+        exclude=tuple(sorted(exclude)),
+    )
+    if "before_split" not in exclude:
+        table.columns["before_split"].column.verbose_name = web.word("before_close")
     return table
 
 
@@ -210,15 +240,17 @@ class EveningSheetTable(tables.Table):
                     "pools": [
                         "" if voided else points_text(record.cups_after.get(c, 0)) for c in codes
                     ],
-                    "events": self.render_events(record),
+                    "events": self.events_text(record, brief=True),
                 }
             )
         return rows
 
     def transfer_lines(self, record) -> list[str]:
         """Return a posting's transfers in words: "Bo → Anna 40 (ultimo)"."""
+        label = self.web.account_label
         return [
-            f"{source} → {target} {points} ({self.web.reason_label(reason)})"
+            f"{capfirst(label(source))} → {capfirst(label(target))} {points} "
+            f"({self.web.reason_label(reason)})"
             for source, target, points, reason in record.transfers
         ]
 
@@ -231,8 +263,36 @@ class EveningSheetTable(tables.Table):
     def render_dealer(self, record):
         return record.dealer
 
+    def close_lines(self, record) -> list[str]:
+        """Return the close's lines of a split posting when its game's close has more than
+        one (the row's net sums them): "Radelc penalty: Anna −100, Dorte −200"."""
+        if record.kind != "split" or len(self.web.close_columns) < 2:
+            return []
+        lines = []
+        for reason, label in self.web.close_columns:
+            net: dict[str, int] = {}
+            for source, target, points, why in record.transfers:
+                if why == reason:
+                    net[source] = net.get(source, 0) - points
+                    net[target] = net.get(target, 0) + points
+            parts = [f"{m} {signed_points(net[m])}" for m in self.members if net.get(m)]
+            if parts:
+                lines.append(f"{label}: {', '.join(parts)}")
+        return lines
+
     def render_events(self, record):
-        events = self.web.outcome_words(record.outcome)
+        return self.events_text(record)
+
+    def events_text(self, record, *, brief: bool = False) -> str:
+        """Return what happened in words: a split's close lines, then on screen every payment
+        by its reason (``hand_words``); in print (``brief``) the hand's events only, so that
+        forty hands fit on a page to sign, the evening's PDF listing every transfer in its
+        appendix on request (``?transfers=1``)."""
+        if brief:
+            events = self.web.outcome_words(record.outcome)
+        else:
+            events = self.web.hand_words(record.outcome, record.transfers)
+        events = [*self.close_lines(record), *events]
         if record.kind == "voided":
             events.append(gettext("voided"))
         if record.note:

@@ -56,10 +56,10 @@ def site_languages():
 
 
 @register.simple_tag
-def game_word(game_code, key):
+def game_word(game_code, key, **values):
     """The phrase ``key`` of a shared screen in the words of the game ``game_code`` ('': the
-    game has none, and the screen leaves it out)."""
-    return get_web(game_code).word(key)
+    game has none, and the screen leaves it out), with ``values`` filled in."""
+    return get_web(game_code).word(key, **values)
 
 
 @register.simple_tag(takes_context=True)

@@ -1,18 +1,20 @@
 """The admin: the rate card as validated fields, and a read-only window on the ledger."""
 
 import datetime
+import re
 
 import pytest
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 
 from ledger import services
 from ledger.forms.admin import ClubForm
 from ledger.games.danish.engine import RateCard
 from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
-from ledger.models import Club, Posting, Profile, Transfer
+from ledger.models import Club, HandRevision, Posting, Profile, Transfer
 from ledger.selectors.verify import verify_ledger
 from ledger.tests.factories import evening_e, make_club, make_member, make_season
 from ledger.tests.helpers import form_data
@@ -337,3 +339,46 @@ def _defaults_of_the_form(club=None) -> dict:
             "starting_jetons",
         )
     }
+
+
+# --- readable words (issue 19, part 3) -----------------------------------------------------
+
+RAW_NAME = re.compile(r"#\d+ hand|\bhand \d+ rev \d+|\brev \d+\b")
+
+
+def cell_texts(html: str) -> list[str]:
+    """Return every text between two tags of a page, stripped (a cell, a link, a label)."""
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return [t.strip() for t in re.findall(r">([^<>]+)<", html) if t.strip()]
+
+
+def test_the_admin_shows_labels_and_readable_names(client, superuser, ledger_data):
+    """No page of the ledger's admin shows a stored code as a word (the log's ``close``, a
+    transfer's ``dealer_fee``, the pool's ``kongekop`` as a bare code) or an object named
+    like "…#1 hand 1 rev 1": choices by their labels, rules in the game's words, objects by
+    readable names, in Danish."""
+    from ledger.admin import reason_words
+    from ledger.models import EveningLog
+
+    client.cookies["django_language"] = "da"
+    codes = set(EveningLog.objects.values_list("action", flat=True))
+    codes |= set(Transfer.objects.values_list("reason", flat=True))
+    assert {"open", "close", "dealer_fee"} <= codes
+    with translation.override("da"):  # a game's word that is its own code ("ultimo") stays
+        codes = {c for c in codes if reason_words(c) != c or c in EveningLog.ACTION_LABELS}
+    for model in ledger_models():
+        meta = model._meta
+        pages = [reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")]
+        obj = model.objects.order_by("pk").first()
+        pages.append(reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk]))
+        for url in pages:
+            html = client.get(url).content.decode()
+            raw = [t for t in cell_texts(html) if t in codes or RAW_NAME.search(t)]
+            assert raw == [], (url, raw)
+    to_pool = Transfer.objects.filter(target__member__isnull=True).order_by("pk").first()
+    revision = HandRevision.objects.order_by("pk").first()
+    with translation.override("da"):
+        assert str(to_pool) == "Anna → Kongekop 20"
+        assert str(revision) == (
+            "Hjørring Tarokklub 2026-11-05, bord 1, spil 1, revision 1 (registreret)"
+        )

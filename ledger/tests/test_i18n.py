@@ -10,7 +10,6 @@ import os
 import re
 import shutil
 import subprocess
-import uuid
 from pathlib import Path
 
 import pytest
@@ -28,6 +27,7 @@ from ledger import services
 from ledger.models import Member
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
+from ledger.tests.helpers import hand_post
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 PO = LOCALE / "da" / "LC_MESSAGES" / "django.po"
@@ -257,7 +257,7 @@ def table(db):
 def refuse(client, table, record) -> str:
     """Post a hand the engine refuses from the tablet; return the page with the messages."""
     assert client.login(username=f"{SLUG}-anna", password=factories.PASSWORD)
-    data = {"record": json.dumps(record), "token": str(uuid.uuid4())}
+    data = hand_post(table, record)
     response = client.post(reverse("hand_new", kwargs={"club": SLUG, "pk": table.pk}), data)
     assert response.status_code == 422
     assert table.hands.count() == 0

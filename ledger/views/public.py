@@ -32,7 +32,8 @@ def _standings(request, club: str, *, value: str | None):
     context = {"public_club": public, "seasons": seasons, "season": season}
     if season is not None:
         # Published results are the closed evenings' only: an open evening is never public.
-        rows = selectors.standings_for_season(season=season, closed_only=True)
+        # A member who left the club (inactive) is not named on the public pages.
+        rows = selectors.standings_for_season(season=season, closed_only=True, active_only=True)
         context.update(
             table=PublicStandingsTable(rows, exclude=_money_excluded(public)),
             stats_notes=stats_notes(rows.games or [public.game]),

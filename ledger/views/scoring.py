@@ -26,6 +26,7 @@ from ledger.forms.scoring import (
     EveningStartForm,
     HandCorrectForm,
     HandForm,
+    HandNewForm,
     LeaveForm,
     SeatForm,
     TableOpenForm,
@@ -234,6 +235,15 @@ def table_detail(request, pk):
     return render(request, "ledger/table.html", context)
 
 
+@club_role()
+@require_GET
+def table_state(request, pk):
+    """Serve a table's state as JSON: seats, pools, balances and the next hand's schedule
+    (for the phones, the wall and tests); the same members may read it as the table screen."""
+    table = _table(request, pk)
+    return JsonResponse(selectors.table_state_data(table))
+
+
 @club_role(SCOREKEEPER)
 @require_POST
 def table_seat(request, pk):
@@ -421,7 +431,7 @@ def hand_new(request, pk):
     refused = _draft_refused(request)
     if refused is not None:
         return refused
-    form = HandForm(request.POST)
+    form = HandNewForm(request.POST)
     if not form.is_valid():
         context = _hand_form_context(
             request,

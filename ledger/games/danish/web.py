@@ -244,6 +244,12 @@ def rotation_map(seats: list[str], rates) -> dict:
     return {"defaults": defaults, "non_counter": non_counter}
 
 
+# The payments the outcome's own words already name (the tout, nolo, ultimo and bagud).
+TOLD_BY_OUTCOME = frozenset(
+    {"tout", "tout_cup", "nolo", "ultimo", "ultimo_cup", "bagud", "bagud_cup"}
+)
+
+
 class DanishWeb(GameWeb):
     code = GAME_CODE
     club_defaults = {"language": "da", "currency": "DKK", "time_zone": "Europe/Copenhagen"}
@@ -265,7 +271,13 @@ class DanishWeb(GameWeb):
             "Seat 3 to 5 members in the direction of play. Each pays the funding into both cups."
         ),
         "pools_after": _("Cups after"),
-        "pools_share": _("Share of the cups"),
+        "before_close": _("Before the split"),
+        "balances_before_close": _("Balances before the split"),
+        "reopen_explains": _("Reopening reverses the split of every table; the reason is logged."),
+        "jetons_count_help": _(
+            "Each member started with {start} jetons; enter what is in front of each account "
+            "now (the cups before the split)."
+        ),
         "pools_not_split": _("the cups are not split yet"),
         "close_explains": _(
             "Closing splits the cups of every table (what does not divide evenly goes to the "
@@ -273,6 +285,7 @@ class DanishWeb(GameWeb):
             "the evening."
         ),
     }
+    close_columns = (("split", _("Share of the cups")),)
     reason_labels = REASON_LABELS
     payment_labels = PAYMENT_LABELS
     pool_labels = {"kongekop": _("kongekop"), "pagatkop": _("pagatkop")}
@@ -349,6 +362,19 @@ class DanishWeb(GameWeb):
         the last trick, the refunding and the bagud cards."""
         if not outcome:
             return []
+        events = self._events(outcome, brief=brief)
+        if brief:
+            return events
+        if outcome.get("last_trick") and not outcome.get("ultimo"):
+            events.append(gettext("last trick: {name}").format(name=outcome["last_trick"]))
+        for cup in outcome.get("refunded") or ():
+            events.append(gettext("{cup} refunded").format(cup=cup))
+        return events
+
+    @staticmethod
+    def _events(outcome, *, brief):
+        """Return the hand's events in words: tout, nolo, ultimo and bagud (``brief``: without
+        the bagud cards)."""
         cards = OUTCOME_CARD_LABELS
         events = []
         if outcome.get("tout"):
@@ -363,12 +389,35 @@ class DanishWeb(GameWeb):
         for name, card in outcome.get("bagud") or ():
             card = "" if brief else cards.get(card, card)
             events.append(gettext("bagud: {name} ({card})").format(name=name, card=card))
-        if brief:
-            return [e.replace(" ()", "") for e in events]
-        if outcome.get("last_trick") and not outcome.get("ultimo"):
-            events.append(gettext("last trick: {name}").format(name=outcome["last_trick"]))
-        for cup in outcome.get("refunded") or ():
-            events.append(gettext("{cup} refunded").format(cup=cup))
+        return [e.replace(" ()", "") for e in events] if brief else events
+
+    def hand_words(self, outcome, moves, *, brief=False):
+        """Return the hand's events (tout, nolo, ultimo, bagud), then every other payment by
+        its reason, with what the members who gained by it got ("tarok meld (Bo +20)"), or for a
+        payment into the cups only, what its payers paid ("dealer's fee (Anna −10)")."""
+        if not outcome:
+            return []
+        events = self._events(outcome, brief=brief)
+        nets: dict[str, dict[str, int]] = {}
+        for source, target, points, reason in moves:
+            if reason in TOLD_BY_OUTCOME:
+                continue
+            net = nets.setdefault(reason, {})
+            for code, sign in ((source, -1), (target, 1)):
+                if code not in self.pool_labels:
+                    net[code] = net.get(code, 0) + sign * points
+        for reason, net in nets.items():
+            # Who gained by it; for a payment into the cups only (a fee, a fine), who paid.
+            parts = [item for item in net.items() if item[1] > 0]
+            parts = parts or [item for item in net.items() if item[1] < 0]
+            if not parts:
+                continue
+            amounts = ", ".join(f"{name} {signed_points(points)}" for name, points in parts)
+            events.append(
+                gettext("{what} ({amounts})").format(
+                    what=self.reason_label(reason), amounts=amounts
+                )
+            )
         return events
 
     def preview_story(self, record, settlement, state):

@@ -118,7 +118,7 @@ RATE_CARD_LABELS = {
         _("Paid for a valat announced; each kontra doubles it."),
     ),
     "mond_penalty": ("Mond", _("What the player whose Mond is captured pays.")),
-    "radli": (_("radli"), _("Whether big games and klop hand every player a radelc.")),
+    "radli": ("Radelci", _("Whether big games and klop hand every player a radelc.")),
     "radelc_penalty": (
         _("radelc penalty"),
         _("What each radelc still open at the close costs its member, into the pool."),
@@ -143,7 +143,7 @@ RATE_CARD_GROUPS = (
     (_("Bonuses made silently"), ("bonus_silent",)),
     (_("Bonuses announced"), ("bonus_announced",)),
     (_("Valat and Mond"), ("valat_silent", "valat_announced", "mond_penalty")),
-    (_("Radli"), ("radli", "radelc_penalty")),
+    ("Radelci", ("radli", "radelc_penalty")),
     ("Klop", ("klop_value", "klop_limit", "klop_round_to")),
     (_("The close"), ("split_unit",)),
 )
@@ -206,18 +206,26 @@ class SlovenianWeb(GameWeb):
     words = {
         "open_table_lead": _(
             "Seat 3 to 5 members in the direction of play. Nobody pays to open the table: the "
-            "pool starts at 0 and no one has radli."
+            "pool starts at 0 and no one has radelci."
         ),
         "pools_after": _("The pool after"),
-        "pools_share": _("Radli and the pool"),
+        "before_close": _("From the hands"),
+        "balances_before_close": _("Balances from the hands"),
+        "reopen_explains": _(
+            "Reopening reverses every table's radelc penalties and split of the pool; the "
+            "reason is logged."
+        ),
         "pools_not_split": _("the pool is not split yet"),
         "close_explains": _(
-            "Closing charges each member's open radli to the pool, then splits the pool among "
+            "Closing charges each member's open radelci to the pool, then splits the pool among "
             "everyone who played at the table (what does not divide evenly goes to the member "
             "who did worst), writes each member's result in points and money, and locks the "
             "evening."
         ),
     }
+    # The close's lines: each member's radelc penalty (his open radelci at the close), then
+    # his share of the pool (section 12).
+    close_columns = (("radelc", _("Radelc penalty")), ("split", _("Share of the pool")))
     wait_hint = _("Tap the contract, the declarer and the partner, then enter the card points.")
     stats_columns = (
         ("sl_declared", _("Declarer")),
@@ -225,15 +233,15 @@ class SlovenianWeb(GameWeb):
         ("sl_partner", _("Partner")),
         ("sl_partner_won", _("Won as partner")),
         ("sl_bonuses", _("Hands with a bonus made")),
-        ("sl_radli", _("Radli received")),
-        ("sl_radli_used", _("Radli used")),
+        ("sl_radli", _("Radelci received")),
+        ("sl_radli_used", _("Radelci used")),
         ("sl_klop", _("Klop")),
         ("sl_klop_points", _("Klop points received")),
     )
     stats_note = _(
         "Slovenian Tarok: declarer and partner count the contracts played and won; bonuses "
         "made count the hands in which the member's side made a bonus as the declarer's side; "
-        "radli received are the radli handed out to him, radli used those crossed off after "
+        "radelci received are the radelci handed out to him, radelci used those crossed off after "
         "a won hand; klop points are what klop paid him. Only hands as they stand after "
         "corrections count."
     )
@@ -243,8 +251,10 @@ class SlovenianWeb(GameWeb):
         "sl_partner": _("Hands in which the member was the declarer's called partner."),
         "sl_partner_won": _("Contracts the member won as the partner."),
         "sl_bonuses": _("Hands in which the member's side, the declarer's, made a bonus."),
-        "sl_radli": _("Radli handed out to the member: one for each hand giving radli he played."),
-        "sl_radli_used": _("Radli the member crossed off after a won hand as the declarer."),
+        "sl_radli": _(
+            "Radelci handed out to the member: one for each hand giving radelci he played."
+        ),
+        "sl_radli_used": _("Radelci the member crossed off after a won hand as the declarer."),
         "sl_klop": _("Hands of klop the member played."),
         "sl_klop_points": _("Points klop paid the member (a number of points, not of hands)."),
     }
@@ -259,13 +269,13 @@ class SlovenianWeb(GameWeb):
             return []
         if radli <= 3:
             return [RADELC_MARK * radli]
-        return [gettext("radli {n}").format(n=radli)]
+        return [gettext("radelci {n}").format(n=radli)]
 
     def preview_story(self, record, settlement, state):
         outcome = settlement.outcome_data
         lines = []
         if outcome.get("annulled"):
-            return [gettext("Annulled: nothing is paid and the radli stay.")]
+            return [gettext("Annulled: nothing is paid and the radelci stay.")]
         contract = outcome.get("contract")
         if contract == "klop":
             lines.append(gettext("Klop: everyone plays for himself."))
@@ -337,9 +347,9 @@ class SlovenianWeb(GameWeb):
         contract = outcome.get("contract")
         words = []
         if contract == "klop":
-            words.append(gettext("klop"))
+            words.append(contract_word(contract))  # the game's word, as every contract
         elif contract:
-            text = contract_word(contract).lower() + ": " + (outcome.get("declarer") or "")
+            text = contract_word(contract) + ": " + (outcome.get("declarer") or "")
             if outcome.get("partner"):
                 text += " + " + outcome["partner"]
             if outcome.get("won") is not None:
@@ -353,6 +363,16 @@ class SlovenianWeb(GameWeb):
                 )
             elif outcome.get("radelc_doubled") and not brief:
                 words.append(gettext("radelc doubles"))
+            # Every bonus (and a valat) that was paid, with what it brought the declarer's side.
+            for item in outcome.get("items") or ():
+                if item["item"] == "game" or not item.get("value"):
+                    continue
+                text = str(BONUS_LABELS.get(item["item"], item["item"]))
+                if item.get("result") == "failed":
+                    text = gettext("{figure} failed").format(figure=text)
+                if item.get("side") == "opponents":
+                    text = gettext("{figure} (opponents)").format(figure=text)
+                words.append(f"{text} {signed_points(item['value'])}")
             if outcome.get("mond"):
                 words.append(gettext("Mond: {name}").format(name=outcome["mond"]))
         if outcome.get("radli_given"):
@@ -449,7 +469,7 @@ class SlovenianWeb(GameWeb):
             ("sl_declarer", _("Declarer (played / won)"), pair("sl_declared", "sl_declared_won")),
             ("sl_partner", _("Partner (played / won)"), pair("sl_partner", "sl_partner_won")),
             ("sl_bonuses", _("Bonuses made"), str(stats.get("sl_bonuses", 0))),
-            ("sl_radli", _("Radli (received / used)"), pair("sl_radli", "sl_radli_used")),
+            ("sl_radli", _("Radelci (received / used)"), pair("sl_radli", "sl_radli_used")),
             ("sl_klop", _("Klop (played / points received)"), pair("sl_klop", "sl_klop_points")),
         ]
 

@@ -51,7 +51,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--force",
             action="store_true",
-            help="load even with DJANGO_DEBUG=0 (the demo log-ins share a published password)",
+            help="load into a development database that holds other clubs or users already "
+            "(never with DJANGO_DEBUG=0: the demo log-ins share a published password)",
         )
 
     def handle(self, *args, **options):
@@ -71,11 +72,17 @@ class Command(BaseCommand):
                 self.stdout.write(
                     f"Built the demo club {demo.name} and wrote {count} objects to {path}."
                 )
-        elif not settings.DEBUG and not options["force"]:
+        elif not settings.DEBUG:
             # Not an error: `make run` calls this command, and a production-like run must go on.
             self.stderr.write(
-                "Not loading the demo: DJANGO_DEBUG is 0 and the demo log-ins share a published "
-                "password. Use --force to load it anyway."
+                "Not loading the demo: DJANGO_DEBUG is 0, and the demo log-ins (a superuser "
+                "among them) share a published password. The demo is for development only."
+            )
+            return
+        elif (others := foreign_rows(demos)) and not options["force"]:
+            self.stderr.write(
+                f"Not loading the demo: this database holds {others} already, so it is not an "
+                "empty development database. Use --force to load the demo into it anyway."
             )
             return
         else:
@@ -154,6 +161,19 @@ class Command(BaseCommand):
                 f" (also the site admin, {url}{reverse('admin:index')})" if user.superuser else ""
             )
             self.stdout.write(f"  {user.username:<9} {member.name:<6} {role}{extra}")
+
+
+def foreign_rows(demos: list[Demo]) -> str:
+    """Say what this database holds besides the demos (clubs, users), or '' when nothing."""
+    clubs = Club.objects.exclude(slug__in=[d.slug for d in demos]).count()
+    usernames = [user.username for d in demos for user in d.users]
+    users = get_user_model().objects.exclude(username__in=usernames).count()
+    held = []
+    if clubs:
+        held.append(f"{clubs} club(s)")
+    if users:
+        held.append(f"{users} user(s)")
+    return " and ".join(held)
 
 
 def ids_taken(path: Path) -> list[str]:

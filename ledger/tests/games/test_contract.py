@@ -9,9 +9,7 @@ only its own rules.
 from __future__ import annotations
 
 import datetime
-import json
 import random
-import uuid
 
 import pytest
 from django.test import Client
@@ -28,6 +26,7 @@ from ledger.models import Member
 from ledger.selectors.verify import verify_ledger
 from ledger.services.demo import demo_of
 from ledger.tests.factories import make_club, make_member, make_season
+from ledger.tests.helpers import hand_post
 
 CODES = list(GAMES)
 NAMES = ("Anna", "Bo", "Carl", "Dorte", "Erik")
@@ -166,6 +165,33 @@ def test_every_settlement_balances_and_replays(code, extra_seats, seed, hands):
     assert sum(result["final"].values()) == 0
 
 
+@pytest.mark.parametrize("code", CODES)
+def test_every_line_of_the_close_has_a_column_in_the_games_words(code):
+    """The settlement shows each reason the game's close moves points by as a column of its
+    own, labelled by the game (``close_columns``: the Slovenian radelc penalty, then the
+    share of the pool); a game without pools moves nothing at its close and has none."""
+    game, web = GAMES[code], get_web(code)
+    columns = dict(web.close_columns)
+    assert len(columns) == len(web.close_columns) and all(str(v).strip() for v in columns.values())
+    if not game.features.pools:
+        assert web.close_columns == ()
+    seats = NAMES[: game.features.max_seats]
+    rates = game.rate_card({})
+    reasons = set()
+    for seed in range(6):
+        balances: dict[str, int] = {}
+        _state, moves = game.initial_state(list(seats), rates)
+        state = None
+        for *_rest, settlement, _pools in play(game, seats, rates, random.Random(seed), 8):
+            moves = [*moves, *settlement.transfers]
+            state = settlement.state_after
+        for m in moves:
+            balances[m.source] = balances.get(m.source, 0) - m.points
+            balances[m.target] = balances.get(m.target, 0) + m.points
+        reasons |= {m.reason for m in game.close(balances, state or {}, rates, list(seats))}
+    assert reasons <= set(columns), reasons - set(columns)
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("code", CODES)
 def test_a_table_of_each_game_on_the_screens(code):
@@ -192,7 +218,7 @@ def test_a_table_of_each_game_on_the_screens(code):
     record = game.random_hand(random.Random(5), schedule, game.rate_card({}), state)
     response = client.post(
         reverse("hand_new", kwargs={"club": club.slug, "pk": table.pk}),
-        {"record": json.dumps(record), "token": str(uuid.uuid4())},
+        hand_post(table, record),
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert table.hands.count() == 1

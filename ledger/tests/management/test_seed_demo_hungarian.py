@@ -1,11 +1,9 @@
 """The Hungarian demo club "Budapesti Tarokk Kör": loaded by seed_demo beside the others, a
 sound ledger, every bid and many figures, its log-ins printed."""
 
-import io
 from collections import Counter
 
 import pytest
-from django.core.management import call_command
 
 from ledger import selectors
 from ledger.games.hungarian.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USERS, EVENINGS, MEMBERS
@@ -13,14 +11,13 @@ from ledger.games.hungarian.engine.ratecard import GAME_CODE
 from ledger.models import Club, Evening, HandRevision, Member, Posting, Table
 from ledger.selectors.verify import verify_ledger
 from ledger.services.demo import demo_of
+from ledger.tests import helpers
 
 pytestmark = pytest.mark.django_db
 
 
 def seed(**options):
-    out = io.StringIO()
-    call_command("seed_demo", stdout=out, stderr=io.StringIO(), **options)
-    return out.getvalue()
+    return helpers.seed(**options)[0]
 
 
 def test_the_hungarian_demo_loads_sound_and_prints_its_logins(client):

@@ -48,6 +48,7 @@ QUERIES = {
     "standings": 11,
     "standings_pdf": 11,
     "table": 19,
+    "table_state": 14,
     "table_sheet_pdf": 14,
     "table_new": 12,
 }

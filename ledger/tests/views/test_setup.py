@@ -407,6 +407,18 @@ def test_club_settings_refuse_a_language_or_currency_not_offered(club_admin, key
     assert list(refused.value.message_dict) == [key]
 
 
+@pytest.mark.parametrize("money", [True, False])
+def test_the_settings_page_says_the_closed_evenings_in_danish(club_admin, money):
+    """The public-results line reads "resultaterne af de lukkede aftener" (once a typo,
+    "aftners"), with and without money."""
+    club, _, client = club_admin
+    Club.objects.filter(pk=club.pk).update(publish_results=True, publish_money=money)
+    client.cookies["django_language"] = "da"
+    page = client.get(url("setup_settings")).content.decode()
+    assert "resultaterne af de lukkede aftener" in page
+    assert "aftners" not in page
+
+
 # --- 3. invitations
 
 

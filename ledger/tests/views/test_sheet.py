@@ -167,7 +167,17 @@ def test_the_screen_is_a_score_sheet_with_the_transfers_a_tap_away(client, eveni
     nets = re.findall(r'data-points="(-?\d+)"', hand_2)
     running = re.findall(r'data-running="(-?\d+)"', hand_2)
     assert (nets, running) == (["-75", "145", "-70"], ["-135", "45", "-40"])  # Bo first
-    assert "ultimo: Anna (king); kongekop refunded" in hand_2
+    # Every payment by its reason (issue 19): the ultimo, then the fee, the play, the count and
+    # the refunding of the kongekop taken.
+    assert (
+        "ultimo: Anna (king); dealer&#x27;s fee (Bo −10); pagat home (Anna +10); count (Anna +5);"
+        " refund (Anna −20, Bo −20, Carl −20)"
+    ) in hand_2
+    hand_1 = re.search(r'<tr data-kind="hand" data-hand="1"[^>]*>(.*?)</tr>', page, re.S).group(1)
+    assert (
+        "dealer&#x27;s fee (Anna −10); tarok meld (Bo +20); matador meld (Carl +30); "
+        "last trick (Carl +40); count (Carl +10)"
+    ) in hand_1
     transfers = re.search(r'<tr class="transfers" data-transfers-of="2">(.*?)</tr>', page, re.S)
     assert "<li>Bo → Anna 40 (ultimo)</li>" in transfers.group(1)
     footer = re.search(r"<tfoot.*?</tfoot>", page, re.S).group(0)
@@ -264,9 +274,9 @@ def test_the_transfers_are_an_appendix_only_when_asked(client, evening_e, bo):
     assert len(reader.pages) == len(pypdf_pages(plain)) + 1
     appendix = reader.pages[-1].extract_text()
     assert appendix.startswith("Appendix: every transfer")
-    assert "2 Bo → kongekop 5 (dealer's fee)" in appendix
+    assert "2 Bo → Kongekop 5 (dealer's fee)" in appendix
     assert "Bo → Anna 40 (ultimo)" in appendix
-    assert "Split kongekop → Anna 45 (split)" in appendix
+    assert "Split Kongekop → Anna 45 (split)" in appendix
     client.force_login(bo.user)
     response = client.get(sheet_url("evening_sheet_pdf", evening_e) + "?transfers=1")
     assert response["Content-Disposition"].endswith('-transfers.pdf"')

@@ -17,7 +17,8 @@ class ToyWeb(GameWeb):
     reason_labels = {"win": "win"}
     pool_labels = {POT: "pot"}
     pool_classes = {POT: "pot"}
-    words = {"pools_share": "Share of the pot", "pools_not_split": "the pot is not shared yet"}
+    words = {"pools_not_split": "the pot is not shared yet"}
+    close_columns = (("split", "Share of the pot"),)
     stats_columns = (("toy_wins", "Wins"),)
     stats_help = {"toy_wins": "Hands the member won."}
     rate_card_labels = {
