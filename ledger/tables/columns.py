@@ -19,6 +19,11 @@ _active_currency: contextvars.ContextVar[str | None] = contextvars.ContextVar(
 )
 
 
+def active_currency() -> str | None:
+    """Return the currency of the club whose page is being written, or None."""
+    return _active_currency.get()
+
+
 def activate_currency(code: str | None) -> contextvars.Token:
     return _active_currency.set(code if code in CURRENCIES else None)
 

@@ -237,6 +237,8 @@ def test_dates_and_numbers_are_written_the_languages_way(code, date, number):
 
     with translation.override(code):
         assert formats.date_format(datetime.date(2026, 12, 1), "SHORT_DATE_FORMAT") == date
+        if code == "sl":
+            assert formats.date_format(datetime.date(2026, 12, 1)) == "1. december 2026"
         assert formats.number_format(Decimal("1234.50"), 2, force_grouping=True) == number
         field_value = formats.localize_input(datetime.date(2026, 12, 1))
         assert datetime.datetime.strptime(field_value, formats.get_format("DATE_INPUT_FORMATS")[0])

@@ -3,11 +3,12 @@
 A season's standings are read far more often than they change, and rendering a django-tables2
 table costs more than reading its rows from the summaries. ``keep`` gives a table a cache key
 that is a digest of everything its HTML depends on: the table's class, the language, the
-request's path and query (sorting, paging, the season), the reader's role and the rows
-themselves (their values, as given to the table). The same rows render the same HTML, so a
-kept rendering is never stale: a new hand changes the rows, hence the key. The
-``render_table_kept`` tag renders a table through it. The rows must be plain values (a list),
-not a queryset, so the queries are the same whether the rendering is kept or not.
+active currency (its decimals), the time zone, the request's path and query (sorting, paging,
+the season), the reader's role and the rows themselves (their values, as given to the table).
+The same rows render the same HTML, so a kept rendering is never stale: a new hand changes
+the rows, hence the key. The ``render_table_kept`` tag renders a table through it. The rows
+must be plain values (a list), not a queryset, so the queries are the same whether the
+rendering is kept or not.
 """
 
 from __future__ import annotations
@@ -15,8 +16,11 @@ from __future__ import annotations
 import hashlib
 
 from django.core.cache import cache
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
+
+from ledger.tables.columns import active_currency
 
 TIMEOUT = 24 * 3600
 
@@ -27,6 +31,8 @@ def keep(table, request, *, rows) -> None:
         type(table).__module__,
         type(table).__qualname__,
         get_language(),
+        active_currency(),
+        timezone.get_current_timezone_name(),
         request.get_full_path(),
         getattr(getattr(request, "member", None), "role", None),
         getattr(getattr(request, "user", None), "is_superuser", False),

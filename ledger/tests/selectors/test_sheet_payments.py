@@ -105,3 +105,24 @@ def test_the_sheets_money_is_the_clubs_currency_in_the_clubs_language(
     assert pays in html
     assert f'data-money="-7.50">{column}</span>' in html
     assert re.search(r'class="[^"]*\bneg\b[^"]*"[^>]*>\s*<span data-money="-7.50">', html)
+
+
+def test_the_sheets_pdf_is_in_its_readers_language(client, closed_evening_e):
+    """The club reads Slovenian; its treasurer chose Hungarian for himself: the PDF he
+    downloads is Hungarian, the one a member without a choice downloads Slovenian."""
+    from ledger.models import Profile
+
+    evening, treasurer = closed_evening_e
+    club = evening.club
+    club.language, club.currency = "sl", "EUR"
+    club.save()
+    Profile.objects.create(user=treasurer.user, language="hu")
+    url = reverse("evening_sheet_pdf", kwargs={"club": "test", "pk": evening.pk})
+    client.login(username=treasurer.user.username, password=factories.PASSWORD)
+    _reader, hungarian = pdf_text(client.get(url).content)
+    assert "Bo fizet 7,50 € összeget (kapja: Anna)" in hungarian
+    member = factories.make_member(club, "Mira", login=True)
+    client.logout()
+    client.login(username=member.user.username, password=factories.PASSWORD)
+    _reader, slovenian = pdf_text(client.get(url).content)
+    assert "Bo plača članu Anna 7,50 €" in slovenian

@@ -200,3 +200,28 @@ def test_a_visitor_sent_to_log_in_learns_nothing_of_the_club(ljubljana):
     missing = Client().get("/c/nowhere/", HTTP_ACCEPT_LANGUAGE="da")
     assert there.status_code == missing.status_code == 302
     assert there["Content-Language"] == missing["Content-Language"] == "da"
+
+
+@pytest.mark.parametrize("page", ["club", "public_club", "login"])
+def test_the_language_costs_no_query_more(ljubljana, settings, page):
+    """The middleware reads the club once and the page reuses it: a club's page, a public
+    page and a page of no club cost the same queries with it as without it."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    club, ana = ljubljana
+    club.publish_results = True
+    club.save()
+    url = reverse(page, kwargs={"club": club.slug}) if page != "login" else reverse("login")
+    counts = []
+    for middleware in (
+        settings.MIDDLEWARE,
+        [m for m in settings.MIDDLEWARE if m != "ledger.web.locale.ClubLanguageMiddleware"],
+    ):
+        settings.MIDDLEWARE = middleware
+        client = logged_in(ana)
+        client.get(url)  # warm: the session's first read
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]

@@ -4,6 +4,7 @@ signature memo (``ledger.web.tables2_speed``) answers exactly as django-tables2 
 from __future__ import annotations
 
 import functools
+import re
 
 import pytest
 from django.conf import settings
@@ -93,3 +94,21 @@ def test_a_kept_rendering_is_kept_per_language(client):
     head = lambda html: html.split('id="member-evenings"', 1)[1].split("</thead>", 1)[0]  # noqa: E731
     assert "Dato" in head(danish)
     assert "Date" in head(english)
+
+
+def test_a_kept_rendering_is_kept_per_currency(client):
+    """A club that changes its currency from kroner to forints sees its money without
+    decimals at once: the currency is part of the kept rendering's key."""
+    cache.clear()
+    club = factories.make_club()
+    factories.make_season(club)
+    factories.evening_e(club)
+    anna = log_in_as(client, club)
+    url = reverse("member_season", kwargs={"club": club.slug, "pk": anna.pk})
+    kroner = client.get(url).content.decode()
+    club.currency = "HUF"
+    club.save()
+    forints = client.get(url).content.decode()
+    money = re.compile(r'<span data-money="[^"]+">([^<]+)<')
+    assert money.findall(kroner) and all("," in text for text in money.findall(kroner))
+    assert money.findall(forints) and not any("," in text for text in money.findall(forints))

@@ -6,6 +6,7 @@ The first input format is the one date fields are shown in (``DateInput``).
 
 from django.conf.locale.sl.formats import *  # noqa: F403
 
+DATE_FORMAT = "j. F Y"  # 1. december 2026 (Django writes 01. december 2026)
 SHORT_DATE_FORMAT = "j. n. Y"  # 1. 12. 2026
 SHORT_DATETIME_FORMAT = "j. n. Y H:i"  # 1. 12. 2026 19:30
 DATE_INPUT_FORMATS = [
