@@ -23,7 +23,7 @@ import ipaddress
 from functools import cache as once
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 
 
 @once
@@ -65,7 +65,10 @@ def axes_client_ip(request) -> str | None:
 
 def allow(scope: str, key: str, *, limit: int, window: int) -> bool:
     """Count one request of ``key`` in ``scope``; return whether it is within ``limit`` per
-    ``window`` seconds (the window starts at the first request)."""
+    ``window`` seconds (the window starts at the first request). The counts are in the shared
+    cache (``CACHES["shared"]``, one table every worker reads), so a limit holds across
+    workers."""
+    cache = caches["shared"]
     name = "throttle:" + hashlib.sha256(f"{scope}\0{key}".encode()).hexdigest()
     cache.add(name, 0, timeout=window)
     try:

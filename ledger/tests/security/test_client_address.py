@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.core import mail
-from django.core.cache import cache
+from django.core.cache import caches
 from django.test import Client, RequestFactory
 
 from ledger.tests.factories import PASSWORD, make_club, make_member
@@ -18,10 +18,10 @@ ATTACKER, MEMBER = "203.0.113.9", "198.51.100.7"
 
 
 @pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
+def _fresh_cache(db):
+    caches["shared"].clear()
     yield
-    cache.clear()
+    caches["shared"].clear()
 
 
 def via_proxy(client_address: str, *, forwarded: str | None = None) -> Client:
