@@ -1,0 +1,128 @@
+"""The director's screens (issue 21 part 3): a tournament from creation to the final ranking
+through the pages, the hall's wall and the ranking's exports."""
+
+import pytest
+from django.urls import reverse
+
+from ledger.models import Entry, Round, Tournament
+from ledger.tests.factories import make_club, make_member
+from ledger.tests.helpers import client_for
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Ana", "Bor", "Cene", "Dana", "Eva", "Franc"]
+
+
+@pytest.fixture
+def director():
+    club = make_club(slug="kranj", name="Tarok Kranj", game="slovenian_tarok")
+    admin = make_member(club, "Director", role="admin", login=True)
+    for name in NAMES[:2]:
+        make_member(club, name)
+    return club, client_for(admin.user)
+
+
+def url(name, **kwargs):
+    return reverse(name, kwargs={"club": "kranj", **kwargs})
+
+
+def test_a_tournament_from_creation_to_the_final_ranking(director):
+    club, client = director
+    response = client.post(
+        url("tournaments"),
+        {
+            "name": "DP Kranj",
+            "date": "2026-12-05",
+            "game": "slovenian_tarok",
+            "tournament_format": "sl_dp",
+            "params": '{"rounds": 2}',
+            "seed": "S1",
+        },
+    )
+    t = Tournament.objects.get()
+    assert response.status_code == 302 and response["Location"] == url("tournament", pk=t.pk)
+    entries = url("tournament_entries", pk=t.pk)
+    client.post(entries, {"action": "members", "names": "Ana, Bor"})
+    client.post(entries, {"action": "guest", "name": "Cene", "club_name": "Bled"})
+    client.post(entries, {"action": "import", "text": "Dana,Bled,1\nEva,Bled,2\nFranc,,3\n"})
+    assert Entry.objects.filter(tournament=t).count() == 6
+    page = client.get(url("tournament", pk=t.pk)).content.decode()
+    assert 'data-entry="Cene"' in page and "club-members" in page
+
+    response = client.post(url("tournament_draw", pk=t.pk))
+    r = Round.objects.get(tournament=t, number=1)
+    assert response["Location"] == url("tournament_round", pk=r.pk)
+    page = client.get(url("tournament_round", pk=r.pk)).content.decode()
+    assert page.count('class="draw-table"') == 2 and 'id="swap-form"' in page
+    a, b = r.tables[0][1], r.tables[1][1]
+    client.post(url("tournament_round_swap", pk=r.pk), {"first": a, "second": b})
+    r.refresh_from_db()
+    assert r.tables[0][1] == b and r.mode == "manual"
+    client.post(url("tournament_round_publish", pk=r.pk))
+    client.post(url("tournament_round_start", pk=r.pk))
+    r.refresh_from_db()
+    assert r.status == "playing"
+    page = client.get(url("tournament_round", pk=r.pk)).content.decode()
+    assert 'id="round-clock"' in page and "0 of 21 hands" in page
+    wall = client.get(url("tournament_wall", pk=t.pk)).content.decode()
+    assert 'id="wall-clock"' in wall and wall.index('data-player="Ana"') < wall.index(
+        'data-player="Bor"'
+    )
+    client.post(url("tournament_round_close", pk=r.pk))
+    r.refresh_from_db()
+    assert r.status == "closed"
+
+    client.post(url("tournament_draw", pk=t.pk))
+    r2 = Round.objects.get(tournament=t, number=2)
+    for step in ("publish", "start", "close"):
+        client.post(url(f"tournament_round_{step}", pk=r2.pk))
+    t.refresh_from_db()
+    assert t.status == "provisional"
+    standings = client.get(url("tournament_standings", pk=t.pk)).content.decode()
+    assert standings.count("data-player=") == 6
+    csv = client.get(url("tournament_standings", pk=t.pk) + "?_export=csv")
+    assert csv.status_code == 200 and "Ana" in csv.content.decode()
+    pdf = client.get(url("tournament_ranking_pdf", pk=t.pk))
+    assert pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
+    sheet = client.get(url("tournament_round_pdf", pk=r2.pk))
+    assert sheet.content.startswith(b"%PDF")
+    client.post(url("tournament_finish", pk=t.pk))
+    t.refresh_from_db()
+    assert t.status == "final"
+
+
+def test_a_refused_entry_is_a_message_and_writes_nothing(director):
+    club, client = director
+    client.post(
+        url("tournaments"),
+        {
+            "name": "X",
+            "date": "2026-12-05",
+            "game": "slovenian_tarok",
+            "tournament_format": "sl_dp",
+        },
+    )
+    t = Tournament.objects.get()
+    response = client.post(
+        url("tournament_entries", pk=t.pk),
+        {"action": "import", "text": "Dana,Bled,1\nEva,Bled,zero\n"},
+        follow=True,
+    )
+    assert "line 2" in response.content.decode()
+    assert not Entry.objects.exists()
+
+
+def test_bad_parameters_are_shown_on_the_form(director):
+    club, client = director
+    response = client.post(
+        url("tournaments"),
+        {
+            "name": "X",
+            "date": "2026-12-05",
+            "game": "slovenian_tarok",
+            "tournament_format": "sl_dp",
+            "params": '{"rounds": "four"}',
+        },
+    )
+    assert response.status_code == 422 and "params.rounds" in response.content.decode()
+    assert not Tournament.objects.exists()
