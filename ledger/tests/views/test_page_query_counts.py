@@ -50,6 +50,13 @@ QUERIES = {
     "table": 19,
     "table_sheet_pdf": 14,
     "table_new": 12,
+    "tournaments": 6,
+    "tournament": 9,
+    "tournament_round": 10,
+    "tournament_round_pdf": 10,
+    "tournament_standings": 10,
+    "tournament_ranking_pdf": 10,
+    "tournament_wall": 10,
 }
 
 
