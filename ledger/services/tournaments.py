@@ -767,6 +767,64 @@ def table_scores(table: Table) -> dict[int, tuple[int, int, bool]]:
     return result
 
 
+def round_results(round_: Round, round_tables: Sequence[RoundTable]):
+    """Return what the closed tables of a round give (section 6): per round table the results
+    of its seats ({code: {score, place, points, first, left}}), the byes' points and the
+    players who left. Read from each table's close, in the format's basis; ``round_close``
+    stores it and ``verify_ledger`` compares it with what was stored.
+
+    Raise LedgerError for a tournament player with a result at a table the draw did not seat
+    him at, or a drawn player without one (a substitute's result counts for no one).
+    """
+    tournament = round_.tournament
+    entries = {e.member_id: e for e in tournament.entries.all()}
+    basis = engine.FORMATS[tournament.tournament_format].basis
+    flat: dict[str, int] = {}
+    leavers: set[str] = set()
+    for rt in round_tables:
+        seated = set(rt.seats)
+        for member_id, (before, final, left) in table_scores(rt.table).items():
+            entry = entries.get(member_id)
+            if entry is None:
+                continue  # a substitute
+            if entry.code not in seated:
+                raise LedgerError(
+                    _("{name} has a result at table {number} but is not seated there").format(
+                        name=entry.name, number=rt.number
+                    ),
+                    "__all__",
+                )
+            flat[entry.code] = before if basis == BEFORE_SPLIT else final
+            if left:
+                leavers.add(entry.code)
+    try:
+        points = engine.round_points(
+            tournament.tournament_format,
+            tournament.game,
+            [tuple(rt.seats) for rt in round_tables],
+            flat,
+            byes=tuple(round_.byes),
+            leavers=leavers,
+        )
+    except TournamentError as error:
+        raise _refuse(error, "__all__") from error
+    seats = {s.player: s for s in points.seats}
+    results = {
+        rt.pk: {
+            code: {
+                "score": seats[code].score,
+                "place": seats[code].place,
+                "points": str(seats[code].points),
+                "first": seats[code].first,
+                "left": seats[code].left,
+            }
+            for code in rt.seats
+        }
+        for rt in round_tables
+    }
+    return results, str(points.bye_points), leavers
+
+
 def round_close(*, round_: Round, by=None) -> Round:
     """Close a playing round: close every table still open (the game's close), take each
     seated player's table score in the format's basis and store places and points.
@@ -780,9 +838,6 @@ def round_close(*, round_: Round, by=None) -> Round:
     if round_.status != Round.Status.PLAYING:
         raise LedgerError(_("only a round being played can close"), "__all__")
     round_tables = list(round_.round_tables.select_related("table").order_by("number"))
-    entries = {e.member_id: e for e in tournament.entries.all()}
-    basis = engine.FORMATS[tournament.tournament_format].basis
-    scores: dict[int, dict[str, tuple[int, bool]]] = {}
     for rt in round_tables:
         if rt.table is None:
             raise LedgerError(
@@ -790,54 +845,17 @@ def round_close(*, round_: Round, by=None) -> Round:
             )
         if rt.table.status == Table.Status.OPEN:
             rt.table = table_services.table_close(table=rt.table, by=by)
-        here = {}
-        seated = set(rt.seats)
-        for member_id, (before, final, left) in table_scores(rt.table).items():
-            entry = entries.get(member_id)
-            if entry is None:
-                continue  # a substitute
-            if entry.code not in seated:
-                raise LedgerError(
-                    _("{name} has a result at table {number} but is not seated there").format(
-                        name=entry.name, number=rt.number
-                    ),
-                    "__all__",
-                )
-            here[entry.code] = (before if basis == BEFORE_SPLIT else final, left)
-        scores[rt.pk] = here
-    flat = {code: s for here in scores.values() for code, (s, _left) in here.items()}
-    leavers = {code for here in scores.values() for code, (_s, left) in here.items() if left}
-    try:
-        points = engine.round_points(
-            tournament.tournament_format,
-            tournament.game,
-            [tuple(rt.seats) for rt in round_tables],
-            flat,
-            byes=tuple(round_.byes),
-            leavers=leavers,
-        )
-    except TournamentError as error:
-        raise _refuse(error, "__all__") from error
-    seats = {s.player: s for s in points.seats}
+    results, bye_points, leavers = round_results(round_, round_tables)
     with writing():
         locked_t = _lock(tournament)
         round_ = Round.objects.select_for_update(of=("self",)).get(pk=round_.pk)
         if round_.status != Round.Status.PLAYING:
             raise LedgerError(_("only a round being played can close"), "__all__")
         for rt in round_tables:
-            rt.results = {
-                code: {
-                    "score": seats[code].score,
-                    "place": seats[code].place,
-                    "points": str(seats[code].points),
-                    "first": seats[code].first,
-                    "left": seats[code].left,
-                }
-                for code in rt.seats
-            }
+            rt.results = results[rt.pk]
             rt.hands_played = hands_played(rt.table_id)
             rt.save(update_fields=["results", "hands_played"])
-        round_.bye_rows.update(points=str(points.bye_points))
+        round_.bye_rows.update(points=bye_points)
         for code in leavers:
             Entry.objects.filter(tournament=tournament, code=code).update(
                 withdrawn_after=round_.number

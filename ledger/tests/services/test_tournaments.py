@@ -10,7 +10,8 @@ from django.core.management import call_command
 
 from ledger import services
 from ledger.games.registry import get_game
-from ledger.models import Entry, Evening, Member, Round, Table, Tournament
+from ledger.models import Entry, Evening, Member, Round, RoundTable, Table, Tournament
+from ledger.selectors.verify import verify_ledger
 from ledger.services import tournaments as tour
 from ledger.services.errors import LedgerError
 from ledger.tests.factories import make_club
@@ -263,3 +264,25 @@ def test_the_tournament_evening_is_refused_when_the_date_is_taken():
         tour.round_start(round_=r)
     assert caught.value.field == "date"
     assert Evening.objects.count() == 1 and not Table.objects.exists()
+
+
+def test_verify_ledger_recomputes_the_stored_points():
+    """verify_ledger compares each closed round's stored results with its tables' closes."""
+    t = slovenian_tournament()
+    twelve(t)
+    r = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r)
+    r = tour.round_start(round_=r)
+    first = r.round_tables.select_related("table", "round__tournament").get(number=1)
+    score_table(first, dict(zip(first.seats, (30, -10, 5), strict=True)))
+    tour.round_close(round_=r)
+    assert verify_ledger().ok
+    first.refresh_from_db()
+    code = first.seats[0]
+    assert first.results[code]["points"] == "2"
+    RoundTable.objects.filter(pk=first.pk).update(
+        results={**first.results, code: {**first.results[code], "points": "1"}}
+    )
+    report = verify_ledger()
+    assert not report.ok
+    assert any("round 1 table 1" in p for p in report.problems)
