@@ -100,6 +100,73 @@ def test_example_01_through_the_ledger():
     assert "OK" in out.getvalue()
 
 
+def settle_zero_sum(round_table, scores):
+    """Give each seated player his table score at a zero-sum table by adjustments from the
+    players below zero to those above it."""
+    names = dict(
+        Entry.objects.filter(tournament=round_table.round.tournament).values_list("code", "name")
+    )
+    debtors = [[names[c], -scores[c]] for c in round_table.seats if scores[c] < 0]
+    creditors = [[names[c], scores[c]] for c in round_table.seats if scores[c] > 0]
+    for creditor in creditors:
+        while creditor[1]:
+            debtor = next(d for d in debtors if d[1])
+            points = min(debtor[1], creditor[1])
+            services.adjustment_post(
+                table=round_table.table,
+                source=debtor[0],
+                target=creditor[0],
+                points=points,
+                reason="test",
+            )
+            debtor[1] -= points
+            creditor[1] -= points
+
+
+@pytest.mark.parametrize(
+    ("name", "game", "slug"),
+    [("02_dk25_dm", "danish_tarok", "dk"), ("04_hu11_byes", "hungarian_tarokk", "hu")],
+)
+def test_sum_examples_through_the_ledger(name, game, slug):
+    """The Danish DM (tables of 4 and 3) and the Hungarian cup (byes, the final): the stored
+    draws, points and the ranking are the spec's, the scores being each table's close."""
+    data = example(name)
+    club = make_club(slug=slug, name=slug, game=game)
+    t = tour.tournament_create(
+        club=club,
+        name=name,
+        date=DATE,
+        game=data["game"],
+        tournament_format=data["tournament_format"],
+        params=data.get("params"),
+        seed=data["seed"],
+    )
+    lines = [
+        f"{e['id']},{e.get('club') or ''},{e.get('ladder_rank') or ''},{e['id']}"
+        for e in data["entries"]
+    ]
+    tour.entries_import(tournament=t, text="\n".join(lines))
+    for given, expected in zip(data["rounds"], data["expected"]["rounds"], strict=True):
+        r = tour.round_draw(tournament=t)
+        assert (r.tables, r.byes) == (expected["tables"], expected["byes"])
+        tour.round_publish(round_=r)
+        r = tour.round_start(round_=r)
+        for rt in r.round_tables.select_related("table", "round__tournament"):
+            settle_zero_sum(rt, given["results"])
+        r = tour.round_close(round_=r)
+        got = {c: res["points"] for rt in r.round_tables.all() for c, res in rt.results.items()}
+        got.update({b.entry.code: b.points for b in r.bye_rows.select_related("entry")})
+        # A sum format's points are the table scores, a bye's 0 (spec 7.2).
+        sums = {c: str(v) for c, v in given["results"].items()} | dict.fromkeys(r.byes, "0")
+        assert got == expected.get("points", sums)
+    rows = tour.current_standings(t)
+    want = data["expected"]["ranking"]
+    assert [(row.rank, row.id, str(row.points), row.final_score) for row in rows] == [
+        (w["rank"], w["id"], w["points"], w.get("final_score")) for w in want
+    ]
+    assert verify_ledger().ok
+
+
 def test_bad_params_name_the_field_and_write_nothing():
     club = make_club(slug="sl", game="slovenian_tarok")
     with pytest.raises(LedgerError) as caught:
@@ -286,3 +353,27 @@ def test_verify_ledger_recomputes_the_stored_points():
     report = verify_ledger()
     assert not report.ok
     assert any("round 1 table 1" in p for p in report.problems)
+
+
+def test_a_late_entry_and_a_withdrawal_change_the_next_draw():
+    """Section 9: a newcomer plays from the next round drawn, a withdrawn player no more."""
+    t = slovenian_tournament()
+    codes = twelve(t)
+    r = tour.round_draw(tournament=t)
+    late = tour.entry_add_guest(tournament=t, name="Nik", club_name="Bled")
+    assert late.from_round == 2 and late.code not in [c for x in r.tables for c in x]
+    tour.round_publish(round_=r)
+    r = tour.round_start(round_=r)
+    tour.round_close(round_=r)
+    gone = Entry.objects.get(tournament=t, code=codes["Ana"])
+    with pytest.raises(LedgerError):
+        tour.entry_remove(entry=gone)  # he played: withdraw him instead
+    tour.entry_withdraw(entry=gone)
+    gone.refresh_from_db()
+    assert gone.withdrawn_after == 1
+    r2 = tour.round_draw(tournament=t)
+    seated = [c for x in r2.tables for c in x]
+    assert late.code in seated and gone.code not in seated and len(seated) == 12
+    rows = {row.id: row for row in tour.current_standings(t)}
+    assert rows[gone.code].status == "withdrawn_after_round_1"
+    assert rows[late.code].status == "entered_round_2"
