@@ -896,6 +896,8 @@ class Tournament(models.Model):
         blank=True,
         related_name="tournaments",
     )
+    # The director's acts on the whole tournament (finish, reopen with its reason).
+    log = models.JSONField(_("log"), default=list, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

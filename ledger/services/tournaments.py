@@ -150,7 +150,22 @@ def tournament_finish(*, tournament: Tournament, by=None) -> Tournament:
         if tournament.status != Tournament.Status.PROVISIONAL:
             raise LedgerError(_("only a tournament whose last round is closed can finish"))
         tournament.status = Tournament.Status.FINAL
-        tournament.save(update_fields=["status"])
+        _log(tournament, "finish", by)
+        tournament.save(update_fields=["status", "log"])
+    return tournament
+
+
+def tournament_reopen(*, tournament: Tournament, reason: str, by=None) -> Tournament:
+    """Reopen a final tournament (provisional again), with the director's logged reason."""
+    if not reason or not reason.strip():
+        raise LedgerError(_("reopening needs a reason"), "reason")
+    with writing():
+        tournament = _lock(tournament)
+        if tournament.status != Tournament.Status.FINAL:
+            raise LedgerError(_("only a final tournament can be reopened"))
+        tournament.status = Tournament.Status.PROVISIONAL
+        _log(tournament, "reopen", by, reason=reason.strip()[:500])
+        tournament.save(update_fields=["status", "log"])
     return tournament
 
 
@@ -533,9 +548,10 @@ def _violation_key(v: engine.Violation):
     return (v.severity, v.code, repr(v.details))
 
 
-def _log(round_: Round, action: str, by, **details) -> None:
-    round_.log = [
-        *round_.log,
+def _log(row: Round | Tournament, action: str, by, **details) -> None:
+    """Append the director's act to a round's or the tournament's log (who, when, what)."""
+    row.log = [
+        *row.log,
         {
             "action": action,
             "by": getattr(by, "username", None),

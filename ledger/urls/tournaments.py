@@ -10,6 +10,7 @@ urlpatterns = [
     path("t/<int:pk>/entries/", views.tournament_entries, name="tournament_entries"),
     path("t/<int:pk>/draw/", views.tournament_draw, name="tournament_draw"),
     path("t/<int:pk>/finish/", views.tournament_finish, name="tournament_finish"),
+    path("t/<int:pk>/reopen/", views.tournament_reopen, name="tournament_reopen"),
     path("t/<int:pk>/standings/", views.tournament_standings, name="tournament_standings"),
     path("t/<int:pk>/ranking.pdf", views.tournament_ranking_pdf, name="tournament_ranking_pdf"),
     path("t/<int:pk>/wall/", views.tournament_wall, name="tournament_wall"),

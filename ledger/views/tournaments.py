@@ -141,6 +141,7 @@ def tournament(request, pk):
             "members_form": MembersEntryForm(),
             "guest_form": GuestForm(),
             "import_form": ImportForm(),
+            "log": [_log_line(line) for line in tournament.log],
         },
     )
 
@@ -243,6 +244,20 @@ def tournament_finish(request, pk):
     return _to_tournament(request, tournament)
 
 
+@club_role(ADMIN)
+@require_POST
+def tournament_reopen(request, pk):
+    """Reopen a final tournament with a reason (logged); the ranking is provisional again."""
+    tournament = _tournament(request, pk)
+    try:
+        service.tournament_reopen(
+            tournament=tournament, reason=request.POST.get("reason", ""), by=request.user
+        )
+    except LedgerError as error:
+        _refused(request, error)
+    return _to_tournament(request, tournament)
+
+
 # --- a round -------------------------------------------------------------------------------
 
 
@@ -267,7 +282,8 @@ def tournament_round(request, pk):
 
 
 def _log_line(line: dict) -> str:
-    return f"{line.get('at', '')} · {line.get('action', '')} · {line.get('by') or ''}"
+    parts = [line.get("at", ""), line.get("action", ""), line.get("by") or "", line.get("reason")]
+    return " · ".join(str(p) for p in parts if p)
 
 
 def _round_action(request, pk, act):

@@ -109,6 +109,12 @@ def test_a_tournament_from_creation_to_the_final_ranking(director):
     client.post(url("tournament_finish", pk=t.pk))
     t.refresh_from_db()
     assert t.status == "final"
+    client.post(url("tournament_reopen", pk=t.pk), {"reason": ""})
+    t.refresh_from_db()
+    assert t.status == "final"  # a reason is required
+    client.post(url("tournament_reopen", pk=t.pk), {"reason": "a score misread at table 2"})
+    t.refresh_from_db()
+    assert t.status == "provisional" and t.log[-1]["reason"] == "a score misread at table 2"
 
 
 def test_a_refused_entry_is_a_message_and_writes_nothing(director):
