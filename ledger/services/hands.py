@@ -12,7 +12,7 @@ from ledger.models import (
     Seat,
     Table,
 )
-from ledger.services import seals
+from ledger.services import seals, tournaments
 from ledger.services.errors import (
     LedgerError,
     StaleFormError,
@@ -61,6 +61,7 @@ def hand_record(
                     raise LedgerError(_("this form was already used at another table"), "token")
                 return existing
         check_writable(table)
+        tournaments.check_hand_target(table)  # a round table of a tournament: its target
         next_number = next_hand_number(table.pk)
         if number is not None and number != next_number:
             raise StaleFormError(

@@ -764,6 +764,24 @@ def hands_played(table_id: int) -> int:
     return Hand.objects.filter(table_id=table_id).exclude(status=Hand.Status.VOIDED).count()
 
 
+def check_hand_target(table: Table) -> None:
+    """Refuse a new hand at a round table that has played its round's hands target
+    (section 10: the table is finished, ``ended_by`` = ``target``). An ordinary table, or a
+    round without a target, takes any number of hands. Called by ``hand_record`` under the
+    table's lock."""
+    rt = RoundTable.objects.filter(table_id=table.pk).select_related("round__tournament").first()
+    if rt is None:
+        return
+    target = tournament_params(rt.round.tournament).target_for(len(rt.seats))
+    if target is not None and hands_played(table.pk) >= target:
+        raise LedgerError(
+            _("the table has played the {target} hands of the round; no further hand").format(
+                target=target
+            ),
+            "__all__",
+        )
+
+
 def table_scores(table: Table) -> dict[int, tuple[int, int, bool]]:
     """Return each seated member's (before_split, final, left) of a closed table, by member
     id: ``final`` his balance after the close, ``before_split`` that less his split share."""

@@ -3,6 +3,7 @@ example ``01_sl12_dp.json`` played through real tables of the tournament's eveni
 
 import datetime
 import io
+import random
 from fractions import Fraction
 
 import pytest
@@ -11,10 +12,12 @@ from django.core.management import call_command
 from ledger import services
 from ledger.games.registry import get_game
 from ledger.models import Entry, Evening, Member, Round, RoundTable, Table, Tournament
+from ledger.selectors import tournaments as reads
 from ledger.selectors.verify import verify_ledger
 from ledger.services import tournaments as tour
 from ledger.services.errors import LedgerError
 from ledger.tests.factories import make_club
+from ledger.tests.games.helpers import schedule_in_turn
 from ledger.tests.tournaments.helpers import example
 
 pytestmark = pytest.mark.django_db
@@ -377,3 +380,38 @@ def test_a_late_entry_and_a_withdrawal_change_the_next_draw():
     rows = {row.id: row for row in tour.current_standings(t)}
     assert rows[gone.code].status == "withdrawn_after_round_1"
     assert rows[late.code].status == "entered_round_2"
+
+
+def random_hand_at(table, rng):
+    """Record one random valid hand at ``table`` in its game's rotation."""
+    game = get_game(table.game)
+    rates = services.rate_card(table.evening)
+    seats = [s.name for s in table.seats.order_by("position")]
+    number = table.hands.count() + 1
+    schedule = schedule_in_turn(game, seats, seats[0], number, rates)
+    state = services.table_state(table)
+    record = {**game.random_hand(rng, schedule, rates, state), "seats": seats}
+    return services.hand_record(table=table, record=record)
+
+
+def test_a_round_table_refuses_a_hand_past_its_target():
+    """Section 10: a table that has played its hands target takes no further hand; an
+    ordinary table of the same evening is not limited."""
+    t = slovenian_tournament(rounds=3, hands_target={"3": 2})
+    twelve(t)
+    r = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r)
+    r = tour.round_start(round_=r)
+    table = r.round_tables.select_related("table__evening").get(number=1).table
+    rng = random.Random(3)
+    random_hand_at(table, rng)
+    random_hand_at(table, rng)
+    with pytest.raises(LedgerError) as caught:
+        random_hand_at(table, rng)
+    assert "2 hands" in caught.value.message and table.hands.count() == 2
+    page = reads.round_view(Round.objects.get(pk=r.pk))
+    assert (page.tables[0].hands, page.tables[0].target, page.started) == (2, 2, 1)
+    tour.round_close(round_=r)
+    first = r.round_tables.get(number=1)
+    assert first.hands_played == 2
+    assert verify_ledger().ok
