@@ -1,6 +1,8 @@
 """The director's screens (issue 21 part 3): a tournament from creation to the final ranking
 through the pages, the hall's wall and the ranking's exports."""
 
+import datetime
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -9,6 +11,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from ledger.models import Entry, Round, Tournament
+from ledger.services import tournaments as tour
 from ledger.tests.factories import make_club, make_member
 from ledger.tests.helpers import client_for
 
@@ -153,3 +156,28 @@ def test_bad_parameters_are_shown_on_the_form(director):
     )
     assert response.status_code == 422 and "params.rounds" in response.content.decode()
     assert not Tournament.objects.exists()
+
+
+def test_the_public_page_shows_the_ranking_and_the_published_draws(director):
+    club, client = director
+    t = tour.tournament_create(
+        club=club,
+        name="Odprti turnir",
+        date=datetime.date(2026, 12, 5),
+        game="slovenian_tarok",
+        tournament_format="sl_dp",
+    )
+    tour.entries_import(
+        tournament=t, text="\n".join(f"{n},Bled,{i}" for i, n in enumerate(NAMES, 1))
+    )
+    r = tour.round_draw(tournament=t)
+    public = reverse("public_tournament", kwargs={"club": "kranj", "pk": t.pk})
+    assert client.get(public).status_code == 404  # the club keeps its results private
+    club.publish_results = True
+    club.save(update_fields=["publish_results"])
+    anonymous = client_for(None)
+    page = anonymous.get(public).content.decode()
+    assert page.count("data-player=") == 6 and "data-round" not in page  # not yet published
+    tour.round_publish(round_=r)
+    page = anonymous.get(public).content.decode()
+    assert page.count('data-table="') == 2 and 'data-round="1"' in page
