@@ -41,6 +41,7 @@ from ledger.models import (
     Bye,
     Club,
     Entry,
+    Evening,
     Hand,
     Member,
     Posting,
@@ -54,7 +55,15 @@ from ledger.models import (
 )
 from ledger.services import tables as table_services
 from ledger.services.errors import LedgerError
-from ledger.services.ledger import table_balances, writing
+from ledger.services.ledger import (
+    TableLedger,
+    live_postings,
+    lock_evening,
+    lock_table,
+    post_split,
+    table_balances,
+    writing,
+)
 from ledger.tournaments import engine
 from ledger.tournaments.engine.errors import TournamentError
 from ledger.tournaments.engine.rules import BEFORE_SPLIT, FINAL, STANDINGS
@@ -904,6 +913,103 @@ def round_close(*, round_: Round, by=None) -> Round:
             locked_t.status = Tournament.Status.PROVISIONAL
             locked_t.save(update_fields=["status"])
     return round_
+
+
+# --- corrections after a round closed (section 11) ----------------------------------------
+
+CORRECTION_MINUTES_AFTER_LAST = 30
+
+
+def correction_period_over(round_: Round, *, now=None) -> bool:
+    """Return whether round ``round_``'s correction period has ended: when the next round
+    started (its clock), or for the last round 30 minutes after it closed (section 11)."""
+    now = now or timezone.now()
+    following = round_.tournament.rounds.filter(number=round_.number + 1).first()
+    if following is not None:
+        return following.started_at is not None
+    params = tournament_params(round_.tournament)
+    last = engine.FORMATS[round_.tournament.tournament_format].last_round(params.rounds)
+    if round_.number < last or round_.closed_at is None:
+        return False
+    return now >= round_.closed_at + datetime.timedelta(minutes=CORRECTION_MINUTES_AFTER_LAST)
+
+
+def tournament_hand_correct(
+    *,
+    hand: Hand,
+    record: dict,
+    reason: str,
+    override: bool = False,
+    override_reason: str = "",
+    by=None,
+):
+    """Correct a hand of a closed round's table in one transaction (section 11): reverse the
+    table's close, correct the hand (re-settling its later hands), close the table again and
+    recompute the round's table scores, places and points; the standings after it follow
+    (they are computed from the rounds). A published draw never changes.
+
+    After the correction period only with the director's ``override`` and its reason; the
+    correction is logged on the round, marked when it came after the period.
+    """
+    if not reason or not reason.strip():
+        raise LedgerError(_("a correction needs a reason"), "reason")
+    from ledger.services import hands as hand_services  # hands asks this module for targets
+
+    rt = (
+        RoundTable.objects.filter(table_id=hand.table_id)
+        .select_related("round__tournament")
+        .first()
+    )
+    if rt is None:
+        raise LedgerError(_("this hand is not of a tournament's table"), "hand")
+    late = correction_period_over(rt.round)
+    if late and not override:
+        raise LedgerError(
+            _(
+                "the correction period of round {number} is over; only the director's override "
+                "with a reason may correct it"
+            ).format(number=rt.round.number),
+            "override",
+        )
+    if late and not (override_reason or "").strip():
+        raise LedgerError(_("an override needs a reason"), "override_reason")
+    with writing():
+        _lock(rt.round.tournament)
+        round_ = Round.objects.select_for_update(of=("self",)).get(pk=rt.round_id)
+        if round_.status != Round.Status.CLOSED:
+            raise LedgerError(_("the round is not closed: correct the hand at its table"), "hand")
+        lock_evening(round_.tournament.evening_id)
+        table = lock_table(hand.table_id)
+        if table.evening.status != Evening.Status.OPEN:
+            raise LedgerError(_("the evening is closed; a treasurer must reopen it first"))
+        ledger = TableLedger(table)
+        for posting in live_postings(table):
+            if posting.kind == Posting.Kind.SPLIT:
+                ledger.reverse(posting, by=by, note=reason)
+        changed = hand_services.correct_locked(table, hand, record, reason, by=by)
+        post_split(table, by)
+        round_tables = list(round_.round_tables.select_related("table").order_by("number"))
+        for other in round_tables:
+            if other.pk == rt.pk:
+                other.table = table
+        results, bye_points, _leavers = round_results(round_, round_tables)
+        for other in round_tables:
+            if other.results != results[other.pk]:
+                other.results = results[other.pk]
+                other.save(update_fields=["results"])
+        round_.bye_rows.update(points=bye_points)
+        _log(
+            round_,
+            "correct",
+            by,
+            table=rt.number,
+            hand=hand.number,
+            reason=reason.strip()[:500],
+            after_period=late,
+            override_reason=(override_reason or "").strip()[:500],
+        )
+        round_.save(update_fields=["log"])
+    return changed
 
 
 # --- texts ---------------------------------------------------------------------------------

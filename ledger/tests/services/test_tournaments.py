@@ -415,3 +415,61 @@ def test_a_round_table_refuses_a_hand_past_its_target():
     first = r.round_tables.get(number=1)
     assert first.hands_played == 2
     assert verify_ledger().ok
+
+
+def first_hand_again(table, rng):
+    """Return another valid record of hand 1 of ``table`` (same seats and dealer)."""
+    game = get_game(table.game)
+    rates = services.rate_card(table.evening)
+    seats = [s.name for s in table.seats.order_by("position")]
+    schedule = schedule_in_turn(game, seats, seats[0], 1, rates)
+    state = game.next_state(None, dict.fromkeys(game.features.pool_codes, 0), seats)
+    return {**game.random_hand(rng, schedule, rates, state), "seats": seats}
+
+
+def test_a_correction_after_the_round_closed():
+    """Section 11: one transaction reverses the close, corrects the hand, closes again and
+    recomputes the round; after the next round started only with the override and a reason;
+    the published draw of the next round never changes."""
+    t = slovenian_tournament(rounds=3)
+    twelve(t)
+    r = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r)
+    r = tour.round_start(round_=r)
+    table = r.round_tables.select_related("table__evening").get(number=1).table
+    rng = random.Random(7)
+    hands = [random_hand_at(table, rng) for _ in range(3)]
+    tour.round_close(round_=r)
+    before = r.round_tables.get(number=1).results
+    record = first_hand_again(table, random.Random(99))
+    with pytest.raises(LedgerError) as caught:
+        tour.tournament_hand_correct(hand=hands[0], record=record, reason="")
+    assert caught.value.field == "reason"
+    tour.tournament_hand_correct(hand=hands[0], record=record, reason="count misread")
+    table.refresh_from_db()
+    assert table.status == "closed"
+    after = r.round_tables.get(number=1).results
+    scores = tour.table_scores(table)
+    codes = dict(Entry.objects.filter(tournament=t).values_list("member_id", "code"))
+    assert {codes[m]: s[0] for m, s in scores.items()} == {c: v["score"] for c, v in after.items()}
+    assert before != after or hands[0].record != record
+    assert verify_ledger().ok
+
+    r2 = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r2)
+    tour.round_start(round_=r2)
+    drawn = Round.objects.get(pk=r2.pk).tables
+    again = first_hand_again(table, random.Random(5))
+    with pytest.raises(LedgerError) as caught:
+        tour.tournament_hand_correct(hand=hands[0], record=again, reason="again")
+    assert caught.value.field == "override"
+    with pytest.raises(LedgerError) as caught:
+        tour.tournament_hand_correct(hand=hands[0], record=again, reason="again", override=True)
+    assert caught.value.field == "override_reason"
+    tour.tournament_hand_correct(
+        hand=hands[0], record=again, reason="again", override=True, override_reason="sure"
+    )
+    r.refresh_from_db()
+    assert r.log[-1]["action"] == "correct" and r.log[-1]["after_period"] is True
+    assert Round.objects.get(pk=r2.pk).tables == drawn
+    assert verify_ledger().ok
