@@ -868,6 +868,37 @@ def round_results(round_: Round, round_tables: Sequence[RoundTable]):
     return results, str(points.bye_points), leavers
 
 
+def _check_seating(tournament: Tournament, round_tables: Sequence[RoundTable]) -> None:
+    """Refuse a round whose tables do not seat the draw: a tournament player at a table the
+    draw did not seat him at, or a drawn player who has no seat at his table."""
+    entries = {e.member_id: e for e in tournament.entries.all()}
+    at: dict[int, set[str]] = {rt.table_id: set() for rt in round_tables}
+    numbers = {rt.table_id: rt for rt in round_tables}
+    for seat in Seat.objects.filter(table_id__in=list(at)).order_by("table_id", "position"):
+        entry = entries.get(seat.member_id)
+        if entry is None:
+            continue  # a substitute
+        rt = numbers[seat.table_id]
+        if entry.code not in rt.seats:
+            raise LedgerError(
+                _("{name} has a result at table {number} but is not seated there").format(
+                    name=entry.name, number=rt.number
+                ),
+                "__all__",
+            )
+        at[seat.table_id].add(entry.code)
+    names = {e.code: e.name for e in entries.values()}
+    for rt in round_tables:
+        for code in rt.seats:
+            if code not in at[rt.table_id]:
+                raise LedgerError(
+                    _("{name} is drawn at table {number} but has no seat there").format(
+                        name=names.get(code, code), number=rt.number
+                    ),
+                    "__all__",
+                )
+
+
 def round_close(*, round_: Round, by=None) -> Round:
     """Close a playing round: close every table still open (the game's close), take each
     seated player's table score in the format's basis and store places and points.
@@ -886,6 +917,8 @@ def round_close(*, round_: Round, by=None) -> Round:
             raise LedgerError(
                 _("table {number} was never opened").format(number=rt.number), "__all__"
             )
+    _check_seating(tournament, round_tables)  # before any table is closed
+    for rt in round_tables:
         if rt.table.status == Table.Status.OPEN:
             rt.table = table_services.table_close(table=rt.table, by=by)
     results, bye_points, leavers = round_results(round_, round_tables)

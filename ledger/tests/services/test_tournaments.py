@@ -322,6 +322,7 @@ def test_a_result_for_a_player_not_seated_there_is_refused():
     r.refresh_from_db()
     assert r.status == Round.Status.PLAYING
     assert all(not rt.results for rt in r.round_tables.all())
+    assert not Table.objects.filter(round_table__round=r, status="closed").exists()
 
 
 def test_the_tournament_evening_is_refused_when_the_date_is_taken():
