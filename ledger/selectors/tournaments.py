@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ledger.models import Entry, Hand, Round, Tournament
+from ledger.models import Entry, Hand, Round, RoundTable, Tournament
 from ledger.services import tournaments as service
 from ledger.tournaments import engine
 
@@ -32,6 +32,15 @@ def round_for_club(*, club, pk: int) -> Round | None:
     return (
         Round.objects.filter(tournament__club=club, pk=pk)
         .select_related("tournament__club", "tournament__evening")
+        .first()
+    )
+
+
+def closed_round_table(table) -> RoundTable | None:
+    """Return the round table ``table`` was opened as, when its round is closed."""
+    return (
+        RoundTable.objects.filter(table=table, round__status=Round.Status.CLOSED)
+        .select_related("round__tournament")
         .first()
     )
 

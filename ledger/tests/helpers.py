@@ -29,6 +29,7 @@ from ledger import services
 from ledger.db import ledger_unlocked
 from ledger.games.danish.engine import RateCard
 from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
+from ledger.games.registry import get_game
 from ledger.models import (
     Account,
     Member,
@@ -41,6 +42,7 @@ from ledger.tests.factories import (
     make_member,
     make_season,
 )
+from ledger.tests.games.helpers import schedule_in_turn
 
 # from test_standings
 NAMES = ("Anna", "Bo", "Carl", "Dorte", "Erik")
@@ -476,3 +478,26 @@ def seed(**options):
     out, err = io.StringIO(), io.StringIO()
     call_command("seed_demo", stdout=out, stderr=err, **options)
     return out.getvalue(), err.getvalue()
+
+
+# from the tournament tests
+def random_hand_at(table, rng):
+    """Record one random valid hand at ``table`` in its game's rotation."""
+    game = get_game(table.game)
+    rates = services.rate_card(table.evening)
+    seats = [s.name for s in table.seats.order_by("position")]
+    number = table.hands.count() + 1
+    schedule = schedule_in_turn(game, seats, seats[0], number, rates)
+    state = services.table_state(table)
+    record = {**game.random_hand(rng, schedule, rates, state), "seats": seats}
+    return services.hand_record(table=table, record=record)
+
+
+def first_hand_again(table, rng):
+    """Return another valid record of hand 1 of ``table`` (same seats and dealer)."""
+    game = get_game(table.game)
+    rates = services.rate_card(table.evening)
+    seats = [s.name for s in table.seats.order_by("position")]
+    schedule = schedule_in_turn(game, seats, seats[0], 1, rates)
+    state = game.next_state(None, dict.fromkeys(game.features.pool_codes, 0), seats)
+    return {**game.random_hand(rng, schedule, rates, state), "seats": seats}

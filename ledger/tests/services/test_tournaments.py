@@ -17,7 +17,7 @@ from ledger.selectors.verify import verify_ledger
 from ledger.services import tournaments as tour
 from ledger.services.errors import LedgerError
 from ledger.tests.factories import make_club
-from ledger.tests.games.helpers import schedule_in_turn
+from ledger.tests.helpers import first_hand_again, random_hand_at
 from ledger.tests.tournaments.helpers import example
 
 pytestmark = pytest.mark.django_db
@@ -383,18 +383,6 @@ def test_a_late_entry_and_a_withdrawal_change_the_next_draw():
     assert rows[late.code].status == "entered_round_2"
 
 
-def random_hand_at(table, rng):
-    """Record one random valid hand at ``table`` in its game's rotation."""
-    game = get_game(table.game)
-    rates = services.rate_card(table.evening)
-    seats = [s.name for s in table.seats.order_by("position")]
-    number = table.hands.count() + 1
-    schedule = schedule_in_turn(game, seats, seats[0], number, rates)
-    state = services.table_state(table)
-    record = {**game.random_hand(rng, schedule, rates, state), "seats": seats}
-    return services.hand_record(table=table, record=record)
-
-
 def test_a_round_table_refuses_a_hand_past_its_target():
     """Section 10: a table that has played its hands target takes no further hand; an
     ordinary table of the same evening is not limited."""
@@ -416,16 +404,6 @@ def test_a_round_table_refuses_a_hand_past_its_target():
     first = r.round_tables.get(number=1)
     assert first.hands_played == 2
     assert verify_ledger().ok
-
-
-def first_hand_again(table, rng):
-    """Return another valid record of hand 1 of ``table`` (same seats and dealer)."""
-    game = get_game(table.game)
-    rates = services.rate_card(table.evening)
-    seats = [s.name for s in table.seats.order_by("position")]
-    schedule = schedule_in_turn(game, seats, seats[0], 1, rates)
-    state = game.next_state(None, dict.fromkeys(game.features.pool_codes, 0), seats)
-    return {**game.random_hand(rng, schedule, rates, state), "seats": seats}
 
 
 def test_a_correction_after_the_round_closed():

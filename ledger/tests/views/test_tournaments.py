@@ -2,6 +2,8 @@
 through the pages, the hall's wall and the ranking's exports."""
 
 import datetime
+import json
+import random
 
 import pytest
 from django.db import connection
@@ -13,7 +15,7 @@ from django.utils.translation import gettext
 from ledger.models import Entry, Round, Tournament
 from ledger.services import tournaments as tour
 from ledger.tests.factories import make_club, make_member
-from ledger.tests.helpers import client_for
+from ledger.tests.helpers import client_for, first_hand_again, random_hand_at
 
 pytestmark = pytest.mark.django_db
 
@@ -181,3 +183,41 @@ def test_the_public_page_shows_the_ranking_and_the_published_draws(director):
     tour.round_publish(round_=r)
     page = anonymous.get(public).content.decode()
     assert page.count('data-table="') == 2 and 'data-round="1"' in page
+
+
+def test_the_director_corrects_a_hand_of_a_closed_round_on_the_hand_form(director):
+    """The hand form of a closed round's table: open to the director, the correction goes
+    through tournament_hand_correct; after the period it asks for the override."""
+    club, client = director
+    t = tour.tournament_create(
+        club=club,
+        name="DP",
+        date=datetime.date(2026, 12, 5),
+        game="slovenian_tarok",
+        tournament_format="sl_dp",
+    )
+    tour.entries_import(tournament=t, text="\n".join(NAMES))
+    r = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r)
+    r = tour.round_start(round_=r)
+    table = r.round_tables.select_related("table__evening").get(number=1).table
+    rng = random.Random(4)
+    hand = random_hand_at(table, rng)
+    tour.round_close(round_=r)
+    page = client.get(url("hand", pk=hand.pk)).content.decode()
+    assert 'id="correct-hand"' in page
+    form = client.get(url("hand_correct", pk=hand.pk))
+    assert form.status_code == 200 and 'id="tournament-correction"' in form.content.decode()
+    record = first_hand_again(table, random.Random(8))
+    response = client.post(
+        url("hand_correct", pk=hand.pk),
+        {"record": json.dumps(record), "reason": "misread", "base_revision": 1},
+        headers={"X-Hand-Submit": "1"},
+    )
+    assert response.status_code == 200, response.content.decode()[:500]
+    hand.refresh_from_db()
+    assert hand.revisions.count() == 2
+    r.refresh_from_db()
+    assert r.log[-1]["action"] == "correct" and r.log[-1]["after_period"] is False
+    table.refresh_from_db()
+    assert table.status == "closed"
