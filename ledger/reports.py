@@ -289,6 +289,7 @@ def tournament_ranking_pdf(*, tournament) -> tuple[str, str, bytes]:
             reads.standings_lines(tournament), rounds=closed, orderable=False
         ),
         "rules": reads.rules_note(tournament),
+        "corrections": [c for c in reads.corrections(tournament) if c.after_period],
     }
     content = _render(
         "ledger/pdf/tournament_ranking.html",
@@ -314,6 +315,7 @@ def tournament_draw_pdf(*, round_) -> tuple[str, str, bytes]:
         "round": round_,
         "view": reads.round_view(round_),
         "rules": reads.rules_note(tournament),
+        "corrections": reads.corrections(tournament, round_=round_),
     }
     content = _render("ledger/pdf/tournament_draw.html", context, club=tournament.club, title=title)
     return f"draw-{tournament.club.slug}-{tournament.pk}-{round_.number}.pdf", PDF, content

@@ -202,3 +202,35 @@ def rules_note(tournament: Tournament) -> str:
         ties=", ".join(str(TIE_BREAK_NAMES.get(t, t)) for t in rules.tie_breaks),
         seed=tournament.seed,
     )
+
+
+@dataclass
+class CorrectionLine:
+    round: int
+    table: int
+    hand: int
+    reason: str
+    at: str
+    by: str
+    after_period: bool
+    override_reason: str
+
+
+def corrections(tournament: Tournament, *, round_: Round | None = None) -> list[CorrectionLine]:
+    """Return the corrections made after a round closed (from the rounds' logs), in order."""
+    rounds = [round_] if round_ is not None else list(tournament.rounds.order_by("number"))
+    return [
+        CorrectionLine(
+            round=r.number,
+            table=line.get("table", 0),
+            hand=line.get("hand", 0),
+            reason=line.get("reason", ""),
+            at=line.get("at", ""),
+            by=line.get("by") or "",
+            after_period=bool(line.get("after_period")),
+            override_reason=line.get("override_reason", ""),
+        )
+        for r in rounds
+        for line in r.log
+        if line.get("action") == "correct"
+    ]

@@ -277,6 +277,7 @@ def tournament_round(request, pk):
             "clock": _clock(round_),
             "swap_form": SwapForm(players=view.players),
             "log": [_log_line(line) for line in round_.log],
+            "corrections": reads.corrections(round_.tournament, round_=round_),
         },
     )
 

@@ -55,7 +55,7 @@ QUERIES = {
     "tournament_round": 10,
     "tournament_round_pdf": 10,
     "tournament_standings": 10,
-    "tournament_ranking_pdf": 10,
+    "tournament_ranking_pdf": 11,  # +1: the rounds' logs, for the corrections after the period
     "tournament_wall": 10,
 }
 

@@ -221,3 +221,6 @@ def test_the_director_corrects_a_hand_of_a_closed_round_on_the_hand_form(directo
     assert r.log[-1]["action"] == "correct" and r.log[-1]["after_period"] is False
     table.refresh_from_db()
     assert table.status == "closed"
+    page = client.get(url("tournament_round", pk=r.pk)).content.decode()
+    assert 'id="corrections"' in page and "misread" in page
+    assert client.get(url("tournament_round_pdf", pk=r.pk)).content.startswith(b"%PDF")
