@@ -38,6 +38,7 @@ from ledger.web.http import found
 from ledger.web.permissions import can, club_role
 
 ADMIN = Member.Role.ADMIN
+WALL_STANDINGS = 15  # the top of the live standings that fits the wall at 1280x720
 
 
 def _tournament(request, pk):
@@ -414,7 +415,7 @@ def tournament_wall(request, pk):
         "round": current,
         "clock": _clock(current) if current and current.status == Round.Status.PLAYING else None,
         "seats": reads.where_to_sit(current),
-        "standings": reads.standings_lines(tournament)[:30],
+        "standings": reads.standings_lines(tournament)[:WALL_STANDINGS],
     }
     if request.htmx:
         return render(request, "ledger/tournaments/_wall_live.html", context)
