@@ -773,22 +773,28 @@ def hands_played(table_id: int) -> int:
     return Hand.objects.filter(table_id=table_id).exclude(status=Hand.Status.VOIDED).count()
 
 
-def check_hand_target(table: Table) -> None:
-    """Refuse a new hand at a round table that has played its round's hands target
-    (section 10: the table is finished, ``ended_by`` = ``target``). An ordinary table, or a
-    round without a target, takes any number of hands. Called by ``hand_record`` under the
-    table's lock."""
+def check_hand_target(table: Table, *, now=None) -> None:
+    """Refuse a new hand at a round table that has played its round's hands target, or once
+    the round's time and its entry grace are over (section 10, ``engine.admit_hand``: hands
+    still being typed are taken until the grace ends). An ordinary table takes any number
+    of hands. Called by ``hand_record`` under the table's lock."""
     rt = RoundTable.objects.filter(table_id=table.pk).select_related("round__tournament").first()
     if rt is None:
         return
-    target = tournament_params(rt.round.tournament).target_for(len(rt.seats))
-    if target is not None and hands_played(table.pk) >= target:
-        raise LedgerError(
-            _("the table has played the {target} hands of the round; no further hand").format(
-                target=target
-            ),
-            "__all__",
-        )
+    round_ = rt.round
+    elapsed = 0
+    if round_.started_at is not None:
+        elapsed = int(((now or timezone.now()) - round_.started_at).total_seconds())
+    admission = engine.admit_hand(
+        params=tournament_params(round_.tournament),
+        kind=round_.kind,
+        table_size=len(rt.seats),
+        hands_played=hands_played(table.pk),
+        seconds_elapsed=max(0, elapsed),
+    )
+    if not admission.accepted and admission.problem is not None:
+        problem = admission.problem
+        raise LedgerError(gettext(problem.template).format(**problem.params), "__all__")
 
 
 def table_scores(table: Table) -> dict[int, tuple[int, int, bool]]:

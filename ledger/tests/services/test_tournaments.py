@@ -406,6 +406,24 @@ def test_a_round_table_refuses_a_hand_past_its_target():
     assert verify_ledger().ok
 
 
+def test_a_round_table_refuses_a_hand_once_the_time_and_the_grace_are_over():
+    """Section 10: 90 minutes and 10 of grace; a hand typed in the grace counts, later not."""
+    t = slovenian_tournament(rounds=3)
+    twelve(t)
+    r = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r)
+    r = tour.round_start(round_=r)
+    table = r.round_tables.select_related("table__evening").get(number=1).table
+    rng = random.Random(3)
+    start = r.started_at
+    Round.objects.filter(pk=r.pk).update(started_at=start - datetime.timedelta(minutes=95))
+    random_hand_at(table, rng)  # in the grace: still typed in
+    Round.objects.filter(pk=r.pk).update(started_at=start - datetime.timedelta(minutes=100))
+    with pytest.raises(LedgerError) as caught:
+        random_hand_at(table, rng)
+    assert "time is up" in caught.value.message and table.hands.count() == 1
+
+
 def test_a_correction_after_the_round_closed():
     """Section 11: one transaction reverses the close, corrects the hand, closes again and
     recomputes the round; after the next round started only with the override and a reason;
