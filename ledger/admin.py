@@ -24,7 +24,9 @@ from ledger.models import (
     Account,
     AccountBalance,
     AccountStats,
+    Bye,
     Club,
+    Entry,
     Evening,
     EveningLog,
     EveningResult,
@@ -36,10 +38,13 @@ from ledger.models import (
     Posting,
     PostingSeat,
     Profile,
+    Round,
+    RoundTable,
     Seal,
     Season,
     Seat,
     Table,
+    Tournament,
     Transfer,
 )
 from ledger.tables.columns import price_text
@@ -686,3 +691,40 @@ class JetonCountAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["table", "account", "points", "counted_by", "counted_at"]
     list_filter = ["table__evening__club"]
     list_select_related = ["table__evening__club", "account__member", "counted_by"]
+
+
+# --- tournaments: written by ``services.tournaments`` only, read here ----------------------
+
+
+@admin.register(Tournament)
+class TournamentAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["name", "club", "date", "game", "tournament_format", "status"]
+    list_filter = ["status", "club"]
+    list_select_related = ["club"]
+
+
+@admin.register(Entry)
+class EntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["name", "tournament", "club_name", "ladder_rank", "guest", "code"]
+    list_filter = ["tournament__club", "guest"]
+    list_select_related = ["tournament"]
+    search_fields = ["name"]
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["tournament", "number", "kind", "mode", "status"]
+    list_filter = ["status", "tournament__club"]
+    list_select_related = ["tournament"]
+
+
+@admin.register(RoundTable)
+class RoundTableAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["round", "number", "table", "hands_played"]
+    list_select_related = ["round__tournament", "table__evening__club"]
+
+
+@admin.register(Bye)
+class ByeAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["round", "entry", "points"]
+    list_select_related = ["round__tournament", "entry"]

@@ -965,3 +965,213 @@ class Profile(models.Model):
 
     def __str__(self):
         return str(self.user)
+
+
+# --- tournaments (issue 21, ``tournament.md``) ---------------------------------------------
+
+
+def tournament_format_choices() -> list[tuple[str, str]]:
+    """Return the formats of ``tournament.md`` section 7 (a callable: no migration per label)."""
+    return [
+        ("sl_dp", _("Slovenian championship (DP)")),
+        ("dk_dm", _("Danish championship (DM)")),
+        ("hu_kupa", _("Hungarian cup")),
+        ("generic_sum", _("Sum of points")),
+        ("generic_placement", _("Placement points")),
+    ]
+
+
+class Tournament(models.Model):
+    """An event of several rounds at drawn tables (``tournament.md`` section 2).
+
+    ``params`` holds only the overrides of the format's defaults (the engine validates them);
+    ``rate_card`` is copied when the tournament starts, as an evening copies the club's, and
+    every round table plays it (the tournament's ``evening``, opened at the start).
+    """
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        RUNNING = "running", _("running")
+        PROVISIONAL = "provisional", _("provisional")
+        FINAL = "final", _("final")
+
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="tournaments"
+    )
+    name = models.CharField(_("name"), max_length=100)
+    date = models.DateField(_("date"))
+    game = models.CharField(_("game"), max_length=30, choices=game_choices)
+    tournament_format = models.CharField(
+        _("format"), max_length=20, choices=tournament_format_choices
+    )
+    seed = models.CharField(_("seed"), max_length=100, blank=True)
+    params = models.JSONField(_("parameters"), default=dict, blank=True)
+    rate_card = models.JSONField(_("rate card in force"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.DRAFT
+    )
+    evening = models.ForeignKey(
+        Evening,
+        verbose_name=_("evening"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+    )
+    # The director's acts on the whole tournament (finish, reopen with its reason).
+    log = models.JSONField(_("log"), default=list, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-date", "-id"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("tournament", kwargs={"club": self.club.slug, "pk": self.pk})
+
+
+class Entry(models.Model):
+    """A player entered in a tournament: a member of the club, or a guest from another club
+    (a guest gets an inactive member row of the club, so that he can sit at an ordinary
+    table). ``code`` is his stable id in the draw's hashes (section 3): a federation id
+    when the ladder gives one, else the member's id."""
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.PROTECT, related_name="entries"
+    )
+    member = models.ForeignKey(
+        Member, verbose_name=_("member"), on_delete=models.PROTECT, related_name="entries"
+    )
+    code = models.CharField(_("id"), max_length=40)
+    name = models.CharField(_("name"), max_length=60, validators=[validate_member_name])
+    club_name = models.CharField(_("club"), max_length=100, blank=True)
+    guest = models.BooleanField(_("guest"), default=False)
+    ladder_rank = models.PositiveIntegerField(
+        _("ladder rank"), null=True, blank=True, validators=[MinValueValidator(1)]
+    )
+    from_round = models.PositiveSmallIntegerField(_("from round"), default=1)
+    withdrawn_after = models.PositiveSmallIntegerField(_("withdrawn after round"), null=True)
+
+    class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "code"], name="entry_code_unique"),
+            models.UniqueConstraint(fields=["tournament", "member"], name="entry_member_unique"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class Round(models.Model):
+    """A round with its draw (``tables``: lists of entry codes in seat order; ``byes``), the
+    draw's mode, the checker's findings (``warnings``, each ``Violation.as_dict()``), the
+    draw the engine computed (``computed``, kept when the director swaps) and the log of the
+    director's acts on it (``log``)."""
+
+    class Status(models.TextChoices):
+        DRAFTED = "drafted", _("drafted")
+        PUBLISHED = "published", _("published")
+        PLAYING = "playing", _("playing")
+        CLOSED = "closed", _("closed")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.PROTECT, related_name="rounds"
+    )
+    number = models.PositiveSmallIntegerField(_("round"))
+    kind = models.CharField(_("kind"), max_length=20)
+    mode = models.CharField(_("mode"), max_length=10)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFTED
+    )
+    tables = models.JSONField(_("tables"), default=list)
+    byes = models.JSONField(_("byes"), default=list)
+    groups = models.JSONField(_("seeding groups"), default=dict, blank=True)
+    warnings = models.JSONField(_("warnings"), default=list, blank=True)
+    computed = models.JSONField(_("computed draw"), default=dict, blank=True)
+    log = models.JSONField(_("log"), default=list, blank=True)
+    time_limit_min = models.PositiveIntegerField(_("minutes"))
+    drawn_at = models.DateTimeField(_("drawn at"), auto_now_add=True)
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.tournament} #{self.number}"
+
+
+class RoundTable(models.Model):
+    """A table of a round: its seats (entry codes in seat order, seat 1 deals first), the
+    ordinary ``table`` it was opened as, and per seated player his round result
+    (``results``: code -> {score, place, points, first, left}, points an exact rational as a
+    string), written when the round closes."""
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.PROTECT, related_name="round_tables"
+    )
+    number = models.PositiveSmallIntegerField(_("table"))
+    seats = models.JSONField(_("seats"), default=list)
+    table = models.OneToOneField(
+        Table,
+        verbose_name=_("table"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="round_table",
+    )
+    hands_played = models.PositiveIntegerField(_("hands played"), null=True, blank=True)
+    results = models.JSONField(_("results"), default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("round table")
+        verbose_name_plural = _("round tables")
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="round_table_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.round} T{self.number}"
+
+
+class Bye(models.Model):
+    """A player of a round without a table (section 4); his points are written at the close."""
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.PROTECT, related_name="bye_rows"
+    )
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("entry"), on_delete=models.PROTECT, related_name="byes"
+    )
+    points = models.CharField(_("points"), max_length=40, blank=True)
+
+    class Meta:
+        verbose_name = _("bye")
+        verbose_name_plural = _("byes")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="bye_unique_in_round")
+        ]
+
+    def __str__(self):
+        return f"{self.round} {self.entry}"

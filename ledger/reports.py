@@ -300,3 +300,55 @@ def member_season_pdf(*, season: Season, member: Member) -> tuple[str, str, byte
     content = _render("ledger/pdf/member_season.html", context, club=season.club, title=title)
     name = f"member-{season.club.slug}-{slugify(member.name)}-{slugify(season.name)}.pdf"
     return name, PDF, content
+
+
+# --- tournaments (issue 21) ----------------------------------------------------------------
+
+
+def tournament_ranking_pdf(*, tournament) -> tuple[str, str, bytes]:
+    """Return a tournament's ranking (provisional or final) in large type for the board: every
+    entry with the points of each round, the total and the tie-breaks, the format and seed."""
+    from ledger.selectors import tournaments as reads
+    from ledger.tables.tournaments import TournamentStandingsTable
+
+    closed = tournament.rounds.filter(status="closed").count()
+    final = tournament.status == "final"
+    title = (
+        gettext("Final ranking: {name}") if final else gettext("Provisional ranking: {name}")
+    ).format(name=tournament.name)
+    context = {
+        "tournament": tournament,
+        "table": TournamentStandingsTable(
+            reads.standings_lines(tournament), rounds=closed, orderable=False
+        ),
+        "rules": reads.rules_note(tournament),
+        "corrections": [c for c in reads.corrections(tournament) if c.after_period],
+    }
+    content = _render(
+        "ledger/pdf/tournament_ranking.html",
+        context,
+        club=tournament.club,
+        title=title,
+        landscape=closed > 4,
+    )
+    return f"ranking-{tournament.club.slug}-{tournament.pk}.pdf", PDF, content
+
+
+def tournament_draw_pdf(*, round_) -> tuple[str, str, bytes]:
+    """Return a round's draw sheet: every table with its players in seat order (seat 1 deals
+    first), their clubs and seeding groups, the byes, the draw's mode and its warnings."""
+    from ledger.selectors import tournaments as reads
+
+    tournament = round_.tournament
+    title = gettext("{name}: draw of round {number}").format(
+        name=tournament.name, number=round_.number
+    )
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "view": reads.round_view(round_),
+        "rules": reads.rules_note(tournament),
+        "corrections": reads.corrections(tournament, round_=round_),
+    }
+    content = _render("ledger/pdf/tournament_draw.html", context, club=tournament.club, title=title)
+    return f"draw-{tournament.club.slug}-{tournament.pk}-{round_.number}.pdf", PDF, content

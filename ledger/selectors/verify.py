@@ -19,12 +19,13 @@ from ledger.models import (
     HandRevision,
     Posting,
     PostingSeat,
+    Round,
     Seal,
     Seat,
     Table,
     Transfer,
 )
-from ledger.services import seals, stats
+from ledger.services import seals, stats, tournaments
 
 Kind = Seal.Kind
 
@@ -75,7 +76,32 @@ def verify_ledger(tables=None) -> Report:
             )
     if whole:
         _verify_orphan_seals(report.problems)
+        _verify_tournaments(report.problems)
     return report
+
+
+def _verify_tournaments(problems) -> None:
+    """Every closed round of a tournament: its stored table scores, places, points and byes'
+    points must be what its tables' closes give now (``services.tournaments.round_results``,
+    recomputed through the engine)."""
+    rounds = Round.objects.filter(status=Round.Status.CLOSED).select_related("tournament")
+    for round_ in rounds.order_by("pk").iterator(chunk_size=200):
+        label = f"tournament {round_.tournament.name} round {round_.number}"
+        try:
+            round_tables = list(round_.round_tables.select_related("table").order_by("number"))
+            results, bye_points, _leavers = tournaments.round_results(round_, round_tables)
+        except Exception as error:  # a damaged ledger must be reported, never crash the check
+            problems.append(f"{label}: cannot be recomputed: {type(error).__name__}: {error}")
+            continue
+        for rt in round_tables:
+            if rt.results != results[rt.pk]:
+                problems.append(
+                    f"{label} table {rt.number}: stored results {rt.results} differ from "
+                    f"the recomputation {results[rt.pk]}"
+                )
+        for bye in round_.bye_rows.all():
+            if bye.points != bye_points:
+                problems.append(f"{label}: the bye's points {bye.points} differ from {bye_points}")
 
 
 def _json(value):

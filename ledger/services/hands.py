@@ -13,7 +13,7 @@ from ledger.models import (
     Seat,
     Table,
 )
-from ledger.services import seals
+from ledger.services import seals, tournaments
 from ledger.services.errors import (
     LedgerError,
     StaleFormError,
@@ -78,6 +78,7 @@ def _hand_record(*, table, record, token, number, version, by) -> Hand:
                     raise LedgerError(_("this form was already used at another table"), "token")
                 return existing
         check_writable(table)
+        tournaments.check_hand_target(table)  # a round table of a tournament: its target
         next_number = next_hand_number(table.pk)
         if number is not None and number != next_number:
             raise StaleFormError(
@@ -142,43 +143,47 @@ def hand_correct(*, hand: Hand, record: dict, reason: str, based_on: int | None 
     with writing():
         table = lock_table(hand.table_id)
         check_writable(table)
-        hand = Hand.objects.select_for_update(of=("self",)).get(pk=hand.pk)
-        if hand.status != Hand.Status.RECORDED:
-            raise LedgerError(_("a voided hand cannot be corrected"), "hand")
-        game = get_game(hand.game)
-        data = {k: v for k, v in dict(record).items() if k != game.features.state_in}
-        data.setdefault("seats", hand.record["seats"])
-        if data["seats"] != hand.record["seats"]:
-            raise LedgerError(_("the seats of a recorded hand cannot change"), "seats")
-        rates = rate_card(table.evening)
-        parsed = game.parse_hand(data, rates)
-        stored = parsed.as_dict()
-        stored.pop(game.features.state_in or "", None)
-        latest = hand.revisions.order_by("-number").first()
-        if based_on is not None and based_on != latest.number:
-            if stored == latest.record:
-                return []
-            raise StaleFormError(
-                _("hand {number} was changed meanwhile; look at it again").format(
-                    number=hand.number
-                ),
-                "based_on",
-                hand_number=hand.number,
-            )
-        revision = HandRevision.objects.create(
-            hand=hand,
-            number=latest.number + 1,
-            action=HandRevision.Action.CORRECT,
-            record=stored,
-            reason=reason,
-            by=by,
+        return correct_locked(table, hand, record, reason, based_on=based_on, by=by)
+
+
+def correct_locked(table, hand: Hand, record: dict, reason: str, *, based_on=None, by=None):
+    """``hand_correct`` inside the caller's transaction, its table already locked (and
+    writable for this correction: a tournament's correction reverses the close first)."""
+    hand = Hand.objects.select_for_update(of=("self",)).get(pk=hand.pk)
+    if hand.status != Hand.Status.RECORDED:
+        raise LedgerError(_("a voided hand cannot be corrected"), "hand")
+    game = get_game(hand.game)
+    data = {k: v for k, v in dict(record).items() if k != game.features.state_in}
+    data.setdefault("seats", hand.record["seats"])
+    if data["seats"] != hand.record["seats"]:
+        raise LedgerError(_("the seats of a recorded hand cannot change"), "seats")
+    rates = rate_card(table.evening)
+    parsed = game.parse_hand(data, rates)
+    stored = parsed.as_dict()
+    stored.pop(game.features.state_in or "", None)
+    latest = hand.revisions.order_by("-number").first()
+    if based_on is not None and based_on != latest.number:
+        if stored == latest.record:
+            return []
+        raise StaleFormError(
+            _("hand {number} was changed meanwhile; look at it again").format(number=hand.number),
+            "based_on",
+            hand_number=hand.number,
         )
-        seals.seal_revision(revision)
-        first = live_hand_posting(hand)
-        changed = replay_tail(table, first, {hand.pk: revision}, by=by, note=reason)
-        dealer = Seat.objects.get(table=table, name=parsed.dealer).member
-        Hand.objects.filter(pk=hand.pk).update(record=stored, dealer=dealer)
-        touched(hand_id=hand.pk)
+    revision = HandRevision.objects.create(
+        hand=hand,
+        number=latest.number + 1,
+        action=HandRevision.Action.CORRECT,
+        record=stored,
+        reason=reason,
+        by=by,
+    )
+    seals.seal_revision(revision)
+    first = live_hand_posting(hand)
+    changed = replay_tail(table, first, {hand.pk: revision}, by=by, note=reason)
+    dealer = Seat.objects.get(table=table, name=parsed.dealer).member
+    Hand.objects.filter(pk=hand.pk).update(record=stored, dealer=dealer)
+    touched(hand_id=hand.pk)
     return changed
 
 

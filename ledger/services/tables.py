@@ -62,14 +62,24 @@ def check_evening_date(date: datetime.date) -> None:
         )
 
 
-def evening_open(*, club: Club, date: datetime.date, season: Season | None = None, by=None):
+def evening_open(
+    *,
+    club: Club,
+    date: datetime.date,
+    season: Season | None = None,
+    by=None,
+    game_code: str | None = None,
+    card: dict | None = None,
+):
     """Open an evening, copying the club's game, rate card and price per point onto it.
 
-    At most one evening of a club is open per date (the database holds it too).
+    A tournament's evening passes its own game (``game_code``) and frozen rate card
+    (``card``) instead of the club's. At most one evening of a club is open per date (the
+    database holds it too).
     """
     check_evening_date(date)
-    game = get_game(club.game)
-    rates = game.rate_card(club.rate_card or {})
+    game = get_game(game_code or club.game)
+    rates = game.rate_card(club.rate_card or {} if card is None else card)
     if season is None:
         season = Season.objects.filter(club=club, starts_on__lte=date, ends_on__gte=date).first()
     elif season.club_id != club.pk:

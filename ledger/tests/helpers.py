@@ -30,6 +30,7 @@ from ledger import services
 from ledger.db import ledger_unlocked
 from ledger.games.danish.engine import RateCard
 from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
+from ledger.games.registry import get_game
 from ledger.models import (
     Account,
     Member,
@@ -42,6 +43,7 @@ from ledger.tests.factories import (
     make_member,
     make_season,
 )
+from ledger.tests.games.helpers import schedule_in_turn
 
 # from test_standings
 NAMES = ("Anna", "Bo", "Carl", "Dorte", "Erik")
@@ -326,7 +328,51 @@ MATRIX = {
     "setup_invitations": ("admin", None),
     "setup_invitations_all": (None, "admin"),
     "setup_invitations_pdf": ("admin", None),
+    "tournaments": ("admin", "admin"),
+    "tournament": ("admin", None),
+    "tournament_entries": (None, "admin"),
+    "tournament_draw": (None, "admin"),
+    "tournament_finish": (None, "admin"),
+    "tournament_reopen": (None, "admin"),
+    "tournament_standings": ("member", None),
+    "tournament_wall": ("member", None),
+    "tournament_ranking_pdf": ("member", None),
+    "tournament_round": ("admin", None),
+    "tournament_round_pdf": ("admin", None),
+    "tournament_round_swap": (None, "admin"),
+    "tournament_round_redraw": (None, "admin"),
+    "tournament_round_publish": (None, "admin"),
+    "tournament_round_start": (None, "admin"),
+    "tournament_round_close": (None, "admin"),
 }
+# The tournament URLs naming a tournament, and those naming one of its rounds.
+TOURNAMENT_URLS = {
+    "tournament",
+    "tournament_entries",
+    "tournament_draw",
+    "tournament_finish",
+    "tournament_reopen",
+    "tournament_standings",
+    "tournament_wall",
+    "tournament_ranking_pdf",
+}
+ROUND_URLS = {name for name in MATRIX if name.startswith("tournament_round")}
+
+
+def drawn_tournament(club, names=("Ana", "Bor", "Cene")):
+    """Return a Slovenian tournament of ``club`` with three guests and its round 1 drawn."""
+    from ledger.services import tournaments
+
+    t = tournaments.tournament_create(
+        club=club,
+        name="DP",
+        date=datetime.date(2026, 12, 5),
+        game="slovenian_tarok",
+        tournament_format="sl_dp",
+    )
+    for name in names:
+        tournaments.entry_add_guest(tournament=t, name=f"{name} {club.slug}", club_name="Bled")
+    return t, tournaments.round_draw(tournament=t)
 
 
 # from test_authorization
@@ -344,7 +390,13 @@ def build_world():
     users["other_club"] = make_member(b, "admin-b", role="admin", login=True).user
     _, b_table, b_hands = evening_e(b)
     b_season = make_season(b)
+    tournament, round_ = drawn_tournament(a)
+    b_tournament, b_round = drawn_tournament(b)
     return {
+        "tournament": tournament,
+        "round": round_,
+        "b_tournament": b_tournament,
+        "b_round": b_round,
         "club": a,
         "evening": evening,
         "closed": closed,
@@ -396,6 +448,10 @@ def kwargs_for(name, w, *, foreign=False):
         "setup_invitation_new": member.pk,
         "setup_season_edit": season.pk,
     }.get(name)
+    if name in TOURNAMENT_URLS:
+        pk = (w["b_tournament"] if foreign else w["tournament"]).pk
+    elif name in ROUND_URLS:
+        pk = (w["b_round"] if foreign else w["round"]).pk
     kwargs = {"club": "alpha"}
     if pk is not None:
         kwargs["pk"] = pk
@@ -442,3 +498,26 @@ def seed(*, debug: bool = True, **options):
     with override_settings(DEBUG=debug):
         call_command("seed_demo", stdout=out, stderr=err, **options)
     return out.getvalue(), err.getvalue()
+
+
+# from the tournament tests
+def random_hand_at(table, rng):
+    """Record one random valid hand at ``table`` in its game's rotation."""
+    game = get_game(table.game)
+    rates = services.rate_card(table.evening)
+    seats = [s.name for s in table.seats.order_by("position")]
+    number = table.hands.count() + 1
+    schedule = schedule_in_turn(game, seats, seats[0], number, rates)
+    state = services.table_state(table)
+    record = {**game.random_hand(rng, schedule, rates, state), "seats": seats}
+    return services.hand_record(table=table, record=record)
+
+
+def first_hand_again(table, rng):
+    """Return another valid record of hand 1 of ``table`` (same seats and dealer)."""
+    game = get_game(table.game)
+    rates = services.rate_card(table.evening)
+    seats = [s.name for s in table.seats.order_by("position")]
+    schedule = schedule_in_turn(game, seats, seats[0], 1, rates)
+    state = game.next_state(None, dict.fromkeys(game.features.pool_codes, 0), seats)
+    return {**game.random_hand(rng, schedule, rates, state), "seats": seats}

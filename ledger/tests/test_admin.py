@@ -16,6 +16,7 @@ from ledger.games.danish.engine import RateCard
 from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
 from ledger.models import Club, HandRevision, Posting, Profile, Transfer
 from ledger.selectors.verify import verify_ledger
+from ledger.services import tournaments
 from ledger.tests.factories import evening_e, make_club, make_member, make_season
 from ledger.tests.helpers import form_data
 
@@ -127,7 +128,7 @@ def superuser(client):
 @pytest.fixture
 def ledger_data():
     """A club with a season, an invitation, a closed Evening E (with a corrected hand) and
-    an open evening."""
+    an open evening, and a Hungarian cup with its first round published."""
     club = make_club(slug="hjoerring", name="Hjørring Tarokklub")
     make_season(club)
     dorte = make_member(club, "Dorte")
@@ -141,6 +142,16 @@ def ledger_data():
     evening_e(club, date=datetime.date(2026, 11, 12))
     reader = get_user_model().objects.create_user("reader", password="x-very-secret-9")
     Profile.objects.create(user=reader, language="sl")
+    cup = tournaments.tournament_create(
+        club=club,
+        name="Kupa",
+        date=datetime.date(2026, 11, 19),
+        game="hungarian_tarokk",
+        tournament_format="hu_kupa",
+    )
+    for name in ("Anna", "Bela", "Csaba", "Dora", "Ede", "Feri"):
+        tournaments.entry_add_guest(tournament=cup, name=f"{name} H", club_name="Eger")
+    tournaments.round_publish(round_=tournaments.round_draw(tournament=cup))
     return club
 
 

@@ -2,7 +2,8 @@
 
 Each area keeps its own URL module in this package: ``scoring`` (evenings, tables, hands: the
 scorekeeper's tablet), ``treasury`` (closing, jetons, standings, reports, PDFs), ``setup``,
-``me``, ``public`` (mounted at /p/) and ``password`` (mounted at /password-reset/).
+``me``, ``tournaments`` (the director's screens and the hall's wall), ``public``
+(mounted at /p/) and ``password`` (mounted at /password-reset/).
 """
 
 from django.contrib.auth import views as auth_views
@@ -20,5 +21,6 @@ urlpatterns = [
     path("c/<slug:club>/", include("ledger.urls.treasury")),
     path("c/<slug:club>/", include("ledger.urls.setup")),
     path("c/<slug:club>/", include("ledger.urls.me")),
+    path("c/<slug:club>/", include("ledger.urls.tournaments")),
     path("", include(urls_setup.public_urlpatterns)),
 ]

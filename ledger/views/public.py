@@ -1,7 +1,8 @@
 """The public results pages of a club that publishes them: no log-in, names and points.
 
 ``/p/<club>/`` shows the running season's standings and its closed evenings, ``standings/``
-another season's (``?season=``), ``evening/<pk>/`` a closed evening's results. Every page
+another season's (``?season=``), ``evening/<pk>/`` a closed evening's results, ``t/<pk>/`` a
+tournament's ranking and its published draws. Every page
 answers 404 unless the club publishes its results, and an open evening is never shown, so a
 page reveals nothing of a club that keeps them private, not even that it exists. Money shows
 only when the club also publishes it; nothing links into the logged-in site but "Log in",
@@ -15,7 +16,9 @@ from django.views.decorators.http import require_safe
 
 from ledger import selectors
 from ledger.games.web import stats_notes
+from ledger.selectors import tournaments as reads
 from ledger.tables.season import PublicResultsTable, PublicStandingsTable, PublicTableTable
+from ledger.tables.tournaments import TournamentStandingsTable
 from ledger.web.http import found, picked_season
 
 
@@ -71,3 +74,20 @@ def public_evening(request, club, pk):
         "tables": [(t.number, PublicTableTable(t.lines)) for t in data.tables],
     }
     return render(request, "ledger/public/evening.html", context)
+
+
+@require_safe
+def public_tournament(request, club, pk):
+    """A tournament's ranking (after the closed rounds) and its published draws."""
+    public = found(selectors.published_club(slug=club), "club")
+    tournament = found(reads.tournament_for_club(club=public, pk=pk), "tournament")
+    rounds = list(tournament.rounds.exclude(status="drafted").order_by("number"))
+    closed = sum(1 for r in rounds if r.status == "closed")
+    context = {
+        "public_club": public,
+        "tournament": tournament,
+        "table": TournamentStandingsTable(reads.standings_lines(tournament), rounds=closed),
+        "draws": [reads.round_view(r) for r in rounds],
+        "rules": reads.rules_note(tournament),
+    }
+    return render(request, "ledger/public/tournament.html", context)

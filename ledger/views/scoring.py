@@ -44,11 +44,13 @@ from ledger.models import (
     Seat,
     Table,
 )
+from ledger.selectors import tournaments as tournament_reads
+from ledger.services import tournaments as tournament_services
 from ledger.services.errors import EveningClosedError, LedgerError
 from ledger.tables.scoring import HandTable, RevisionTable
 from ledger.views.home import club_page
 from ledger.web import kept, tablet
-from ledger.web.permissions import club_role
+from ledger.web.permissions import can, club_role
 
 SCOREKEEPER = Member.Role.SCOREKEEPER
 DRAFT_HEADER = "X-Hand-Submit"
@@ -550,8 +552,21 @@ def hand_detail(request, pk):
             and table.status == Table.Status.OPEN
             and hand.status == Hand.Status.RECORDED
         ),
+        "correctable": hand.status == Hand.Status.RECORDED
+        and _tournament_correction(request, table) is not None,
     }
     return render(request, "ledger/hand.html", context)
+
+
+def _tournament_correction(request, table: Table):
+    """Return the closed round's table that ``table`` was opened as, when the director (the
+    club admin) may correct its hands after the round (section 11 of tournament.md), else
+    None. Asks the database only for a closed table of an open evening."""
+    if not (table.evening.is_open and table.status == Table.Status.CLOSED):
+        return None
+    if not can(request, Member.Role.ADMIN):
+        return None
+    return tournament_reads.closed_round_table(table)
 
 
 def _changes(*, table: Table, title: str, changed, voided=None) -> dict:
@@ -609,7 +624,8 @@ def hand_correct(request, pk):
     hand_url = reverse("hand", kwargs={"club": request.club.slug, "pk": hand.pk})
     seats = list(hand.record["seats"])
     latest = hand.revisions.order_by("-number").first()
-    if not (table.evening.is_open and table.status == Table.Status.OPEN):
+    round_table = _tournament_correction(request, table)  # a tournament's closed round
+    if not (table.evening.is_open and (table.status == Table.Status.OPEN or round_table)):
         messages.error(request, str(EveningClosedError().message))
         return redirect(hand_url)
     if hand.status != Hand.Status.RECORDED:
@@ -625,6 +641,11 @@ def hand_correct(request, pk):
         )
         context["base_revision"] = latest.number
         context["reason"] = reason
+        if round_table is not None:
+            context["tournament_correction"] = {
+                "late": tournament_services.correction_period_over(round_table.round),
+                "override_reason": request.POST.get("override_reason", ""),
+            }
         if not errors:
             try:
                 context["preview"] = selectors.settle_preview(
@@ -654,13 +675,23 @@ def hand_correct(request, pk):
     record = form.cleaned_data["record"]
     reason = form.cleaned_data["reason"]
     try:
-        changed = services.hand_correct(
-            hand=hand,
-            record=record,
-            reason=reason,
-            based_on=form.cleaned_data["base_revision"],
-            by=request.user,
-        )
+        if round_table is not None:
+            changed = tournament_services.tournament_hand_correct(
+                hand=hand,
+                record=record,
+                reason=reason,
+                override=request.POST.get("override") == "1",
+                override_reason=request.POST.get("override_reason", ""),
+                by=request.user,
+            )
+        else:
+            changed = services.hand_correct(
+                hand=hand,
+                record=record,
+                reason=reason,
+                based_on=form.cleaned_data["base_revision"],
+                by=request.user,
+            )
     except (HandError, LedgerError) as error:
         context = page(record, errors_by_section(error, table.game), reason)
         return _refused(request, context, form_page="ledger/hand_form.html")

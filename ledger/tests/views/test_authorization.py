@@ -16,7 +16,7 @@ RANK = {role: i for i, role in enumerate(ROLES)}
 SETUP_OBJECT_URLS = {"setup_member_edit", "setup_season_edit", "setup_invitation_new"}
 # The public results under /p/<club>/: public by the club's setting ("publish results"), to
 # everyone or to no one (404, as for a club that does not exist); GET only.
-PUBLIC_BY_SETTING = {"public_club", "public_standings", "public_evening"}
+PUBLIC_BY_SETTING = {"public_club", "public_standings", "public_evening", "public_tournament"}
 
 
 def club_url_names(under: str = "c/<slug:club>/"):
@@ -90,7 +90,8 @@ def test_every_role_on_every_url(name, world):
     sorted(
         n
         for n in MATRIX
-        if n not in ("club", "my_page", "standings", "standings_pdf", "evening_start")
+        if n
+        not in ("club", "my_page", "standings", "standings_pdf", "evening_start", "tournaments")
         and not (n.startswith("setup_") and n not in SETUP_OBJECT_URLS)
     ),
 )
@@ -146,6 +147,8 @@ def test_public_urls_are_public_by_setting(name, world):
     kwargs = {"club": club.slug}
     if name == "public_evening":
         kwargs["pk"] = world["closed"].pk
+    if name == "public_tournament":
+        kwargs["pk"] = world["tournament"].pk
     url = reverse(name, kwargs=kwargs)
     for role in ROLES:
         assert client_for(world["users"][role]).get(url).status_code == 404, (role, url)

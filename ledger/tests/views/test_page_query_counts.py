@@ -55,6 +55,13 @@ QUERIES = {
     "table_state": 14,
     "table_sheet_pdf": 21,
     "table_new": 12,
+    "tournaments": 6,
+    "tournament": 9,
+    "tournament_round": 10,
+    "tournament_round_pdf": 10,
+    "tournament_standings": 10,
+    "tournament_ranking_pdf": 11,  # +1: the rounds' logs, for the corrections after the period
+    "tournament_wall": 10,
 }
 
 

@@ -1,0 +1,110 @@
+"""Forms of the director's screens (issue 21): a new tournament, entries, a swap."""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ledger.games.web import game_choices
+from ledger.models import tournament_format_choices
+
+MAX_LIST = 100_000  # characters of a pasted or uploaded list
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices)
+    tournament_format = forms.ChoiceField(label=_("Format"), choices=tournament_format_choices)
+    seed = forms.CharField(
+        label=_("Seed"),
+        max_length=100,
+        required=False,
+        help_text=_(
+            "Printed on every sheet; anyone can recompute the draws from it. Empty: "
+            "the tournament's id and date."
+        ),
+    )
+    params = forms.CharField(
+        label=_("Parameters"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_(
+            'Overrides of the format\'s defaults as JSON, e.g. {"rounds": 3, '
+            '"time_limit_min": 80}. Empty: the defaults.'
+        ),
+    )
+
+    def __init__(self, *args, club=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if club is not None:
+            self.fields["game"].initial = club.game
+        self.fields["date"].initial = timezone.localdate()
+
+    def clean_params(self):
+        text = (self.cleaned_data.get("params") or "").strip()
+        if not text:
+            return {}
+        try:
+            value = json.loads(text)
+        except ValueError:
+            raise forms.ValidationError(_("the parameters are not valid JSON")) from None
+        if not isinstance(value, dict):
+            raise forms.ValidationError(_("the parameters must be a JSON object"))
+        return value
+
+
+class MembersEntryForm(forms.Form):
+    """Members typed by name (one a line or separated by commas; the page offers them)."""
+
+    names = forms.CharField(
+        label=_("Members"),
+        widget=forms.TextInput(attrs={"list": "club-members", "autocomplete": "off"}),
+    )
+
+
+class GuestForm(forms.Form):
+    name = forms.CharField(label=_("Guest's name"), max_length=60)
+    club_name = forms.CharField(label=_("Club"), max_length=100, required=False)
+    ladder_rank = forms.IntegerField(label=_("Ladder rank"), min_value=1, required=False)
+
+
+class ImportForm(forms.Form):
+    text = forms.CharField(
+        label=_("Paste a list"),
+        required=False,
+        max_length=MAX_LIST,
+        widget=forms.Textarea(attrs={"rows": 5}),
+        help_text=_(
+            "One player a line: name, club, ladder rank, id (all but the name "
+            "optional; comma, semicolon or tab)."
+        ),
+    )
+    file = forms.FileField(label=_("or a CSV file"), required=False)
+
+    def clean(self):
+        data = super().clean()
+        upload = data.get("file")
+        if upload is not None:
+            if upload.size > MAX_LIST:
+                raise forms.ValidationError(_("the file is too large"))
+            try:
+                data["text"] = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(_("the file is not UTF-8 text")) from None
+        if not (data.get("text") or "").strip():
+            raise forms.ValidationError(_("paste a list or choose a file"))
+        return data
+
+
+class SwapForm(forms.Form):
+    first = forms.ChoiceField(label=_("Swap"))
+    second = forms.ChoiceField(label=_("with"))
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("first", "second"):
+            self.fields[name].choices = list(players)

@@ -1,0 +1,236 @@
+"""Reads of a tournament for the director's screens and the wall (issue 21)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from ledger.models import Entry, Hand, Round, RoundTable, Tournament
+from ledger.services import tournaments as service
+from ledger.tournaments import engine
+
+TIE_BREAK_NAMES = {
+    "score_sum": _("score sum"),
+    "firsts": _("firsts"),
+    "best_round": _("best round"),
+    "lot": _("the lot"),
+}
+
+
+def tournaments_for_club(*, club) -> list[Tournament]:
+    return list(Tournament.objects.filter(club=club).order_by("-date", "-id"))
+
+
+def tournament_for_club(*, club, pk: int) -> Tournament | None:
+    return Tournament.objects.filter(club=club, pk=pk).select_related("club", "evening").first()
+
+
+def round_for_club(*, club, pk: int) -> Round | None:
+    return (
+        Round.objects.filter(tournament__club=club, pk=pk)
+        .select_related("tournament__club", "tournament__evening")
+        .first()
+    )
+
+
+def closed_round_table(table) -> RoundTable | None:
+    """Return the round table ``table`` was opened as, when its round is closed."""
+    return (
+        RoundTable.objects.filter(table=table, round__status=Round.Status.CLOSED)
+        .select_related("round__tournament")
+        .first()
+    )
+
+
+def entry_names(tournament: Tournament) -> dict[str, str]:
+    return dict(tournament.entries.values_list("code", "name"))
+
+
+@dataclass
+class TableView:
+    number: int
+    seats: list[dict]
+    table_id: int | None = None
+    status: str = ""
+    hands: int | None = None
+    target: int | None = None
+
+
+@dataclass
+class RoundView:
+    round: Round
+    tables: list[TableView]
+    byes: list[dict]
+    warnings: list[dict] = field(default_factory=list)
+    started: int = 0
+    players: list[tuple[str, str]] = field(default_factory=list)
+
+
+def round_view(round_: Round) -> RoundView:
+    """Return a round's draw with names and clubs, its findings in words, and (once played)
+    each table's progress: hands played against the target (a fixed number of queries)."""
+    tournament = round_.tournament
+    entries = {e.code: e for e in Entry.objects.filter(tournament=tournament)}
+    names = {c: e.name for c, e in entries.items()}
+    params = service.tournament_params(tournament)
+    linked = {rt.number: rt for rt in round_.round_tables.select_related("table")}
+    counts = Counter(
+        Hand.objects.filter(table__round_table__round=round_)
+        .exclude(status=Hand.Status.VOIDED)
+        .values_list("table_id", flat=True)
+    )
+    tables = []
+    for number, seats in enumerate(round_.tables, 1):
+        rt = linked.get(number)
+        results = rt.results if rt else {}
+        view = TableView(
+            number=number,
+            seats=[
+                {
+                    "code": c,
+                    "name": names.get(c, c),
+                    "club": entries[c].club_name if c in entries else "",
+                    "group": (round_.groups or {}).get(c, ""),
+                    "result": results.get(c),
+                    "points": engine.points_decimal(service.points_of(results[c]["points"]))
+                    if c in results
+                    else "",
+                }
+                for c in seats
+            ],
+            target=params.target_for(len(seats)),
+        )
+        if rt is not None and rt.table is not None:
+            view.table_id = rt.table_id
+            view.status = rt.table.status
+            view.hands = counts.get(rt.table_id, 0)
+        tables.append(view)
+    bye_points = {b.entry.code: b.points for b in round_.bye_rows.select_related("entry")}
+    byes = [
+        {
+            "code": c,
+            "name": names.get(c, c),
+            "points": engine.points_decimal(service.points_of(bye_points[c]))
+            if bye_points.get(c)
+            else "",
+        }
+        for c in round_.byes
+    ]
+    warnings = [
+        {"severity": w.get("severity"), "text": service.violation_text(w, names)}
+        for w in round_.warnings
+    ]
+    players = sorted(
+        ((c, names.get(c, c)) for c in [*round_.byes, *(c for t in round_.tables for c in t)]),
+        key=lambda p: p[1],
+    )
+    return RoundView(
+        round=round_,
+        tables=tables,
+        byes=byes,
+        warnings=warnings,
+        started=sum(1 for t in tables if t.hands),
+        players=players,
+    )
+
+
+@dataclass
+class StandingLine:
+    rank: int
+    code: str
+    name: str
+    club: str
+    ladder_rank: int | None
+    round_points: list[str]
+    points: str
+    score_sum: int
+    firsts: int
+    best_round: int | None
+    rounds_played: int
+    byes: int
+    status: str
+    final_score: int | None
+
+
+def standings_lines(tournament: Tournament) -> list[StandingLine]:
+    """Return the ranking after the closed rounds, one line per entry, points with two
+    decimals (computed exactly by the engine)."""
+    entries = {e.code: e for e in tournament.entries.all()}
+    rows = service.current_standings(tournament)
+    return [
+        StandingLine(
+            rank=row.rank,
+            code=row.id,
+            name=entries[row.id].name,
+            club=entries[row.id].club_name,
+            ladder_rank=entries[row.id].ladder_rank,
+            round_points=[engine.points_decimal(p) for p in row.round_points],
+            points=engine.points_decimal(row.points),
+            score_sum=row.score_sum,
+            firsts=row.firsts,
+            best_round=row.best_round,
+            rounds_played=row.rounds_played,
+            byes=row.byes,
+            status=row.status,
+            final_score=row.final_score,
+        )
+        for row in rows
+    ]
+
+
+def where_to_sit(round_: Round | None) -> list[dict]:
+    """Return every player of the round alphabetically with his table and seat (or a bye)."""
+    if round_ is None:
+        return []
+    names = entry_names(round_.tournament)
+    rows = []
+    for number, seats in enumerate(round_.tables, 1):
+        for seat, code in enumerate(seats, 1):
+            rows.append({"name": names.get(code, code), "table": number, "seat": seat})
+    rows.extend({"name": names.get(c, c), "table": None, "seat": None} for c in round_.byes)
+    return sorted(rows, key=lambda r: r["name"].casefold())
+
+
+def rules_note(tournament: Tournament) -> str:
+    """Return the note under a ranking: the format, the tie-break order and the seed."""
+    rules = engine.FORMATS[tournament.tournament_format]
+    return gettext("Format {format}; ties broken by {ties}; seed {seed}.").format(
+        format=tournament.get_tournament_format_display(),
+        ties=", ".join(str(TIE_BREAK_NAMES.get(t, t)) for t in rules.tie_breaks),
+        seed=tournament.seed,
+    )
+
+
+@dataclass
+class CorrectionLine:
+    round: int
+    table: int
+    hand: int
+    reason: str
+    at: str
+    by: str
+    after_period: bool
+    override_reason: str
+
+
+def corrections(tournament: Tournament, *, round_: Round | None = None) -> list[CorrectionLine]:
+    """Return the corrections made after a round closed (from the rounds' logs), in order."""
+    rounds = [round_] if round_ is not None else list(tournament.rounds.order_by("number"))
+    return [
+        CorrectionLine(
+            round=r.number,
+            table=line.get("table", 0),
+            hand=line.get("hand", 0),
+            reason=line.get("reason", ""),
+            at=line.get("at", ""),
+            by=line.get("by") or "",
+            after_period=bool(line.get("after_period")),
+            override_reason=line.get("override_reason", ""),
+        )
+        for r in rounds
+        for line in r.log
+        if line.get("action") == "correct"
+    ]

@@ -1,0 +1,472 @@
+"""The tournament services (issue 21 part 2): the event in the ledger, pinned to the spec's
+example ``01_sl12_dp.json`` played through real tables of the tournament's evening."""
+
+import datetime
+import io
+import random
+from fractions import Fraction
+
+import pytest
+from django.core.management import call_command
+
+from ledger import services
+from ledger.games.registry import get_game
+from ledger.models import Entry, Evening, Member, Round, RoundTable, Table, Tournament
+from ledger.selectors import tournaments as reads
+from ledger.selectors.verify import verify_ledger
+from ledger.services import tournaments as tour
+from ledger.services.errors import LedgerError
+from ledger.tests.factories import make_club
+from ledger.tests.helpers import first_hand_again, random_hand_at
+from ledger.tests.tournaments.helpers import example
+
+pytestmark = pytest.mark.django_db
+
+DATE = datetime.date(2026, 12, 5)
+
+
+def slovenian_tournament(club=None, **params):
+    club = club or make_club(slug="sl", name="Tarok Kranj", game="slovenian_tarok")
+    return services_create(club, params or {"rounds": 3})
+
+
+def services_create(club, params, seed="SL12-2025-03-01"):
+    return tour.tournament_create(
+        club=club,
+        name="DP Kranj",
+        date=DATE,
+        game="slovenian_tarok",
+        tournament_format="sl_dp",
+        params=params,
+        seed=seed,
+    )
+
+
+def score_table(round_table, scores):
+    """Give each seated player his table score with an adjustment from or to the pool (the
+    Slovenian pool is split at the close; the score before the split is the adjustments)."""
+    table = round_table.table
+    pool = get_game(table.game).features.pool_codes[0]
+    names = dict(
+        Entry.objects.filter(tournament=round_table.round.tournament).values_list("code", "name")
+    )
+    for code in round_table.seats:
+        points = scores[code]
+        if points > 0:
+            source, target = pool, names[code]
+        else:
+            source, target = names[code], pool
+        if points:
+            services.adjustment_post(
+                table=table, source=source, target=target, points=abs(points), reason="test"
+            )
+
+
+def test_example_01_through_the_ledger():
+    """The 12-player DP example: the stored draws, points and ranking are the spec's."""
+    data = example("01_sl12_dp")
+    club = make_club(slug="sl", name="Tarok Kranj", game="slovenian_tarok")
+    t = services_create(club, data["params"], seed=data["seed"])
+    lines = "\n".join(f"{e['id']},Kranj,{e['ladder_rank']},{e['id']}" for e in data["entries"])
+    tour.entries_import(tournament=t, text="name,club,rank,id\n" + lines)
+    for given, expected in zip(data["rounds"], data["expected"]["rounds"], strict=True):
+        r = tour.round_draw(tournament=t)
+        assert r.tables == expected["tables"] and r.byes == expected["byes"]
+        tour.round_publish(round_=r)
+        r = tour.round_start(round_=r)
+        for rt in r.round_tables.select_related("table", "round__tournament"):
+            seats = [s.member.name for s in rt.table.seats.order_by("position")]
+            assert seats == rt.seats and rt.table.first_dealer.name == rt.seats[0]
+            score_table(rt, given["results"])
+        r = tour.round_close(round_=r)
+        got = {c: res["points"] for rt in r.round_tables.all() for c, res in rt.results.items()}
+        assert got == expected["points"]
+        places = {c: res["place"] for rt in r.round_tables.all() for c, res in rt.results.items()}
+        assert places == expected["places"]
+        assert Table.objects.filter(round_table__round=r, status="open").count() == 0
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.PROVISIONAL
+    assert t.evening.game == "slovenian_tarok" and t.rate_card == t.evening.rate_card
+    rows = tour.current_standings(t)
+    for row, want in zip(rows, data["expected"]["ranking"], strict=True):
+        assert (row.rank, row.id, row.points, row.score_sum) == (
+            want["rank"],
+            want["id"],
+            Fraction(want["points"]),
+            want["score_sum"],
+        )
+    tour.tournament_finish(tournament=t)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINAL
+    out = io.StringIO()
+    call_command("verify_ledger", stdout=out)
+    assert "OK" in out.getvalue()
+
+
+def settle_zero_sum(round_table, scores):
+    """Give each seated player his table score at a zero-sum table by adjustments from the
+    players below zero to those above it."""
+    names = dict(
+        Entry.objects.filter(tournament=round_table.round.tournament).values_list("code", "name")
+    )
+    debtors = [[names[c], -scores[c]] for c in round_table.seats if scores[c] < 0]
+    creditors = [[names[c], scores[c]] for c in round_table.seats if scores[c] > 0]
+    for creditor in creditors:
+        while creditor[1]:
+            debtor = next(d for d in debtors if d[1])
+            points = min(debtor[1], creditor[1])
+            services.adjustment_post(
+                table=round_table.table,
+                source=debtor[0],
+                target=creditor[0],
+                points=points,
+                reason="test",
+            )
+            debtor[1] -= points
+            creditor[1] -= points
+
+
+@pytest.mark.parametrize(
+    ("name", "game", "slug"),
+    [("02_dk25_dm", "danish_tarok", "dk"), ("04_hu11_byes", "hungarian_tarokk", "hu")],
+)
+def test_sum_examples_through_the_ledger(name, game, slug):
+    """The Danish DM (tables of 4 and 3) and the Hungarian cup (byes, the final): the stored
+    draws, points and the ranking are the spec's, the scores being each table's close."""
+    data = example(name)
+    club = make_club(slug=slug, name=slug, game=game)
+    t = tour.tournament_create(
+        club=club,
+        name=name,
+        date=DATE,
+        game=data["game"],
+        tournament_format=data["tournament_format"],
+        params=data.get("params"),
+        seed=data["seed"],
+    )
+    lines = [
+        f"{e['id']},{e.get('club') or ''},{e.get('ladder_rank') or ''},{e['id']}"
+        for e in data["entries"]
+    ]
+    tour.entries_import(tournament=t, text="\n".join(lines))
+    for given, expected in zip(data["rounds"], data["expected"]["rounds"], strict=True):
+        r = tour.round_draw(tournament=t)
+        assert (r.tables, r.byes) == (expected["tables"], expected["byes"])
+        tour.round_publish(round_=r)
+        r = tour.round_start(round_=r)
+        for rt in r.round_tables.select_related("table", "round__tournament"):
+            settle_zero_sum(rt, given["results"])
+        r = tour.round_close(round_=r)
+        got = {c: res["points"] for rt in r.round_tables.all() for c, res in rt.results.items()}
+        got.update({b.entry.code: b.points for b in r.bye_rows.select_related("entry")})
+        # A sum format's points are the table scores, a bye's 0 (spec 7.2).
+        sums = {c: str(v) for c, v in given["results"].items()} | dict.fromkeys(r.byes, "0")
+        assert got == expected.get("points", sums)
+    rows = tour.current_standings(t)
+    want = data["expected"]["ranking"]
+    assert [(row.rank, row.id, str(row.points), row.final_score) for row in rows] == [
+        (w["rank"], w["id"], w["points"], w.get("final_score")) for w in want
+    ]
+    assert verify_ledger().ok
+
+
+def test_bad_params_name_the_field_and_write_nothing():
+    club = make_club(slug="sl", game="slovenian_tarok")
+    with pytest.raises(LedgerError) as caught:
+        services_create(club, {"rounds": 0})
+    assert caught.value.field == "params" and "params.rounds" in caught.value.message
+    with pytest.raises(LedgerError) as caught:
+        tour.tournament_create(
+            club=club, name="X", date=DATE, game="danish_tarok", tournament_format="sl_dp"
+        )
+    assert caught.value.field == "game"
+    assert not Tournament.objects.exists()
+
+
+def test_seed_defaults_to_id_and_date():
+    club = make_club(slug="sl", game="slovenian_tarok")
+    t = services_create(club, {}, seed="")
+    assert t.seed == f"{t.pk}-2026-12-05"
+
+
+def test_a_guest_named_as_a_pool_is_refused():
+    t = slovenian_tournament()
+    pool = get_game("danish_tarok").features.pool_codes[0]
+    with pytest.raises(LedgerError) as caught:
+        tour.entry_add_guest(tournament=t, name=pool.upper(), club_name="Ljubljana")
+    assert caught.value.field == "name"
+    with pytest.raises(LedgerError) as caught:
+        tour.entries_import(tournament=t, text=f"Ana,Kranj,1\n{pool},Bled,2\n")
+    assert "line 2" in caught.value.message
+    assert not Entry.objects.exists() and not Member.objects.exists()
+
+
+def test_a_guest_is_an_inactive_member_with_his_club():
+    t = slovenian_tournament()
+    entry = tour.entry_add_guest(tournament=t, name="Urban", club_name="Bled", ladder_rank="4")
+    assert entry.guest and entry.club_name == "Bled" and entry.ladder_rank == 4
+    assert entry.member.active is False and entry.code == str(entry.member.pk)
+
+
+def test_a_bad_ladder_row_names_its_line_and_writes_nothing():
+    t = slovenian_tournament()
+    with pytest.raises(LedgerError) as caught:
+        tour.entries_import(tournament=t, text="Ana;Kranj;1\nBor;Kranj;second\nCene;;3\n")
+    assert caught.value.field == "ladder" and "line 2" in caught.value.message
+    with pytest.raises(LedgerError) as caught:
+        tour.entries_import(tournament=t, text="Ana,Kranj,1\nAna,Kranj,2\n")
+    assert "line 2" in caught.value.message
+    assert not Entry.objects.exists()
+
+
+def test_members_are_entered_by_name_from_a_pasted_list():
+    t = slovenian_tournament()
+    ana = Member.objects.create(club=t.club, name="Ana")
+    entries = tour.entries_import(tournament=t, text="Ana\tKranj\t3\nGost\tBled\t\n")
+    assert [e.member_id == ana.pk for e in entries] == [True, False]
+    assert entries[0].ladder_rank == 3 and not entries[0].guest and entries[1].guest
+
+
+def twelve(t):
+    names = [
+        "Ana",
+        "Bor",
+        "Cene",
+        "Dana",
+        "Eva",
+        "Franc",
+        "Gal",
+        "Hana",
+        "Ivo",
+        "Jana",
+        "Kim",
+        "Lara",
+    ]
+    tour.entries_import(
+        tournament=t, text="\n".join(f"{n},Kranj,{i}" for i, n in enumerate(names, 1))
+    )
+    return dict(Entry.objects.filter(tournament=t).values_list("name", "code"))
+
+
+def test_a_manual_draw_with_a_player_twice_or_missing_is_refused():
+    t = slovenian_tournament()
+    codes = twelve(t)
+    r = tour.round_draw(tournament=t)
+    tables = [list(x) for x in r.tables]
+    twice = [list(x) for x in tables]
+    twice[0][0] = twice[1][0]
+    with pytest.raises(LedgerError) as caught:
+        tour.round_set_draw(round_=r, tables=twice)
+    assert caught.value.field == "tables" and "twice" in caught.value.message
+    assert "leaves out" in caught.value.message
+    r.refresh_from_db()
+    assert r.tables == tables and len(r.log) == 1
+    assert codes  # the entries exist
+
+
+def test_a_second_bye_while_others_have_none_is_refused():
+    club = make_club(slug="hu", game="hungarian_tarokk")
+    t = tour.tournament_create(
+        club=club, name="Kupa", date=DATE, game="hungarian_tarokk", tournament_format="hu_kupa"
+    )
+    for n in ["Anna", "Bela", "Csaba", "Dora", "Ede", "Feri"]:
+        tour.entry_add_guest(tournament=t, name=n, club_name="Eger")
+    r1 = tour.round_draw(tournament=t)
+    assert len(r1.byes) == 1 and [len(x) for x in r1.tables] == [5]
+    tour.round_publish(round_=r1)
+    r1 = tour.round_start(round_=r1)
+    tour.round_close(round_=r1)  # no hands: every score 0
+    r2 = tour.round_draw(tournament=t)
+    assert r2.byes != r1.byes
+    # Give the round-1 bye a second bye: swap him with round 2's bye.
+    with pytest.raises(LedgerError) as caught:
+        tour.round_swap(round_=r2, first=r1.byes[0], second=r2.byes[0])
+    assert "second bye" in caught.value.message
+    r2.refresh_from_db()
+    assert r2.byes != r1.byes
+
+
+def test_swap_is_checked_recorded_and_frozen_by_publishing():
+    t = slovenian_tournament()
+    twelve(t)
+    r = tour.round_draw(tournament=t)
+    a, b = r.tables[0][1], r.tables[1][1]  # two of group B: the groups stay whole
+    r = tour.round_swap(round_=r, first=a, second=b)
+    assert r.tables[0][1] == b and r.tables[1][1] == a and r.mode == "manual"
+    assert r.computed["tables"][0][1] == a and r.log[-1]["action"] == f"swap {a} {b}"
+    assert not [w for w in r.warnings if w["severity"] == "error"]
+    c = r.tables[0][0]
+    r = tour.round_swap(round_=r, first=c, second=a)  # an A for a B: groups broken, kept
+    assert any(w["code"] == "seeding_groups" for w in r.warnings)
+    tour.round_publish(round_=r)
+    with pytest.raises(LedgerError):
+        tour.round_swap(round_=r, first=a, second=b)
+    with pytest.raises(LedgerError):
+        tour.round_redraw(round_=r)
+    assert Round.objects.get(pk=r.pk).tables == r.tables
+
+
+def test_a_result_for_a_player_not_seated_there_is_refused():
+    t = slovenian_tournament()
+    twelve(t)
+    r = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r)
+    r = tour.round_start(round_=r)
+    rts = list(r.round_tables.select_related("table").order_by("number"))
+    stray = Entry.objects.get(tournament=t, code=rts[1].seats[0]).member
+    services.table_leave(table=rts[1].table, member=stray)
+    services.table_seat(table=rts[0].table, member=stray)
+    with pytest.raises(LedgerError) as caught:
+        tour.round_close(round_=r)
+    assert stray.name in caught.value.message and "table 1" in caught.value.message
+    r.refresh_from_db()
+    assert r.status == Round.Status.PLAYING
+    assert all(not rt.results for rt in r.round_tables.all())
+    assert not Table.objects.filter(round_table__round=r, status="closed").exists()
+
+
+def test_the_tournament_evening_is_refused_when_the_date_is_taken():
+    t = slovenian_tournament()
+    twelve(t)
+    services.evening_open(club=t.club, date=DATE)
+    r = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r)
+    with pytest.raises(LedgerError) as caught:
+        tour.round_start(round_=r)
+    assert caught.value.field == "date"
+    assert Evening.objects.count() == 1 and not Table.objects.exists()
+
+
+def test_verify_ledger_recomputes_the_stored_points():
+    """verify_ledger compares each closed round's stored results with its tables' closes."""
+    t = slovenian_tournament()
+    twelve(t)
+    r = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r)
+    r = tour.round_start(round_=r)
+    first = r.round_tables.select_related("table", "round__tournament").get(number=1)
+    score_table(first, dict(zip(first.seats, (30, -10, 5), strict=True)))
+    tour.round_close(round_=r)
+    assert verify_ledger().ok
+    first.refresh_from_db()
+    code = first.seats[0]
+    assert first.results[code]["points"] == "2"
+    RoundTable.objects.filter(pk=first.pk).update(
+        results={**first.results, code: {**first.results[code], "points": "1"}}
+    )
+    report = verify_ledger()
+    assert not report.ok
+    assert any("round 1 table 1" in p for p in report.problems)
+
+
+def test_a_late_entry_and_a_withdrawal_change_the_next_draw():
+    """Section 9: a newcomer plays from the next round drawn, a withdrawn player no more."""
+    t = slovenian_tournament()
+    codes = twelve(t)
+    r = tour.round_draw(tournament=t)
+    late = tour.entry_add_guest(tournament=t, name="Nik", club_name="Bled")
+    assert late.from_round == 2 and late.code not in [c for x in r.tables for c in x]
+    tour.round_publish(round_=r)
+    r = tour.round_start(round_=r)
+    tour.round_close(round_=r)
+    gone = Entry.objects.get(tournament=t, code=codes["Ana"])
+    with pytest.raises(LedgerError):
+        tour.entry_remove(entry=gone)  # he played: withdraw him instead
+    tour.entry_withdraw(entry=gone)
+    gone.refresh_from_db()
+    assert gone.withdrawn_after == 1
+    r2 = tour.round_draw(tournament=t)
+    seated = [c for x in r2.tables for c in x]
+    assert late.code in seated and gone.code not in seated and len(seated) == 12
+    rows = {row.id: row for row in tour.current_standings(t)}
+    assert rows[gone.code].status == "withdrawn_after_round_1"
+    assert rows[late.code].status == "entered_round_2"
+
+
+def test_a_round_table_refuses_a_hand_past_its_target():
+    """Section 10: a table that has played its hands target takes no further hand; an
+    ordinary table of the same evening is not limited."""
+    t = slovenian_tournament(rounds=3, hands_target={"3": 2})
+    twelve(t)
+    r = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r)
+    r = tour.round_start(round_=r)
+    table = r.round_tables.select_related("table__evening").get(number=1).table
+    rng = random.Random(3)
+    random_hand_at(table, rng)
+    random_hand_at(table, rng)
+    with pytest.raises(LedgerError) as caught:
+        random_hand_at(table, rng)
+    assert "2 hands" in caught.value.message and table.hands.count() == 2
+    page = reads.round_view(Round.objects.get(pk=r.pk))
+    assert (page.tables[0].hands, page.tables[0].target, page.started) == (2, 2, 1)
+    tour.round_close(round_=r)
+    first = r.round_tables.get(number=1)
+    assert first.hands_played == 2
+    assert verify_ledger().ok
+
+
+def test_a_round_table_refuses_a_hand_once_the_time_and_the_grace_are_over():
+    """Section 10: 90 minutes and 10 of grace; a hand typed in the grace counts, later not."""
+    t = slovenian_tournament(rounds=3)
+    twelve(t)
+    r = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r)
+    r = tour.round_start(round_=r)
+    table = r.round_tables.select_related("table__evening").get(number=1).table
+    rng = random.Random(3)
+    start = r.started_at
+    Round.objects.filter(pk=r.pk).update(started_at=start - datetime.timedelta(minutes=95))
+    random_hand_at(table, rng)  # in the grace: still typed in
+    Round.objects.filter(pk=r.pk).update(started_at=start - datetime.timedelta(minutes=100))
+    with pytest.raises(LedgerError) as caught:
+        random_hand_at(table, rng)
+    assert "time is up" in caught.value.message and table.hands.count() == 1
+
+
+def test_a_correction_after_the_round_closed():
+    """Section 11: one transaction reverses the close, corrects the hand, closes again and
+    recomputes the round; after the next round started only with the override and a reason;
+    the published draw of the next round never changes."""
+    t = slovenian_tournament(rounds=3)
+    twelve(t)
+    r = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r)
+    r = tour.round_start(round_=r)
+    table = r.round_tables.select_related("table__evening").get(number=1).table
+    rng = random.Random(7)
+    hands = [random_hand_at(table, rng) for _ in range(3)]
+    tour.round_close(round_=r)
+    before = r.round_tables.get(number=1).results
+    record = first_hand_again(table, random.Random(99))
+    with pytest.raises(LedgerError) as caught:
+        tour.tournament_hand_correct(hand=hands[0], record=record, reason="")
+    assert caught.value.field == "reason"
+    tour.tournament_hand_correct(hand=hands[0], record=record, reason="count misread")
+    table.refresh_from_db()
+    assert table.status == "closed"
+    after = r.round_tables.get(number=1).results
+    scores = tour.table_scores(table)
+    codes = dict(Entry.objects.filter(tournament=t).values_list("member_id", "code"))
+    assert {codes[m]: s[0] for m, s in scores.items()} == {c: v["score"] for c, v in after.items()}
+    assert before != after or hands[0].record != record
+    assert verify_ledger().ok
+
+    r2 = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r2)
+    tour.round_start(round_=r2)
+    drawn = Round.objects.get(pk=r2.pk).tables
+    again = first_hand_again(table, random.Random(5))
+    with pytest.raises(LedgerError) as caught:
+        tour.tournament_hand_correct(hand=hands[0], record=again, reason="again")
+    assert caught.value.field == "override"
+    with pytest.raises(LedgerError) as caught:
+        tour.tournament_hand_correct(hand=hands[0], record=again, reason="again", override=True)
+    assert caught.value.field == "override_reason"
+    tour.tournament_hand_correct(
+        hand=hands[0], record=again, reason="again", override=True, override_reason="sure"
+    )
+    r.refresh_from_db()
+    assert r.log[-1]["action"] == "correct" and r.log[-1]["after_period"] is True
+    assert Round.objects.get(pk=r2.pk).tables == drawn
+    assert verify_ledger().ok

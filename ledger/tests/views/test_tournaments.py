@@ -1,0 +1,226 @@
+"""The director's screens (issue 21 part 3): a tournament from creation to the final ranking
+through the pages, the hall's wall and the ranking's exports."""
+
+import datetime
+import json
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
+
+from ledger.models import Entry, Round, Tournament
+from ledger.services import tournaments as tour
+from ledger.tests.factories import make_club, make_member
+from ledger.tests.helpers import client_for, first_hand_again, random_hand_at
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Ana", "Bor", "Cene", "Dana", "Eva", "Franc"]
+
+
+@pytest.fixture
+def director():
+    club = make_club(slug="kranj", name="Tarok Kranj", game="slovenian_tarok")
+    admin = make_member(club, "Director", role="admin", login=True)
+    for name in NAMES[:2]:
+        make_member(club, name)
+    return club, client_for(admin.user)
+
+
+def url(name, **kwargs):
+    return reverse(name, kwargs={"club": "kranj", **kwargs})
+
+
+def page_queries(client, t, r) -> dict[str, int]:
+    out = {}
+    for name, pk in (
+        ("tournament", t.pk),
+        ("tournament_standings", t.pk),
+        ("tournament_wall", t.pk),
+        ("tournament_round", r.pk),
+    ):
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url(name, pk=pk)).status_code == 200
+        out[name] = len(captured.captured_queries)
+    return out
+
+
+def test_a_tournament_from_creation_to_the_final_ranking(director):
+    club, client = director
+    response = client.post(
+        url("tournaments"),
+        {
+            "name": "DP Kranj",
+            "date": "2026-12-05",
+            "game": "slovenian_tarok",
+            "tournament_format": "sl_dp",
+            "params": '{"rounds": 2}',
+            "seed": "S1",
+        },
+    )
+    t = Tournament.objects.get()
+    assert response.status_code == 302 and response["Location"] == url("tournament", pk=t.pk)
+    entries = url("tournament_entries", pk=t.pk)
+    client.post(entries, {"action": "members", "names": "Ana, Bor"})
+    client.post(entries, {"action": "guest", "name": "Cene", "club_name": "Bled"})
+    client.post(entries, {"action": "import", "text": "Dana,Bled,1\nEva,Bled,2\nFranc,,3\n"})
+    assert Entry.objects.filter(tournament=t).count() == 6
+    page = client.get(url("tournament", pk=t.pk)).content.decode()
+    assert 'data-entry="Cene"' in page and "club-members" in page
+
+    response = client.post(url("tournament_draw", pk=t.pk))
+    r = Round.objects.get(tournament=t, number=1)
+    assert response["Location"] == url("tournament_round", pk=r.pk)
+    page = client.get(url("tournament_round", pk=r.pk)).content.decode()
+    assert page.count('class="draw-table"') == 2 and 'id="swap-form"' in page
+    a, b = r.tables[0][1], r.tables[1][1]
+    client.post(url("tournament_round_swap", pk=r.pk), {"first": a, "second": b})
+    r.refresh_from_db()
+    assert r.tables[0][1] == b and r.mode == "manual"
+    client.post(url("tournament_round_publish", pk=r.pk))
+    client.post(url("tournament_round_start", pk=r.pk))
+    r.refresh_from_db()
+    assert r.status == "playing"
+    page = client.get(url("tournament_round", pk=r.pk)).content.decode()
+    assert 'id="round-clock"' in page and page.count('data-hands="0"') == 2
+    wall = client.get(url("tournament_wall", pk=t.pk)).content.decode()
+    assert 'id="wall-clock"' in wall and wall.index('data-player="Ana"') < wall.index(
+        'data-player="Bor"'
+    )
+    client.post(url("tournament_round_close", pk=r.pk))
+    r.refresh_from_db()
+    assert r.status == "closed"
+    after_one = page_queries(client, t, r)
+
+    client.post(url("tournament_draw", pk=t.pk))
+    r2 = Round.objects.get(tournament=t, number=2)
+    for step in ("publish", "start", "close"):
+        client.post(url(f"tournament_round_{step}", pk=r2.pk))
+    t.refresh_from_db()
+    assert t.status == "provisional"
+    assert page_queries(client, t, r) == after_one  # a fixed number, whatever the rounds
+    standings = client.get(url("tournament_standings", pk=t.pk)).content.decode()
+    assert standings.count("data-player=") == 6
+    csv = client.get(url("tournament_standings", pk=t.pk) + "?_export=csv")
+    assert csv.status_code == 200 and "Ana" in csv.content.decode()
+    pdf = client.get(url("tournament_ranking_pdf", pk=t.pk))
+    assert pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
+    sheet = client.get(url("tournament_round_pdf", pk=r2.pk))
+    assert sheet.content.startswith(b"%PDF")
+    client.post(url("tournament_finish", pk=t.pk))
+    t.refresh_from_db()
+    assert t.status == "final"
+    client.post(url("tournament_reopen", pk=t.pk), {"reason": ""})
+    t.refresh_from_db()
+    assert t.status == "final"  # a reason is required
+    client.post(url("tournament_reopen", pk=t.pk), {"reason": "a score misread at table 2"})
+    t.refresh_from_db()
+    assert t.status == "provisional" and t.log[-1]["reason"] == "a score misread at table 2"
+
+
+def test_a_refused_entry_is_a_message_and_writes_nothing(director):
+    club, client = director
+    client.post(
+        url("tournaments"),
+        {
+            "name": "X",
+            "date": "2026-12-05",
+            "game": "slovenian_tarok",
+            "tournament_format": "sl_dp",
+        },
+    )
+    t = Tournament.objects.get()
+    response = client.post(
+        url("tournament_entries", pk=t.pk),
+        {"action": "import", "text": "Dana,Bled,1\nEva,Bled,zero\n"},
+        follow=True,
+    )
+    with translation.override(response["Content-Language"]):
+        assert gettext("line {line}: ").format(line=2) in response.content.decode()
+    assert not Entry.objects.exists()
+
+
+def test_bad_parameters_are_shown_on_the_form(director):
+    club, client = director
+    response = client.post(
+        url("tournaments"),
+        {
+            "name": "X",
+            "date": "2026-12-05",
+            "game": "slovenian_tarok",
+            "tournament_format": "sl_dp",
+            "params": '{"rounds": "four"}',
+        },
+    )
+    assert response.status_code == 422 and "params.rounds" in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_the_public_page_shows_the_ranking_and_the_published_draws(director):
+    club, client = director
+    t = tour.tournament_create(
+        club=club,
+        name="Odprti turnir",
+        date=datetime.date(2026, 12, 5),
+        game="slovenian_tarok",
+        tournament_format="sl_dp",
+    )
+    tour.entries_import(
+        tournament=t, text="\n".join(f"{n},Bled,{i}" for i, n in enumerate(NAMES, 1))
+    )
+    r = tour.round_draw(tournament=t)
+    public = reverse("public_tournament", kwargs={"club": "kranj", "pk": t.pk})
+    assert client.get(public).status_code == 404  # the club keeps its results private
+    club.publish_results = True
+    club.save(update_fields=["publish_results"])
+    anonymous = client_for(None)
+    page = anonymous.get(public).content.decode()
+    assert page.count("data-player=") == 6 and "data-round" not in page  # not yet published
+    tour.round_publish(round_=r)
+    page = anonymous.get(public).content.decode()
+    assert page.count('data-table="') == 2 and 'data-round="1"' in page
+
+
+def test_the_director_corrects_a_hand_of_a_closed_round_on_the_hand_form(director):
+    """The hand form of a closed round's table: open to the director, the correction goes
+    through tournament_hand_correct; after the period it asks for the override."""
+    club, client = director
+    t = tour.tournament_create(
+        club=club,
+        name="DP",
+        date=datetime.date(2026, 12, 5),
+        game="slovenian_tarok",
+        tournament_format="sl_dp",
+    )
+    tour.entries_import(tournament=t, text="\n".join(NAMES))
+    r = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r)
+    r = tour.round_start(round_=r)
+    table = r.round_tables.select_related("table__evening").get(number=1).table
+    rng = random.Random(4)
+    hand = random_hand_at(table, rng)
+    tour.round_close(round_=r)
+    page = client.get(url("hand", pk=hand.pk)).content.decode()
+    assert 'id="correct-hand"' in page
+    form = client.get(url("hand_correct", pk=hand.pk))
+    assert form.status_code == 200 and 'id="tournament-correction"' in form.content.decode()
+    record = first_hand_again(table, random.Random(8))
+    response = client.post(
+        url("hand_correct", pk=hand.pk),
+        {"record": json.dumps(record), "reason": "misread", "base_revision": 1},
+        headers={"X-Hand-Submit": "1"},
+    )
+    assert response.status_code == 200, response.content.decode()[:500]
+    hand.refresh_from_db()
+    assert hand.revisions.count() == 2
+    r.refresh_from_db()
+    assert r.log[-1]["action"] == "correct" and r.log[-1]["after_period"] is False
+    table.refresh_from_db()
+    assert table.status == "closed"
+    page = client.get(url("tournament_round", pk=r.pk)).content.decode()
+    assert 'id="corrections"' in page and "misread" in page
+    assert client.get(url("tournament_round_pdf", pk=r.pk)).content.startswith(b"%PDF")

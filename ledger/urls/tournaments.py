@@ -1,0 +1,24 @@
+"""The director's screens of a tournament and the hall's wall (issue 21), under /c/<club>/t/."""
+
+from django.urls import path
+
+from ledger.views import tournaments as views
+
+urlpatterns = [
+    path("t/", views.tournaments, name="tournaments"),
+    path("t/<int:pk>/", views.tournament, name="tournament"),
+    path("t/<int:pk>/entries/", views.tournament_entries, name="tournament_entries"),
+    path("t/<int:pk>/draw/", views.tournament_draw, name="tournament_draw"),
+    path("t/<int:pk>/finish/", views.tournament_finish, name="tournament_finish"),
+    path("t/<int:pk>/reopen/", views.tournament_reopen, name="tournament_reopen"),
+    path("t/<int:pk>/standings/", views.tournament_standings, name="tournament_standings"),
+    path("t/<int:pk>/ranking.pdf", views.tournament_ranking_pdf, name="tournament_ranking_pdf"),
+    path("t/<int:pk>/wall/", views.tournament_wall, name="tournament_wall"),
+    path("t/round/<int:pk>/", views.tournament_round, name="tournament_round"),
+    path("t/round/<int:pk>/draw.pdf", views.round_pdf, name="tournament_round_pdf"),
+    path("t/round/<int:pk>/swap/", views.round_swap, name="tournament_round_swap"),
+    path("t/round/<int:pk>/redraw/", views.round_redraw, name="tournament_round_redraw"),
+    path("t/round/<int:pk>/publish/", views.round_publish, name="tournament_round_publish"),
+    path("t/round/<int:pk>/start/", views.round_start, name="tournament_round_start"),
+    path("t/round/<int:pk>/close/", views.round_close, name="tournament_round_close"),
+]

@@ -1,0 +1,422 @@
+"""The director's screens of a tournament (issue 21) and the hall's wall.
+
+The director is the club's admin. Views are thin: they read through
+``ledger.selectors.tournaments``, write through ``ledger.services.tournaments``, and show a
+refused write (``LedgerError``, naming the field) as a message. Every object is looked up
+inside the club of the URL, so another club's gets 404. Members of the club read the
+standings and the wall.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+from django_tables2 import RequestConfig
+
+from ledger import reports
+from ledger.exports import FORMATS, SafeTableExport
+from ledger.forms.tournaments import (
+    GuestForm,
+    ImportForm,
+    MembersEntryForm,
+    SwapForm,
+    TournamentForm,
+)
+from ledger.models import Entry, Member, Round
+from ledger.selectors import tournaments as reads
+from ledger.services import tournaments as service
+from ledger.services.errors import LedgerError
+from ledger.tables.tournaments import TournamentStandingsTable
+from ledger.tournaments import engine
+from ledger.web.http import found
+from ledger.web.permissions import can, club_role
+
+ADMIN = Member.Role.ADMIN
+WALL_STANDINGS = 15  # the top of the live standings that fits the wall at 1280x720
+
+
+def _tournament(request, pk):
+    return found(reads.tournament_for_club(club=request.club, pk=pk), "tournament")
+
+
+def _round(request, pk):
+    return found(reads.round_for_club(club=request.club, pk=pk), "round")
+
+
+def _refused(request, error: LedgerError) -> None:
+    messages.error(request, str(error.message))
+
+
+def _to_tournament(request, tournament):
+    return redirect("tournament", club=request.club.slug, pk=tournament.pk)
+
+
+def _to_round(request, round_):
+    return redirect("tournament_round", club=request.club.slug, pk=round_.pk)
+
+
+# --- the list and the tournament ------------------------------------------------------------
+
+
+@club_role(ADMIN)
+def tournaments(request):
+    """The club's tournaments and the form of a new one (game, format, parameters)."""
+    form = TournamentForm(request.POST or None, club=request.club)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                tournament = service.tournament_create(
+                    club=request.club,
+                    name=data["name"],
+                    date=data["date"],
+                    game=data["game"],
+                    tournament_format=data["tournament_format"],
+                    params=data["params"],
+                    seed=data["seed"],
+                    by=request.user,
+                )
+            except LedgerError as error:
+                form.add_error(
+                    error.field if error.field in form.fields else None, str(error.message)
+                )
+            else:
+                return _to_tournament(request, tournament)
+        status = 422
+    return render(
+        request,
+        "ledger/tournaments/list.html",
+        {
+            "tournaments": reads.tournaments_for_club(club=request.club),
+            "form": form,
+            "formats": [(code, _defaults(code)) for code in engine.FORMATS],
+        },
+        status=status,
+    )
+
+
+def _defaults(code: str) -> str:
+    params = engine.default_params(code)
+    targets = ", ".join(f"{k}: {v}" for k, v in sorted(params.hands_target.items()))
+    text = gettext("{rounds} rounds of {minutes} minutes").format(
+        rounds=params.rounds, minutes=params.time_limit_min
+    )
+    if targets:
+        text += " · " + gettext("hands by table size {targets}").format(targets=targets)
+    return text
+
+
+@club_role(ADMIN)
+def tournament(request, pk):
+    """A tournament: its entries (add members, a guest, a list), its rounds, the next draw."""
+    tournament = _tournament(request, pk)
+    entries = list(tournament.entries.select_related("member").order_by("name"))
+    entered = {e.member_id for e in entries}
+    members = [
+        m.name
+        for m in Member.objects.filter(club=request.club, active=True).order_by("name")
+        if m.pk not in entered
+    ]
+    rounds = list(tournament.rounds.order_by("number"))
+    params = service.tournament_params(tournament)
+    last = engine.FORMATS[tournament.tournament_format].last_round(params.rounds)
+    can_draw = (not rounds or rounds[-1].status == Round.Status.CLOSED) and len(rounds) < last
+    return render(
+        request,
+        "ledger/tournaments/tournament.html",
+        {
+            "tournament": tournament,
+            "entries": entries,
+            "members": members,
+            "rounds": rounds,
+            "params": params,
+            "last_round": last,
+            "can_draw": can_draw and tournament.status in ("draft", "running"),
+            "members_form": MembersEntryForm(),
+            "guest_form": GuestForm(),
+            "import_form": ImportForm(),
+            "log": [_log_line(line) for line in tournament.log],
+        },
+    )
+
+
+def _names(text: str) -> list[str]:
+    """Return the names typed one a line or separated by commas, each once, in order."""
+    names = [n.strip() for line in text.splitlines() for n in line.split(",")]
+    return list(dict.fromkeys(n for n in names if n))
+
+
+@club_role(ADMIN)
+@require_POST
+def tournament_entries(request, pk):
+    """Enter members by name, a guest or a list; withdraw or remove an entry."""
+    tournament = _tournament(request, pk)
+    action = request.POST.get("action")
+    try:
+        if action == "members":
+            form = MembersEntryForm(request.POST)
+            if form.is_valid():
+                names = _names(form.cleaned_data["names"])
+                found_members = {
+                    m.name: m for m in Member.objects.filter(club=request.club, name__in=names)
+                }
+                unknown = [n for n in names if n not in found_members]
+                if unknown:
+                    raise LedgerError(
+                        gettext("no member of this name: {names}").format(names=", ".join(unknown)),
+                        "names",
+                    )
+                added = service.entries_add(
+                    tournament=tournament,
+                    members=[found_members[n] for n in names],
+                    by=request.user,
+                )
+                messages.success(request, gettext("{n} entered.").format(n=len(added)))
+            else:
+                messages.error(request, gettext("Type the members' names."))
+        elif action == "guest":
+            form = GuestForm(request.POST)
+            if form.is_valid():
+                service.entry_add_guest(
+                    tournament=tournament,
+                    name=form.cleaned_data["name"],
+                    club_name=form.cleaned_data["club_name"],
+                    ladder_rank=form.cleaned_data["ladder_rank"],
+                    by=request.user,
+                )
+                messages.success(request, gettext("The guest is entered."))
+            else:
+                messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+        elif action == "import":
+            form = ImportForm(request.POST, request.FILES)
+            if form.is_valid():
+                added = service.entries_import(
+                    tournament=tournament, text=form.cleaned_data["text"], by=request.user
+                )
+                messages.success(request, gettext("{n} entered.").format(n=len(added)))
+            else:
+                messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+        elif action in ("withdraw", "remove"):
+            entry = Entry.objects.filter(
+                tournament=tournament, pk=request.POST.get("entry")
+            ).first()
+            if entry is None:
+                raise LedgerError(gettext("no such entry"), "entry")
+            if action == "withdraw":
+                service.entry_withdraw(entry=entry, by=request.user)
+            else:
+                service.entry_remove(entry=entry, by=request.user)
+        else:
+            messages.error(request, gettext("Unknown action."))
+    except LedgerError as error:
+        _refused(request, error)
+    return _to_tournament(request, tournament)
+
+
+@club_role(ADMIN)
+@require_POST
+def tournament_draw(request, pk):
+    """Draw the next round (unpublished)."""
+    tournament = _tournament(request, pk)
+    try:
+        round_ = service.round_draw(tournament=tournament, by=request.user)
+    except LedgerError as error:
+        _refused(request, error)
+        return _to_tournament(request, tournament)
+    return _to_round(request, round_)
+
+
+@club_role(ADMIN)
+@require_POST
+def tournament_finish(request, pk):
+    """Make the provisional ranking final."""
+    tournament = _tournament(request, pk)
+    try:
+        service.tournament_finish(tournament=tournament, by=request.user)
+    except LedgerError as error:
+        _refused(request, error)
+    return _to_tournament(request, tournament)
+
+
+@club_role(ADMIN)
+@require_POST
+def tournament_reopen(request, pk):
+    """Reopen a final tournament with a reason (logged); the ranking is provisional again."""
+    tournament = _tournament(request, pk)
+    try:
+        service.tournament_reopen(
+            tournament=tournament, reason=request.POST.get("reason", ""), by=request.user
+        )
+    except LedgerError as error:
+        _refused(request, error)
+    return _to_tournament(request, tournament)
+
+
+# --- a round -------------------------------------------------------------------------------
+
+
+@club_role(ADMIN)
+def tournament_round(request, pk):
+    """A round: its draw (seats, groups, byes, mode, the checker's warnings), the swap before
+    publishing, then the clock and every table's progress, then the round's result."""
+    round_ = _round(request, pk)
+    view = reads.round_view(round_)
+    return render(
+        request,
+        "ledger/tournaments/round.html",
+        {
+            "tournament": round_.tournament,
+            "round": round_,
+            "view": view,
+            "clock": _clock(round_),
+            "swap_form": SwapForm(players=view.players),
+            "log": [_log_line(line) for line in round_.log],
+            "corrections": reads.corrections(round_.tournament, round_=round_),
+        },
+    )
+
+
+def _log_line(line: dict) -> str:
+    parts = [line.get("at", ""), line.get("action", ""), line.get("by") or "", line.get("reason")]
+    return " · ".join(str(p) for p in parts if p)
+
+
+def _round_action(request, pk, act):
+    round_ = _round(request, pk)
+    try:
+        act(round_)
+    except LedgerError as error:
+        _refused(request, error)
+    return _to_round(request, round_)
+
+
+@club_role(ADMIN)
+@require_POST
+def round_swap(request, pk):
+    """Swap two players of an unpublished draw (checked again and recorded)."""
+    round_ = _round(request, pk)
+    form = SwapForm(request.POST, players=reads.round_view(round_).players)
+    if not form.is_valid():
+        messages.error(request, gettext("Choose two players of the draw."))
+        return _to_round(request, round_)
+    return _round_action(
+        request,
+        pk,
+        lambda r: service.round_swap(
+            round_=r,
+            first=form.cleaned_data["first"],
+            second=form.cleaned_data["second"],
+            by=request.user,
+        ),
+    )
+
+
+@club_role(ADMIN)
+@require_POST
+def round_redraw(request, pk):
+    return _round_action(request, pk, lambda r: service.round_redraw(round_=r, by=request.user))
+
+
+@club_role(ADMIN)
+@require_POST
+def round_publish(request, pk):
+    return _round_action(request, pk, lambda r: service.round_publish(round_=r, by=request.user))
+
+
+@club_role(ADMIN)
+@require_POST
+def round_start(request, pk):
+    return _round_action(request, pk, lambda r: service.round_start(round_=r, by=request.user))
+
+
+@club_role(ADMIN)
+@require_POST
+def round_close(request, pk):
+    return _round_action(request, pk, lambda r: service.round_close(round_=r, by=request.user))
+
+
+def _clock(round_: Round) -> dict | None:
+    """Return the round's clock: its end and the time left (None before the start)."""
+    if round_.started_at is None:
+        return None
+    ends = round_.started_at + datetime.timedelta(minutes=round_.time_limit_min)
+    left = max(0, int((ends - timezone.now()).total_seconds()))
+    return {
+        "started": round_.started_at,
+        "ends": ends,
+        "left": f"{left // 3600}:{left % 3600 // 60:02d}:{left % 60:02d}",
+        "over": left == 0,
+    }
+
+
+@club_role(ADMIN)
+def round_pdf(request, pk):
+    """The round's draw sheet as a PDF for the notice board."""
+    return _pdf(reports.tournament_draw_pdf(round_=_round(request, pk)))
+
+
+def _pdf(report) -> HttpResponse:
+    filename, content_type, content = report
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+# --- standings and the wall ----------------------------------------------------------------
+
+
+def _standings_table(request, tournament):
+    closed = tournament.rounds.filter(status=Round.Status.CLOSED).count()
+    table = TournamentStandingsTable(reads.standings_lines(tournament), rounds=closed)
+    RequestConfig(request, paginate=False).configure(table)
+    return table
+
+
+@club_role()
+def tournament_standings(request, pk):
+    """The standings after the closed rounds (provisional until the tournament is final);
+    CSV and XLSX with ``?_export=``."""
+    tournament = _tournament(request, pk)
+    table = _standings_table(request, tournament)
+    export_format = request.GET.get("_export")
+    name = f"ranking-{request.club.slug}-{tournament.pk}"
+    if export_format in FORMATS:
+        exporter = SafeTableExport(export_format, table, dataset_kwargs={"title": name[:31]})
+        return exporter.response(filename=f"{name}.{export_format}")
+    return render(
+        request,
+        "ledger/tournaments/standings.html",
+        {"tournament": tournament, "table": table, "is_director": can(request, ADMIN)},
+    )
+
+
+@club_role()
+def tournament_ranking_pdf(request, pk):
+    """The ranking (provisional or final) as a PDF in large type for the notice board."""
+    return _pdf(reports.tournament_ranking_pdf(tournament=_tournament(request, pk)))
+
+
+@club_role()
+def tournament_wall(request, pk):
+    """The hall's screen: the round's countdown in large type, where every player sits
+    (alphabetically) and the live standings; refreshed by htmx."""
+    tournament = _tournament(request, pk)
+    current = tournament.rounds.exclude(status=Round.Status.DRAFTED).order_by("-number").first()
+    context = {
+        "tournament": tournament,
+        "club": request.club,
+        "round": current,
+        "clock": _clock(current) if current and current.status == Round.Status.PLAYING else None,
+        "seats": reads.where_to_sit(current),
+        "standings": reads.standings_lines(tournament)[:WALL_STANDINGS],
+    }
+    if request.htmx:
+        return render(request, "ledger/tournaments/_wall_live.html", context)
+    return render(request, "ledger/tournaments/wall.html", context)
