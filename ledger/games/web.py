@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.text import format_lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.money import MAX_POINTS
@@ -82,6 +82,8 @@ WORDS = {
     "before_close": _("Before the close"),
     # the treasurer's close: the heading of the balances the close starts from
     "balances_before_close": _("Balances before the close"),
+    # the score sheet: the label of the close's row
+    "close_row": pgettext_lazy("the score sheet's row", "Close"),
     # the treasurer's closed evening: what reopening it does
     "reopen_explains": _(
         "Reopening reverses the close of every table and unlocks the evening; the reason is logged."
