@@ -688,7 +688,7 @@ class PostingSeat(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.account} {self.role}"
+        return f"{self.account} ({get_web(self.account.table.game).role_label(self.role)})"
 
 
 class AccountBalance(models.Model):

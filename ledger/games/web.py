@@ -23,7 +23,8 @@ runs for every registered game. The members, in groups:
   ``pool_label(code)`` and ``pool_class(code)`` (a pool's name and CSS modifier).
 - What happened: ``preview_story(record, settlement, state)`` (the preview's lines),
   ``outcome_words(outcome, brief=)`` (a stored hand in words), ``record_lines(record)`` (a hand
-  record as lines), ``reason_label(reason)`` and ``payment_label(reason)`` (a transfer's reason).
+  record as lines), ``reason_label(reason)`` and ``payment_label(reason)`` (a transfer's reason),
+  ``role_label(role)`` (a seat's role in a hand: ``COMMON_ROLES`` and the game's ``role_labels``).
 - Shared screens: ``words`` (the phrases of the shared screens that differ by game; see
   ``WORDS``; a game gives the ones it has, and a phrase the game lacks is not shown);
   ``close_columns`` (the close's lines of the settlement, in order: (reason, label) of each
@@ -61,6 +62,17 @@ COMMON_PAYMENTS = {
     "funding": _("Funding"),
     "split": _("Split"),
     "adjustment": _("Adjustment"),
+}
+# A seat's role in a hand (``SeatStats.role``), in words, as every game names it; a game adds
+# its own (``GameWeb.role_labels``: the Slovenian klop).
+COMMON_ROLES = {
+    "out": _("sat out"),
+    "player": _("player"),
+    "declarer": _("declarer"),
+    "partner": _("partner"),
+    "opponent": _("opponent"),
+    "alone": _("alone"),
+    "annulled": _("annulled"),
 }
 # The sections of an entry form that every game has, and where a field of the record that
 # every game has is shown.
@@ -120,6 +132,7 @@ class GameWeb:
     payment_labels: dict = {}
     pool_labels: dict = {}
     pool_classes: dict = {}
+    role_labels: dict = {}  # a seat's role in a hand beyond ``COMMON_ROLES``
     words: dict = {}
     close_columns: tuple[tuple[str, str], ...] = ()  # (close reason, column label), in order
     stats_columns: tuple[tuple[str, str], ...] = ()
@@ -192,6 +205,11 @@ class GameWeb:
         """Return a transfer reason in words, as sheets and exports show it."""
         label = self.reason_labels.get(reason) or COMMON_REASONS.get(reason)
         return str(label) if label else reason.replace("_", " ")
+
+    def role_label(self, role: str) -> str:
+        """Return a seat's role in a hand in words (the admin's seats of hands)."""
+        label = self.role_labels.get(role) or COMMON_ROLES.get(role)
+        return str(label) if label else role.replace("_", " ")
 
     def payment_label(self, reason: str) -> str:
         """Return a transfer reason in words, as the hand preview lists payments."""
