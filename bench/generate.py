@@ -23,6 +23,7 @@ from ledger.models import (
     AccountBalance,
     Club,
     Evening,
+    EveningLog,
     EveningResult,
     Hand,
     HandRevision,
@@ -232,6 +233,9 @@ def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts)
         )
         for member_id, points in results.items()
     )
+    # The close's log entry, as ``services.evening_close`` writes it (verify_ledger counts the
+    # closes in the log against the results').
+    EveningLog.objects.create(evening=evening, action="close")
     Table.objects.filter(evening=evening).update(status="closed")
     Evening.objects.filter(pk=evening.pk).update(status="closed")
     return evening

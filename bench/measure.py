@@ -12,8 +12,17 @@ from django.test.utils import CaptureQueriesContext
 from ledger import services
 from ledger.games.danish.engine import rotation
 from ledger.games.danish.engine.generate import random_hand
+from ledger.games.registry import GAMES
 from ledger.models import Club, Member
 from ledger.selectors import current_seats
+
+
+def bench_date(offset: int) -> datetime.date:
+    """A date for a bench evening, within the year ahead that evening_open accepts."""
+    from django.utils import timezone
+
+    return timezone.localdate() + datetime.timedelta(days=300 + offset)
+
 
 HANDS_MEASURED = 40
 
@@ -37,7 +46,7 @@ def measure_hand_record(summary) -> dict:
     out = {}
     empty = Club.objects.create(name="Empty", slug="bench-empty")
     members = [Member.objects.create(club=empty, name=n) for n in ("A", "B", "C", "D")]
-    evening = services.evening_open(club=empty, date=datetime.date(2030, 1, 1))
+    evening = services.evening_open(club=empty, date=bench_date(0))
     table = services.table_open(evening=evening, members=members)
     times, queries = [], []
     _record_hands(table, rng, times, queries)
@@ -45,7 +54,7 @@ def measure_hand_record(summary) -> dict:
 
     club = Club.objects.get(slug="bench1")
     members = list(Member.objects.filter(club=club).order_by("pk")[:4])
-    evening = services.evening_open(club=club, date=datetime.date(2030, 1, 2))
+    evening = services.evening_open(club=club, date=bench_date(1))
     table = services.table_open(evening=evening, members=members)
     times, queries = [], []
     _record_hands(table, rng, times, queries)
@@ -82,7 +91,7 @@ def measure_soak() -> dict:
 
     club = Club.objects.create(name="Soak", slug="bench-soak")
     members = [Member.objects.create(club=club, name=f"M{i}") for i in range(SOAK_TABLES * 4)]
-    evening = services.evening_open(club=club, date=datetime.date(2030, 2, 1))
+    evening = services.evening_open(club=club, date=bench_date(2))
     tables = [
         services.table_open(evening=evening, members=members[4 * i : 4 * i + 4])
         for i in range(SOAK_TABLES)
@@ -106,10 +115,21 @@ def measure_soak() -> dict:
     }
 
 
+def _verify_tables(tables):
+    from ledger.selectors.verify import verify_ledger
+
+    report = verify_ledger(tables)
+    return report.ok, report.problems
+
+
 def run_all(*, summary, timed, ms) -> dict:
     results = {}
     print("Measuring hand_record ...")
     results.update(measure_hand_record(summary))
+    from bench import games
+
+    print("Measuring each game's hand saves ...")
+    results.update(games.measure(summary=summary))
     try:
         from bench import pages
     except ImportError:
@@ -119,6 +139,10 @@ def run_all(*, summary, timed, ms) -> dict:
         results.update(pages.measure(summary=summary, timed=timed, ms=ms))
     print("Soak ...")
     results.update(measure_soak())
+    from bench import load
+
+    print(f"Load run (at most {load.LOAD_SECONDS:.0f} s) ...")
+    results.update(load.run(_verify_tables))
     print("verify_ledger over the whole history ...")
     results.update(measure_verify(ms))
     return results
@@ -136,7 +160,7 @@ def print_table(results: dict) -> None:
         value = f"median {r['median_ms']} ms, p95 {r['p95_ms']} ms, queries {r['queries']}"
         print(f"{key:45} {value:>40}")
     for key, r in results.items():
-        if isinstance(r, dict) and key.startswith(("page_", "pdf_", "raw_")):
+        if isinstance(r, dict) and key.startswith(("page_", "pdf_", "raw_", "save_")):
             parts = [f"{k} {v}" for k, v in r.items()]
             print(f"{key:45} {', '.join(parts):>40}")
     s = results["soak"]
@@ -147,6 +171,9 @@ def print_table(results: dict) -> None:
     v = results["verify_ledger"]
     value = f"{v['seconds']} s, {v['per_hand_ms']} ms/hand, {'OK' if v['ok'] else 'FAIL'}"
     print(f"{'verify_ledger (whole history)':45} {value:>40}")
+    from bench import load
+
+    load.print_load(results)
     print_aims(results)
 
 
@@ -160,7 +187,15 @@ AIMS = (
         1.0,
         "x",
     ),
+    (
+        "hand save, slowest game's median / fastest's",
+        ("save_games_ratio", "slowest_over_fastest"),
+        1.5,
+        "x",
+    ),
     ("evening sheet PDF (160 hands)", ("pdf_evening_sheet", "median_ms"), 1500, "ms"),
+    ("evening sheet PDF / its HTML page", ("pdf_evening_sheet", "x_html"), 2.0, "x"),
+    ("repeat download of a kept PDF", ("pdf_evening_sheet_repeat", "median_ms"), 50, "ms"),
     ("season standings PDF", ("pdf_season_standings", "median_ms"), 1000, "ms"),
 )
 
@@ -172,6 +207,17 @@ def aims(results: dict) -> list[tuple[str, float, float, str, bool]]:
         figure = (results.get(key) or {}).get(field)
         if figure is not None:
             out.append((label, figure, aim, unit, figure <= aim))
+    endpoints = (results.get("load") or {}).get("endpoints", {})
+    for name, aim in (
+        ("save", 3.0),
+        ("poll_table", 5.0),
+        ("poll_evening", 5.0),
+        ("poll_wall", 5.0),
+    ):
+        e = endpoints.get(name)
+        if e and e["idle"]["p95_ms"] and e["loaded"]["p95_ms"]:
+            figure = round(e["loaded"]["p95_ms"] / e["idle"]["p95_ms"], 1)
+            out.append((f"{name} p95 loaded / idle", figure, aim, "x", figure <= aim))
     return out
 
 
@@ -207,8 +253,13 @@ def readme_block(results: dict, *, when: str, source: str) -> str:
         ("page_member", "a member's season page"),
         ("page_member_cold", "a member's season page, first reader after a change"),
         ("page_evening_sheet", "evening sheet page"),
+        ("page_evening_sheet_cold", "evening sheet page, nothing kept"),
         ("pdf_evening_sheet", "evening sheet PDF"),
+        ("pdf_evening_sheet_transfers", "evening sheet PDF with every transfer"),
+        ("pdf_evening_sheet_repeat", "evening sheet PDF, repeat download (kept)"),
         ("pdf_season_standings", "season standings PDF"),
+        ("pdf_season_standings_repeat", "season standings PDF, repeat download (kept)"),
+        *((f"save_{code}", f"hand save, {code}") for code in GAMES),
     ):
         r = results.get(key)
         if r:
@@ -219,6 +270,28 @@ def readme_block(results: dict, *, when: str, source: str) -> str:
     if raw:
         floor = raw["median_ms"]
         lines.append(f"| raw SQL sum of the season's transfers | median {floor} ms | | |")
+    load = results.get("load")
+    if load:
+        lines.append(
+            f"| load run: {load['tables']} tables saving, {load['watchers']} watchers, "
+            f"{load['seconds']} s | {load['saves']} saves, {load['polls']} polls "
+            f"({load['polls_304']} × 304), lost or doubled {load['lost_or_doubled']}, "
+            f"verify_ledger {'OK' if load['verify_ok'] else 'FAIL'} | | |"
+        )
+        for name, e in load["endpoints"].items():
+            i, lo = e["idle"], e["loaded"]
+            lines.append(
+                f"| {name} p50/p95 | idle {i['p50_ms']}/{i['p95_ms']} ms, "
+                f"loaded {lo['p50_ms']}/{lo['p95_ms']} ms | | |"
+            )
+    verify = results.get("verify_ledger")
+    if verify:
+        lines.append(
+            f"| verify_ledger over the whole history | {verify['seconds']} s, "
+            f"{'OK' if verify['ok'] else 'FAIL'} | | |"
+        )
+    if results.get("uptime"):
+        lines.append(f"| machine load at the start (`uptime`) | {results['uptime']} | | |")
     lines.append(README_END)
     return "\n".join(lines)
 

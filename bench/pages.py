@@ -41,12 +41,13 @@ def _get(client, url, timed, repeat):
 
 
 def _get_cold(client, url, timed, repeat):
-    """Time ``url`` with no kept rendering (``ledger.web.render_cache``): the first reader after
-    a change."""
-    from django.core.cache import cache
+    """Time ``url`` with nothing kept (``ledger.web.render_cache``'s tables, ``ledger.web.kept``'s
+    pages and PDFs): the first reader after a change."""
+    from django.core.cache import cache, caches
 
     def once():
         cache.clear()
+        caches["shared"].clear()
         response = client.get(url)
         assert response.status_code == 200, (url, response.status_code)
 
@@ -94,9 +95,12 @@ def measure(*, summary, timed, ms) -> dict:
     url = reverse("evening_sheet", kwargs={"club": club.slug, "pk": evening.pk})
     times, queries, _ = _get(client, url, timed, 3)
     out["page_evening_sheet"] = {**summary(times), "queries": queries}
+    out["page_evening_sheet_cold"] = summary(_get_cold(client, url, timed, 3))
 
     from pypdf import PdfReader
     from weasyprint import HTML
+
+    from ledger import reports
 
     # WeasyPrint loads Pango and the fonts at its first document in a process: a server pays
     # that once, so it is paid here before the PDFs are timed.
@@ -104,10 +108,25 @@ def measure(*, summary, timed, ms) -> dict:
 
     for key, name, kwargs, query in (
         ("pdf_evening_sheet", "evening_sheet_pdf", {"pk": evening.pk}, ""),
+        ("pdf_evening_sheet_transfers", "evening_sheet_pdf", {"pk": evening.pk}, "?transfers=1"),
         ("pdf_season_standings", "standings_pdf", {}, f"?season={season.pk}"),
     ):
         url = reverse(name, kwargs={"club": club.slug, **kwargs}) + query
-        times, queries, response = _get(client, url, timed, 3)
+        # Rendered every time (nothing kept): the first download after a change.
+        times = _get_cold(client, url, timed, 3)
+        _, queries, response = _get(client, url, timed, 1)
         pages = len(PdfReader(io.BytesIO(response.content)).pages)
-        out[key] = {**summary(times), "pages": pages, "queries": queries}
+        out[key] = {**summary(times), "pages": pages}
+        # The repeat download of a closed evening's (or an unchanged season's) PDF: kept.
+        rendered = reports.RENDERED["pdfs"]
+        times, queries, _ = _get(client, url, timed, 5)
+        out[key + "_repeat"] = {
+            **summary(times),
+            "queries": queries,
+            "rendered": reports.RENDERED["pdfs"] - rendered,
+        }
+    # The PDF against the same sheet's HTML page, both with nothing kept, in this run.
+    out["pdf_evening_sheet"]["x_html"] = round(
+        out["pdf_evening_sheet"]["median_ms"] / out["page_evening_sheet_cold"]["median_ms"], 2
+    )
     return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -83,8 +84,11 @@ def main() -> None:
     print(f"Generating {scale} on {vendor} ...")
     started = time.perf_counter()
     counts = generate(**scale)
+    uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    print(f"uptime: {uptime}")
     results = {
         "database": vendor,
+        "uptime": uptime.split("load average:")[-1].strip(),
         "scale": scale,
         "history": counts,
         "generate_seconds": round(time.perf_counter() - started, 1),

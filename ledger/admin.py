@@ -35,12 +35,14 @@ from ledger.models import (
     Member,
     Posting,
     PostingSeat,
+    Profile,
     Seal,
     Season,
     Seat,
     Table,
     Transfer,
 )
+from ledger.tables.columns import price_text
 
 admin.site.site_header = _("tarokclub administration")
 admin.site.site_title = _("tarokclub")
@@ -100,10 +102,14 @@ class MemberInline(admin.TabularInline):
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "game", "price_per_point", "currency", "member_count"]
+    list_display = ["name", "slug", "game", "language", "price", "member_count"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [SeasonInline, MemberInline]
+
+    @admin.display(description=_("price per point"), ordering="price_per_point")
+    def price(self, obj) -> str:
+        return price_text(obj.price_per_point, obj.currency, symbol=True)
 
     def _game(self, obj) -> str:
         return obj.game if obj is not None and obj.pk else default_game()
@@ -116,7 +122,20 @@ class ClubAdmin(admin.ModelAdmin):
         house_rules = get_web(self._game(obj)).rate_card_field_groups()
         first, *rest = house_rules or [(_("House rules"), [])]
         return [
-            (None, {"fields": ["name", "slug", "game", "price_per_point", "currency"]}),
+            (
+                None,
+                {
+                    "fields": [
+                        "name",
+                        "slug",
+                        "game",
+                        "language",
+                        "price_per_point",
+                        "currency",
+                        "time_zone",
+                    ]
+                },
+            ),
             (_("Jetons"), {"fields": ["starting_jetons"]}),
             (_("Public results"), {"fields": ["publish_results", "publish_money"]}),
             (
@@ -227,6 +246,14 @@ class InvitationAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ["user", "language"]
+    list_filter = ["language"]
+    search_fields = ["user__username"]
+    raw_id_fields = ["user"]
 
 
 @admin.register(Season)

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
 
@@ -9,6 +10,14 @@ class LedgerConfig(AppConfig):
 
     def ready(self):
         from ledger import db  # noqa: F401  (registers the SQLite guard function)
-        from ledger.web import tables2_speed
+        from ledger.web import locale, tables2_speed  # noqa: F401  (locale: its log-in signal)
 
         tables2_speed.install()
+        post_migrate.connect(create_cache_table, sender=self)
+
+
+def create_cache_table(sender, using="default", **kwargs):
+    """After ``migrate``, create the shared cache's table (``CACHES["shared"]``) if missing."""
+    from django.core.management import call_command
+
+    call_command("createcachetable", database=using, verbosity=0)

@@ -21,6 +21,7 @@ FORMULA_STARTS = ("=", "+", "@", "\t", "\r")
 # The formats the site exports (README); any other ``_export`` is refused (web/bounds.py).
 FORMATS = (TableExport.CSV, TableExport.XLSX)
 NUMBER = re.compile(r"-\d+(?:[.,]\d+)?")
+BOM = "\ufeff"  # a CSV's first character: Excel then reads it as UTF-8
 
 
 def neutralise(value):
@@ -52,20 +53,32 @@ class SafeTableExport(TableExport):
         return safe
 
     def export(self):
-        """Return the export; a CSV follows the active language's number format.
+        """Return the export; a CSV follows the active language's number format and starts
+        with a byte-order mark.
 
         A Danish spreadsheet expects ``;`` between fields and a decimal comma: when the
         language's decimal separator is a comma, the CSV uses ``;`` and writes decimals with
-        a comma. XLSX stays typed (numbers are numbers whatever the language).
+        a comma. Lines end with CRLF. The byte-order mark (U+FEFF, the bytes EF BB BF in the
+        UTF-8 response) makes Excel on Windows read the file as UTF-8, so "Beløb" and names
+        with æ, ø, å, č or ő arrive intact. XLSX stays typed (numbers are numbers whatever the
+        language).
         """
-        if self.format != self.CSV or formats.get_format("DECIMAL_SEPARATOR") != ",":
+        if self.format != self.CSV:
             return super().export()
+        if formats.get_format("DECIMAL_SEPARATOR") != ",":
+            return BOM + super().export()
         localised = Dataset(
             *[[_decimal_comma(value) for value in row] for row in self.dataset],
             headers=self.dataset.headers,
             title=self.dataset.title,
         )
-        return localised.export("csv", delimiter=";")
+        return BOM + localised.export("csv", delimiter=";")
+
+    def content_type(self) -> str:
+        """Name the CSV's encoding in its content type (the BOM says it to Excel)."""
+        if self.format == self.CSV:
+            return "text/csv; charset=utf-8"
+        return super().content_type()
 
 
 def _decimal_comma(value):

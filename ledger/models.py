@@ -66,13 +66,59 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from ledger.games.base import invisible_characters
 from ledger.games.money import MAX_POINTS
 from ledger.games.registry import default_game, get_web, is_reserved_name
 from ledger.games.web import game_choices
 
 
+def validate_visible_name(value: str) -> None:
+    """Refuse a name holding invisible or control characters (a bidirectional override, a
+    zero-width space …): two such names look alike, or a line reads in another order."""
+    hidden = invisible_characters(value)
+    if hidden:
+        raise ValidationError(
+            _("a name may not hold invisible or control characters (%(codes)s)"),
+            code="invisible",
+            params={"codes": ", ".join(hidden)},
+        )
+
+
+def clean_visible_names(instance: models.Model, *fields: str) -> None:
+    """Model.clean's check of ``fields`` with validate_visible_name (no migration needed)."""
+    errors = {}
+    for name in fields:
+        try:
+            validate_visible_name(getattr(instance, name))
+        except ValidationError as error:
+            errors[name] = error
+    if errors:
+        raise ValidationError(errors)
+
+
+def language_choices() -> list[tuple[str, str]]:
+    """The site's languages (``settings.LANGUAGES``), each named in its own language: the
+    choices of a club's and a member's language (a callable: a new language needs no
+    migration)."""
+    return list(settings.LANGUAGES)
+
+
+CURRENCY_CHOICES = [
+    ("EUR", _("euro (€)")),
+    ("HUF", _("Hungarian forint (Ft)")),
+    ("DKK", _("Danish krone (DKK)")),
+]
+TIME_ZONE_CHOICES = [
+    ("Europe/Ljubljana", _("Ljubljana (Central European Time)")),
+    ("Europe/Budapest", _("Budapest (Central European Time)")),
+    ("Europe/Copenhagen", _("Copenhagen (Central European Time)")),
+]
+
+
 def validate_member_name(value: str) -> None:
-    """Refuse a member name that is a table account's name in any game."""
+    """Refuse a member name that is a table account's name in any game, or that holds
+    invisible or control characters."""
+    validate_visible_name(value)
     if is_reserved_name(value):
         raise ValidationError(
             _("%(name)s is the name of a table's account; choose another name"),
@@ -91,7 +137,22 @@ class Club(models.Model):
         default=Decimal("0.25"),
         validators=[MinValueValidator(Decimal("0"))],
     )
-    currency = models.CharField(_("currency"), max_length=3, default="DKK")
+    currency = models.CharField(
+        _("currency"), max_length=3, choices=CURRENCY_CHOICES, default="DKK"
+    )
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        choices=language_choices,
+        default="da",
+        help_text=_(
+            "The club's pages, wall and public pages read in it, unless a member has chosen "
+            "his own language."
+        ),
+    )
+    time_zone = models.CharField(
+        _("time zone"), max_length=40, choices=TIME_ZONE_CHOICES, default="Europe/Copenhagen"
+    )
     starting_jetons = models.PositiveIntegerField(
         _("jetons per member at the start"),
         default=500,
@@ -132,6 +193,10 @@ class Club(models.Model):
     def get_public_url(self) -> str | None:
         """Return the path of the club's public results page, or None when not published."""
         return reverse("public_club", kwargs={"club": self.slug}) if self.publish_results else None
+
+    def clean(self):
+        super().clean()
+        clean_visible_names(self, "name")
 
 
 class Member(models.Model):
@@ -191,6 +256,10 @@ class Season(models.Model):
 
     def __str__(self):
         return self.name
+
+    def clean(self):
+        super().clean()
+        clean_visible_names(self, "name")
 
 
 class Evening(models.Model):
@@ -871,3 +940,28 @@ class Invitation(models.Model):
 
     def __str__(self):
         return f"{self.member} {self.created:%Y-%m-%d}"
+
+
+class Profile(models.Model):
+    """A user's own settings, whatever his clubs: today his language.
+
+    ``language`` is the one he chose in the language switch ('' for none): it wins over his
+    clubs' languages and his browser's. One no longer offered is ignored (``ledger.web.locale``).
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="profile",
+    )
+    language = models.CharField(
+        _("language"), max_length=8, choices=language_choices, blank=True, default=""
+    )
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
+    def __str__(self):
+        return str(self.user)

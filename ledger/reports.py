@@ -5,8 +5,9 @@ Each renderer is a plain function returning ``(filename, content_type, bytes)``;
 report's title, the date printed and "page n of m" (CSS ``@page`` counters) in the margins.
 The tables are the django-tables2 tables of the screens, rendered without links or sorting;
 a score sheet is printed from its table's ``print_rows`` (the same words and figures in bare
-cells, with fixed column widths), which keeps a 160-hand evening to a few pages and about a
-second of WeasyPrint.
+cells of one text each, with fixed column widths), which keeps a 160-hand evening to a few
+pages; WeasyPrint's time grows with the elements it lays out, an inline element in a cell
+costing as much as the cell.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 
 from ledger import selectors
+from ledger.games.money import signed_points
+from ledger.games.registry import get_game
 from ledger.games.web import stats_notes
 from ledger.models import Evening, Member, Season, Table
 from ledger.tables.columns import price_text
@@ -33,6 +36,10 @@ from ledger.tables.sheet import EveningSheetTable, settlement_table
 from ledger.web import charts
 
 PDF = "application/pdf"
+
+# How many PDFs this process has laid out with WeasyPrint (read by tests and the bench: a
+# kept PDF is served without adding to it).
+RENDERED = {"pdfs": 0}
 
 
 def _css_string(text: str) -> str:
@@ -77,6 +84,7 @@ def _render(template: str, context: dict, *, club, title: str, landscape: bool =
         "page_css": {key: mark_safe(value) for key, value in margins.items()},  # noqa: S308
     }
     html = render_to_string(template, context)
+    RENDERED["pdfs"] += 1
     return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf()
 
 
@@ -84,53 +92,72 @@ def _no_link(_pk):
     return None
 
 
-# The score sheet's columns on paper, in millimetres (``table-layout: fixed``): the number
-# and the dealer are fixed; a member's column (his points, small, and the running total, bold)
-# and a pool's are as wide as their longest figures, at least MIN_MM for the name above; what
-# happened takes the rest, at least EVENTS_MM. A4 portrait leaves PORTRAIT_MM between the
-# margins. DejaVu Sans at the sheet's sizes (_score_sheet_style.html): a digit 0.636 em
-# (0.696 em bold), a sign (+ or the minus sign) 0.838 em, a space 0.318 em.
-SHEET_MM = {"label": 7, "dealer": 14}
-MIN_MM = {"member": 14, "pool": 13.5}
+# The score sheet on paper (``table-layout: fixed``, _score_sheet.html): two cells a row,
+# the figures and what happened. The figures (the number, the dealer, each member's points and
+# running total, the pools) are one text in DejaVu Sans Mono, each column padded to its widest
+# entry, so they line up under the names without a cell each: WeasyPrint's time grows with the
+# boxes it lays out, and a 160-hand evening had nearly 2,000 cells. What happened takes the
+# rest of the width, at least EVENTS_MM; A4 portrait leaves PORTRAIT_MM between the margins,
+# else the report is printed in landscape.
 EVENTS_MM, PORTRAIT_MM = 24, 186
 PT = 25.4 / 72  # mm
-SMALL, BOLD, POOL = 6.4 * PT, 7.6 * PT, 7.6 * PT  # the font sizes of net, running, pool
+MONO_PT = 7.2  # the figures' font size (_score_sheet_style.html)
+MONO_CHAR_MM = 0.602 * MONO_PT * PT  # DejaVu Sans Mono's advance: 0.602 em
 CELL_PADDING_MM = 1.6 + 0.8  # the cell's padding, and a margin for the rounding of glyphs
+NAME_CHARS = 12  # a longer name is cut with "…" above its column
+DEALER_CHARS = 10  # and a longer dealer's in his column
+GAP = "  "
 
 
-def _figure_mm(text: str, size: float, digit_em: float) -> float:
-    """Return the width of a figure ("+30", "−135") at ``size`` (mm per em)."""
-    signs = sum(1 for char in text if not char.isdigit())
-    return (len(text) - signs) * digit_em * size + signs * 0.838 * size
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _sheet_widths(table: EveningSheetTable, rows: list[dict]) -> list[float | None]:
-    """Return each column's width in mm, in the table's order (None: what happened)."""
-
-    def score_mm(net: str, running: str) -> float:
-        return (
-            _figure_mm(net, SMALL, 0.636)
-            + 0.318 * BOLD
-            + _figure_mm(running, BOLD, 0.696)
-            + CELL_PADDING_MM
-        )
-
-    members = [
-        max((score_mm(*r["scores"][i]) for r in rows), default=0) for i in range(len(table.members))
+def _figures(table: EveningSheetTable, rows: list[dict]) -> dict:
+    """Return the figures' header, rows and footer as padded text, and their width in mm."""
+    sheet = table.sheet
+    codes = get_game(sheet.table.game).features.pool_codes
+    headers = [str(c.header) for c in table.columns]
+    pool_headers = headers[2 + len(table.members) : 2 + len(table.members) + len(codes)]
+    scores = [
+        [f"{net} {running}" if net and net != "0" else running for net, running in r["scores"]]
+        for r in rows
     ]
-    pools = [
-        max(
-            (_figure_mm(str(r["pools"][i]), POOL, 0.636) + CELL_PADDING_MM for r in rows), default=0
-        )
-        for i in range(len(rows[0]["pools"]) if rows else 0)
+    pools = [[str(p) for p in r["pools"]] for r in rows]
+    foot = [signed_points(sheet.balances.get(m, 0)) for m in table.members]
+    foot += [str(sheet.balances.get(code, 0)) for code in codes]
+    names = [_cut(name, NAME_CHARS) for name in table.members] + [
+        _cut(h, NAME_CHARS) for h in pool_headers
     ]
-    return [
-        SHEET_MM["label"],
-        SHEET_MM["dealer"],
-        *(max(MIN_MM["member"], w) for w in members),
-        *(max(MIN_MM["pool"], w) for w in pools),
-        None,
+    cells = [a + b for a, b in zip(scores, pools, strict=True)]
+    widths = [
+        max([len(names[i]), len(foot[i]), *(len(row[i]) for row in cells)])
+        for i in range(len(names))
     ]
+
+    labels = [str(r["label"]) for r in rows]
+    dealers = [_cut(str(r["dealer"] or ""), DEALER_CHARS) for r in rows]
+    foot_label = str(table.columns[0].footer) if len(table.columns) else ""
+    label_w = max([len(headers[0]), len(foot_label), *(len(x) for x in labels)])
+    dealer_w = max([len(_cut(headers[1], DEALER_CHARS)), *(len(x) for x in dealers)])
+
+    def line(label: str, dealer: str, values) -> str:
+        left = label.ljust(label_w) + GAP + dealer.ljust(dealer_w)
+        return GAP.join([left, *(v.rjust(w) for v, w in zip(values, widths, strict=True))])
+
+    head = line(headers[0], _cut(headers[1], DEALER_CHARS), names)
+    return {
+        "head": head,
+        "rows": [line(*row) for row in zip(labels, dealers, cells, strict=True)],
+        "foot": line(foot_label, "", foot),
+        "mm": len(head) * MONO_CHAR_MM + CELL_PADDING_MM,
+        "headers": headers,
+    }
+
+
+def _sheet_widths(figures: dict) -> list[float | None]:
+    """Return the columns' widths in mm: the figures (None: what happened, the rest)."""
+    return [figures["mm"], None]
 
 
 def _css_widths(widths: list[float | None]) -> list[str]:
@@ -145,17 +172,23 @@ def _needs_landscape(widths_of_tables) -> bool:
 
 
 def _score_sheets(sheet) -> list[dict]:
-    """Return each table of the sheet for print: its score sheet and its column widths."""
+    """Return each table of the sheet for print: its rows, figures and column widths."""
     tables = []
     for sheet_table in sheet.tables:
         table = EveningSheetTable(sheet_table)
         rows = table.print_rows()
-        widths = _sheet_widths(table, rows)
+        figures = _figures(table, rows)
+        for row, text in zip(rows, figures["rows"], strict=True):
+            row["figures"] = text
+        widths = _sheet_widths(figures)
+        headers = figures["headers"]
         tables.append(
             {
                 "sheet": sheet_table,
                 "table": table,
                 "rows": rows,
+                "figures": figures,
+                "events_header": headers[-1],
                 "widths": widths,
                 "css_widths": _css_widths(widths),
             }

@@ -23,7 +23,6 @@ from pathlib import Path
 import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
-from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -88,6 +87,9 @@ MIDDLEWARE = [
     "ledger.web.bounds.QueryBoundsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After LocaleMiddleware, replacing its decision: the member's own language, then the
+    # club's on its pages, then the browser's, then Danish; and the club's time zone.
+    "ledger.web.locale.ClubLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -150,6 +152,9 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
+        # A kept connection is checked before a request reuses it, so a database restart
+        # costs a reconnect rather than a 500.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -170,6 +175,19 @@ elif os.environ.get("TEST_DATABASE_NAME"):
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# "default": per process, for what is the same whichever worker computes it (rendered tables
+# kept by their content, ledger/web/render_cache.py). "shared": one table in the database
+# every worker reads (created by migrate, see ledger/apps.py), for what must hold across
+# workers: kept PDFs of closed evenings and the one-render-per-user locks (ledger/web/kept.py).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "shared": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "tarokclub_cache",
+        "OPTIONS": {"MAX_ENTRIES": 2000},
+    },
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -178,7 +196,10 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "da"
-LANGUAGES = [("da", _("Danish")), ("en", _("English"))]
+# The interface's languages, each named in its own language (the switch in the top bar offers
+# them all). English is the source language of the messages; the others have catalogues in
+# locale/. The order is the switch's.
+LANGUAGES = [("da", "Dansk"), ("sl", "Slovenščina"), ("hu", "Magyar"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Copenhagen"
 USE_I18N = True

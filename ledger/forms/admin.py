@@ -20,6 +20,8 @@ CLUB_FIELDS = [
     "game",
     "price_per_point",
     "currency",
+    "language",
+    "time_zone",
     "starting_jetons",
     "publish_results",
     "publish_money",

@@ -15,6 +15,8 @@ from django.utils.translation import gettext_lazy as _
 from ledger.games.errors import RulesError
 from ledger.games.registry import get_game
 from ledger.models import Member
+from ledger.services.errors import LedgerError
+from ledger.services.tables import check_evening_date
 from ledger.web.jsonin import load_json_safely
 from ledger.web.refusals import refusal_text
 
@@ -35,6 +37,14 @@ class EveningStartForm(forms.Form):
         super().__init__(*args, **kwargs)
         # The format the field shows, in the reader's words (Danish: dd.mm.åååå).
         self.fields["date"].widget.attrs["placeholder"] = _("yyyy-mm-dd")
+
+    def clean_date(self):
+        date = self.cleaned_data["date"]
+        try:
+            check_evening_date(date)
+        except LedgerError as error:
+            raise forms.ValidationError(str(error.message)) from error
+        return date
 
 
 class TableOpenForm(forms.Form):
@@ -154,6 +164,14 @@ class HandForm(forms.Form):
             return str(uuid.UUID(token))
         except ValueError as error:
             raise forms.ValidationError(_("the form's token is not valid")) from error
+
+
+class HandNewForm(HandForm):
+    """A new hand's save: the slot and the table's version it was previewed against are
+    required, so that a resend or a second tablet can never record the hand twice."""
+
+    number = forms.IntegerField(min_value=1, max_value=10**6)
+    version = forms.IntegerField(min_value=0, max_value=2**62)
 
 
 class HandCorrectForm(HandForm):

@@ -7,6 +7,7 @@ The house-rules form is the one of ``ledger.forms.ratecard``, shared with the ad
 from __future__ import annotations
 
 import datetime
+from decimal import Decimal
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
@@ -33,6 +34,10 @@ from ledger.services.setup import (
 PRESETS = [("defaults", _("The game's defaults (its rules' own amounts)"))]
 
 
+# The fields of a new club that default to its game's (``GameWeb.club_defaults``).
+GAME_DEFAULTED = ("language", "currency", "time_zone")
+
+
 class ClubCreateForm(forms.ModelForm):
     """A new club: its name, short name, game, house rules, money and its first season."""
 
@@ -47,7 +52,16 @@ class ClubCreateForm(forms.ModelForm):
 
     class Meta:
         model = Club
-        fields = ["name", "slug", "game", "price_per_point", "currency", "starting_jetons"]
+        fields = [
+            "name",
+            "slug",
+            "game",
+            "language",
+            "price_per_point",
+            "currency",
+            "time_zone",
+            "starting_jetons",
+        ]
         widgets = {"game": forms.RadioSelect}
 
     def __init__(self, *args, today: datetime.date | None = None, **kwargs):
@@ -58,6 +72,14 @@ class ClubCreateForm(forms.ModelForm):
         self.initial.setdefault("season_ends_on", ends.isoformat())
         self.fields["game"].choices = game_choices()
         self.fields["slug"].help_text = _("Used in the club's addresses, e.g. hjoerring.")
+        # Left empty, the game's own: Slovenian, euro and Ljubljana for a Slovenian club.
+        for key in GAME_DEFAULTED:
+            field = self.fields[key]
+            field.required = False
+            own = [(value, label) for value, label in field.choices if value != ""]
+            field.choices = [("", gettext("The game's own")), *own]
+            field.help_text = _("Left as the game's own, the game's country decides.")
+            self.initial.setdefault(key, "")
 
     def clean(self):
         cleaned = super().clean()
@@ -112,6 +134,13 @@ class ClubSettingsForm(forms.ModelForm):
     class Meta:
         model = Club
         fields = list(CLUB_SETTINGS)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        price = self.initial.get("price_per_point")
+        if isinstance(price, Decimal):  # 0,25 as money is written, not 0,2500
+            places = max(2, -price.normalize().as_tuple().exponent)
+            self.initial["price_per_point"] = price.quantize(Decimal(1).scaleb(-places))
 
 
 DANISH_LETTERS = str.maketrans({"æ": "ae", "ø": "oe", "å": "aa", "Æ": "Ae", "Ø": "Oe", "Å": "Aa"})

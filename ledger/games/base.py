@@ -81,6 +81,19 @@ def normalized_name(name: str) -> str:
     return text.strip().casefold()
 
 
+# Invisible characters a name may not hold: controls, format characters (bidirectional
+# overrides and marks, zero-width spaces and joiners), private use, surrogates, unassigned code
+# points and line or paragraph separators. They make two names look alike or reorder a line.
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+
+
+def invisible_characters(text: str) -> list[str]:
+    """Return the invisible characters of ``text`` as code points ("U+202E"), in order."""
+    return [
+        f"U+{ord(ch):04X}" for ch in str(text) if unicodedata.category(ch) in INVISIBLE_CATEGORIES
+    ]
+
+
 @dataclass(frozen=True)
 class Dealt:
     """A hand as it was really dealt: the seats in the direction of play at the time, who

@@ -25,6 +25,10 @@ def to_money(points: int, price_per_point: Decimal) -> Decimal:
     return (Decimal(points) * Decimal(price_per_point)).quantize(MONEY_QUANTUM, ROUND_HALF_UP)
 
 
+# The currencies a club may keep its money in: code -> (decimals shown, symbol written after
+# the amount). The forint is shown without decimals (1 235 Ft); money is still held to 0.01.
+CURRENCIES = {"EUR": (2, "€"), "HUF": (0, "Ft"), "DKK": (2, "DKK")}
+
 MINUS = "\u2212"  # a true minus sign, as every screen, sheet and export writes it
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeGuard
 
-from ledger.games.base import normalized_name
+from ledger.games.base import invisible_characters, normalized_name
 from ledger.games.errors import HandError, Problem, Problems, RateCardError, _
 from ledger.games.money import MAX_MOVE, MAX_POINTS
 
@@ -90,6 +90,14 @@ def check_names(problems: Problems, path: str, value, *, reserved=()):
         if normalized_name(name) in reserved:
             problems.add(
                 path, _("{name} is the name of a table's account, not of a member"), name=name
+            )
+            return None
+        hidden = invisible_characters(name)
+        if hidden:
+            problems.add(
+                path,
+                _("a name may not hold invisible or control characters ({codes})"),
+                codes=", ".join(hidden),
             )
             return None
         if len(name) > MAX_NAME_LENGTH:

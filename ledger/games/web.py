@@ -10,7 +10,8 @@ gets a working, game-free screen; the contract test (``ledger/tests/games/test_c
 runs for every registered game. The members, in groups:
 
 - Identity: ``code`` (the engine's), ``title`` (the game's name in the reader's language),
-  ``demo`` (the dotted path of its demo club, a ``ledger.services.demo.Demo``, or None).
+  ``demo`` (the dotted path of its demo club, a ``ledger.services.demo.Demo``, or None),
+  ``club_defaults`` (a new club's ``language``, ``currency`` and ``time_zone``).
 - The entry form: ``entry_template`` (included by ``ledger/hand_form.html``; None: no form),
   ``entry_script`` and ``entry_styles`` (its static files), ``entry_sections`` (the form's
   sections, in order, where refusals are shown), ``section_of_field`` (the section of each
@@ -22,7 +23,9 @@ runs for every registered game. The members, in groups:
   ``schedule_notes(schedule)`` (the next hand's roles in words, besides dealer and sitters),
   ``pool_label(code)`` and ``pool_class(code)`` (a pool's name and CSS modifier).
 - What happened: ``preview_story(record, settlement, state)`` (the preview's lines),
-  ``outcome_words(outcome, brief=)`` (a stored hand in words), ``record_lines(record)`` (a hand
+  ``outcome_words(outcome, brief=)`` (a stored hand in words), ``hand_words(outcome, moves,
+  brief=)`` (the same, naming everything that moved money: the hand list and the sheet; by
+  default the outcome's words), ``record_lines(record)`` (a hand
   record as lines), ``reason_label(reason)`` and ``payment_label(reason)`` (a transfer's reason),
   ``role_label(role)`` (a seat's role in a hand: ``COMMON_ROLES`` and the game's ``role_labels``).
 - Shared screens: ``words`` (the phrases of the shared screens that differ by game; see
@@ -121,6 +124,8 @@ class GameWeb:
     code: str = ""
     title = ""  # gettext_lazy
     demo: str | None = None  # dotted path of the game's ``Demo``
+    # A new club's language, currency and time zone (the Club fields'), where the game is played.
+    club_defaults: dict = {"language": "da", "currency": "DKK", "time_zone": "Europe/Copenhagen"}
     entry_template: str | None = None
     entry_script: str | None = None
     entry_styles: tuple[str, ...] = ()
@@ -193,6 +198,12 @@ class GameWeb:
     def outcome_words(self, outcome: dict | None, *, brief: bool = False) -> list[str]:
         """Return what happened in a hand, in words, from its posting's outcome."""
         return []
+
+    def hand_words(self, outcome: dict | None, moves, *, brief: bool = False) -> list[str]:
+        """Return what happened in a hand in words, naming everything that moved money, from
+        its posting's outcome and transfers (``moves``: ``(source, target, points, reason)``
+        by account code). A game whose outcome names every payment keeps this default."""
+        return self.outcome_words(outcome, brief=brief)
 
     def record_lines(self, record: dict) -> list[tuple[str, str]]:
         """Return a hand record as translated (label, text) lines for the hand page."""

@@ -9,7 +9,7 @@ The read functions are importable from here (``selectors.standings_for_season``)
 """
 
 from ledger.selectors.jetons import evening_jetons
-from ledger.selectors.me import last_hands, season_rank, tonight
+from ledger.selectors.me import last_hands, season_rank, tonight, user_languages
 from ledger.selectors.preview import settle_preview, transfer_summary
 from ledger.selectors.public import (
     closed_evenings,
@@ -50,6 +50,7 @@ from ledger.selectors.table import (
     table_accounts,
     table_balances,
     table_overview,
+    table_state_data,
 )
 
 __all__ = [
@@ -93,6 +94,8 @@ __all__ = [
     "table_accounts",
     "table_balances",
     "table_overview",
+    "table_state_data",
     "tonight",
     "transfer_summary",
+    "user_languages",
 ]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django.db.models import Sum
 
-from ledger.models import Account, AccountBalance, Member, Season, Seat
+from ledger.models import Account, AccountBalance, Member, Profile, Season, Seat
 from ledger.selectors.ranking import ranked
 from ledger.selectors.season import member_hands
 
@@ -94,3 +94,12 @@ def last_hands(*, season: Season, member: Member, count: int = 10) -> list:
             "-evening_date", "-table_number", "-hand_number"
         )[:count]
     )
+
+
+def user_languages(*, user) -> list[str]:
+    """Return the languages a user reads, best first: his own choice (his profile's), then the
+    languages of the clubs where he is an active member (oldest membership first). Two
+    queries; the caller passes over one the site no longer offers."""
+    own = Profile.objects.filter(user=user).values_list("language", flat=True).first()
+    clubs = Member.objects.filter(user=user, active=True).order_by("pk")
+    return [code for code in [own, *clubs.values_list("club__language", flat=True)] if code]

@@ -20,8 +20,11 @@ from django.db.models.functions import Coalesce
 from ledger.models import Account, Club, Evening, EveningResult, Season
 
 
-def published_club(*, slug: str) -> Club | None:
-    """Return the club ``slug`` if it publishes its results; None otherwise."""
+def published_club(*, slug: str, known: Club | None = None) -> Club | None:
+    """Return the club ``slug`` if it publishes its results; None otherwise. ``known``: the
+    club already read (the page's, ``request.url_club``), so it is not read twice."""
+    if known is not None and known.slug == slug:
+        return known if known.publish_results else None
     return Club.objects.filter(slug=slug, publish_results=True).first()
 
 
@@ -81,10 +84,13 @@ class PublicEvening:
 
 
 def evening_results(*, evening: Evening) -> PublicEvening:
-    """Return a closed evening's results (two queries): each member's result of the latest
-    closing, best first, and each table's members with their points there (after the split).
+    """Return a closed evening's results (two queries): each active member's result of the
+    latest closing, best first, and each table's members with their points there (after the
+    split). A member who left the club (inactive) is not named on a public page.
     """
-    rows = list(EveningResult.objects.filter(evening=evening).select_related("member"))
+    rows = list(
+        EveningResult.objects.filter(evening=evening, member__active=True).select_related("member")
+    )
     last = max((r.closing for r in rows), default=0)  # a reopened evening closed again
     rows = [r for r in rows if r.closing == last]
     rows.sort(key=lambda r: (-r.points, r.member.name))
@@ -94,7 +100,9 @@ def evening_results(*, evening: Evening) -> PublicEvening:
     ]
     by_table: dict[int, list[PublicLine]] = defaultdict(list)
     accounts = (
-        Account.objects.filter(table__evening=evening, kind=Account.Kind.MEMBER)
+        Account.objects.filter(
+            table__evening=evening, kind=Account.Kind.MEMBER, member__active=True
+        )
         .annotate(points=Coalesce("summary__balance", 0))
         .values_list("table__number", "member__name", "points")
         .order_by()

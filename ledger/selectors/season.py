@@ -200,13 +200,18 @@ def _standing(member: Member, cells: list[Cell], columns) -> Standing:
     return row
 
 
-def standings_for_season(*, season: Season, closed_only: bool = False) -> Rows:
+def standings_for_season(
+    *, season: Season, closed_only: bool = False, active_only: bool = False
+) -> Rows:
     """Return the season's standings, best first, naming its statistics columns (three
     queries, whatever the history: the summaries are read, not the transfers); with
-    ``closed_only``, of its closed evenings only (the public page)."""
+    ``closed_only``, of its closed evenings only, and with ``active_only`` of the club's active
+    members only (both for the public page: a member who left is not named there)."""
     matrix, games = _points_matrix(season=season, closed_only=closed_only)
     columns = game_stats_columns(games)
     members = Member.objects.filter(pk__in=list(matrix)).only("pk", "name")
+    if active_only:
+        members = members.filter(active=True)
     rows = ranked(
         (_standing(m, matrix[m.pk], columns) for m in members),
         points=lambda r: r.points,

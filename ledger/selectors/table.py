@@ -95,20 +95,30 @@ def pool_items(game_code: str, balances: dict, before: dict | None = None) -> li
 
 
 def posting_effects(posting_ids) -> dict[int, dict]:
-    """Return each posting's net per member and change per pool, from its transfers (one query)."""
-    effects = {pid: {"net": defaultdict(int), "pools": defaultdict(int)} for pid in posting_ids}
-    rows = Transfer.objects.filter(posting_id__in=list(posting_ids)).values_list(
-        "posting_id",
-        "source__kind",
-        "source__code",
-        "target__kind",
-        "target__code",
-        "points",
+    """Return each posting's net per member, change per pool and transfers (``moves``: source,
+    target, points, reason, by account code, in order), from its transfers (one query)."""
+    effects: dict[int, dict] = {
+        pid: {"net": defaultdict(int), "pools": defaultdict(int), "moves": []}
+        for pid in posting_ids
+    }
+    rows = (
+        Transfer.objects.filter(posting_id__in=list(posting_ids))
+        .order_by("pk")
+        .values_list(
+            "posting_id",
+            "source__kind",
+            "source__code",
+            "target__kind",
+            "target__code",
+            "points",
+            "reason",
+        )
     )
-    for posting_id, s_kind, s_code, t_kind, t_code, points in rows:
+    for posting_id, s_kind, s_code, t_kind, t_code, points, reason in rows:
         effect = effects[posting_id]
         effect["net" if s_kind == Account.Kind.MEMBER else "pools"][s_code] -= points
         effect["net" if t_kind == Account.Kind.MEMBER else "pools"][t_code] += points
+        effect["moves"].append((s_code, t_code, points, reason))
     return effects
 
 
@@ -185,7 +195,7 @@ def hand_rows(table: Table) -> list[dict]:
         if posting is not None:
             effect = effects[posting.pk]
             row["net"] = dict(effect["net"])
-            row["events"] = web.outcome_words(posting.outcome, brief=True)
+            row["events"] = web.hand_words(posting.outcome, effect["moves"], brief=True)
             if state_is_pools(game):
                 row["pools_after"] = pools_after(posting, effect, codes)
             else:
@@ -280,6 +290,61 @@ def _state(table, seats, balances, rates, counts, current, *, state=None, dealt=
         "next": nxt,
         "recorded": recorded,
         "seated": len(current),
+    }
+
+
+# The roles every game's schedule may give; a game's own (the Danish non-counter) are the rest.
+COMMON_ROLES = frozenset({"dealer", "forehand", "out", "player"})
+
+
+def table_state_data(table: Table) -> dict:
+    """Return a table's state as plain data for the phones, the wall and tests: its seats (name,
+    member id, active or left, balance), its pools by label, the balance of every seat and the
+    next hand (number, dealer, sitting out, forehand, every seat's role and the game's own
+    roles, such as the Danish non-counter, by role). What the table screen computes, read once.
+    """
+    state = table_overview(table)
+    seats = [
+        {
+            "name": m["name"],
+            "seat": m["seat"],
+            "member_id": m["member_id"],
+            "active": not m["left"],
+            "left": m["left"],
+            "balance": m["balance"]["points"] or 0,
+        }
+        for m in state["members"]
+    ]
+    nxt = state["next"]
+    data_next = None
+    if nxt is not None:
+        data_next = {
+            "number": nxt["number"],
+            "dealer": nxt["dealer"],
+            "sitting_out": list(nxt["sitting_out"]),
+            "forehand": nxt["forehand"],
+            "active": list(nxt["active"]),
+            "roles": dict(nxt["roles"]),
+        }
+        for seat, role in nxt["roles"].items():
+            if role not in COMMON_ROLES:
+                data_next.setdefault(role, seat)
+    return {
+        "table": {
+            "id": table.pk,
+            "number": table.number,
+            "game": table.game,
+            "status": table.status,
+            "evening": table.evening_id,
+        },
+        "seats": seats,
+        "balances": {s["seat"]: s["balance"] for s in seats},
+        "pools": [
+            {"code": p["code"], "label": str(p["label"]), "points": p["points"]}
+            for p in state["pools"]
+        ],
+        "recorded": state["recorded"],
+        "next": data_next,
     }
 
 

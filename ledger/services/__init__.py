@@ -41,6 +41,7 @@ from ledger.services.setup import (
     season_dates,
     season_name,
     season_save,
+    user_language_set,
     username_free,
     validated_rate_card,
 )
@@ -60,6 +61,7 @@ from ledger.services.treasury import (
     jeton_differences,
     jeton_expected,
     jetons_count,
+    stale_count_changes,
 )
 
 __all__ = [
@@ -99,6 +101,7 @@ __all__ = [
     "season_dates",
     "season_name",
     "season_save",
+    "stale_count_changes",
     "table_balances",
     "table_close",
     "table_leave",
@@ -106,6 +109,7 @@ __all__ = [
     "table_seat",
     "table_state",
     "table_version",
+    "user_language_set",
     "username_free",
     "validated_rate_card",
 ]

@@ -74,7 +74,12 @@ def demo_setup(
 ) -> tuple[Club, dict, dict]:
     """Create a demo club of ``game`` with its log-ins (``users``, DemoUsers), its members
     (those with a log-in in their role) and its season ``(name, starts, ends)``; return
-    (the club, the users by role, the members by name). The one scaffold of every demo."""
+    (the club, the users by role, the members by name). The one scaffold of every demo.
+
+    The club speaks its game's language, in its currency and time zone
+    (``GameWeb.club_defaults``): ``demo-sl`` Slovenian in euro, ``demo-hu`` Hungarian in forint.
+    """
+    club_fields = {**get_web(game).club_defaults, **club_fields}
     club = Club.objects.create(slug=slug, name=name, game=game, rate_card=rate_card, **club_fields)
     by_role, logins = {}, {}
     for demo in users:

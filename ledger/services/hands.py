@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db import IntegrityError
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.registry import get_game
@@ -52,6 +53,22 @@ def hand_record(
     whose table changed since the preview, is refused (StaleFormError). Raises HandError
     (from the game) or LedgerError; nothing is written then.
     """
+    try:
+        return _hand_record(
+            table=table, record=record, token=token, number=number, version=version, by=by
+        )
+    except IntegrityError as error:
+        # The same token sent to two tables at once: each locked its own table, so both
+        # passed the token check, and the token's unique index refused the second insert.
+        existing = Hand.objects.filter(token=token).first() if token else None
+        if existing is None:
+            raise
+        if existing.table_id != table.pk:
+            raise LedgerError(_("this form was already used at another table"), "token") from error
+        return existing
+
+
+def _hand_record(*, table, record, token, number, version, by) -> Hand:
     with writing():
         table = lock_table(table.pk)
         if token:

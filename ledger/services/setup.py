@@ -18,8 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ledger.games.errors import RateCardError
-from ledger.games.registry import get_game
-from ledger.models import Club, Member, Season
+from ledger.games.registry import get_game, get_web
+from ledger.models import Club, Member, Profile, Season
 
 
 def season_dates(today: datetime.date) -> tuple[datetime.date, datetime.date]:
@@ -48,7 +48,9 @@ def club_create(
     game: str,
     rate_card: dict | None = None,
     price_per_point: Decimal = Decimal("0.25"),
-    currency: str = "DKK",
+    currency: str | None = None,
+    language: str | None = None,
+    time_zone: str | None = None,
     starting_jetons: int = 500,
     season_name: str,
     season_starts_on: datetime.date,
@@ -57,6 +59,9 @@ def club_create(
     admin_name: str | None = None,
 ) -> tuple[Club, Member | None, Season]:
     """Create a club of ``game`` with its house rules, its first season and its admin.
+
+    ``currency``, ``language`` and ``time_zone`` default to the game's (its web side's
+    ``club_defaults``: a Slovenian club reads Slovenian, counts in euro, in Ljubljana's time).
 
     ``admin_user`` (the superuser who sets the club up) gets a Member row as club admin,
     named ``admin_name`` (default: his full name or user name).
@@ -67,13 +72,16 @@ def club_create(
         raise ValidationError({"game": _("Unknown game.")}) from error
     except RateCardError as error:
         raise ValidationError({"rate_card": [p.message for p in error.problems]}) from error
+    defaults = get_web(game).club_defaults
     club = Club(
         name=name,
         slug=slug,
         game=game,
         rate_card=card,
         price_per_point=price_per_point,
-        currency=currency,
+        currency=currency or defaults["currency"],
+        language=language or defaults["language"],
+        time_zone=time_zone or defaults["time_zone"],
         starting_jetons=starting_jetons,
     )
     club.full_clean()
@@ -169,6 +177,8 @@ CLUB_SETTINGS = (
     "name",
     "price_per_point",
     "currency",
+    "language",
+    "time_zone",
     "starting_jetons",
     "publish_results",
     "publish_money",
@@ -177,8 +187,9 @@ CLUB_SETTINGS = (
 
 @transaction.atomic
 def club_update(*, club: Club, **fields) -> Club:
-    """Change the club's own settings (name, price per point, currency, starting jetons,
-    whether its results and their money are public)."""
+    """Change the club's own settings (name, price per point, currency, language, time zone,
+    starting jetons, whether its results and their money are public); a language or currency
+    not offered is refused naming the field."""
     for key, value in fields.items():
         if key not in CLUB_SETTINGS:
             raise ValueError(key)
@@ -211,6 +222,17 @@ def season_save(*, club: Club, season: Season | None = None, **fields) -> Season
     season.full_clean()
     season.save()
     return season
+
+
+@transaction.atomic
+def user_language_set(*, user, language: str) -> Profile:
+    """Store ``language`` as the user's own (his ``Profile``): it wins over his clubs' and his
+    browser's languages. A language the site does not offer is refused naming ``language``."""
+    profile, _created = Profile.objects.get_or_create(user=user)
+    profile.language = language
+    profile.full_clean()
+    profile.save(update_fields=["language"])
+    return profile
 
 
 def username_free(username: str, *, except_user=None) -> bool:

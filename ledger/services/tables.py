@@ -7,6 +7,8 @@ import datetime
 
 from django.db import IntegrityError
 from django.db.models import Max
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.registry import get_game, is_reserved_name
@@ -42,11 +44,30 @@ from ledger.services.ledger import (
 # --- evenings and tables -------------------------------------------------------------------
 
 
+# An evening's date: from the first of these years to a year ahead of today (a typo such as
+# 2062 or 0026 is refused rather than filed in a season nobody will find).
+EARLIEST_EVENING_YEAR = 1990
+EVENING_DAYS_AHEAD = 366
+
+
+def check_evening_date(date: datetime.date) -> None:
+    """Refuse an evening date before 1 January 1990 or more than a year ahead (LedgerError)."""
+    latest = timezone.localdate() + datetime.timedelta(days=EVENING_DAYS_AHEAD)
+    if not datetime.date(EARLIEST_EVENING_YEAR, 1, 1) <= date <= latest:
+        raise LedgerError(
+            _("the date must be from 1 January {year} to {latest}").format(
+                year=EARLIEST_EVENING_YEAR, latest=date_format(latest, "SHORT_DATE_FORMAT")
+            ),
+            "date",
+        )
+
+
 def evening_open(*, club: Club, date: datetime.date, season: Season | None = None, by=None):
     """Open an evening, copying the club's game, rate card and price per point onto it.
 
     At most one evening of a club is open per date (the database holds it too).
     """
+    check_evening_date(date)
     game = get_game(club.game)
     rates = game.rate_card(club.rate_card or {})
     if season is None:

@@ -16,9 +16,11 @@ from ledger.models import (
     Evening,
     EveningLog,
     EveningResult,
+    HandRevision,
     JetonCount,
     Posting,
     Table,
+    Transfer,
 )
 from ledger.services import seals
 from ledger.services.errors import (
@@ -74,6 +76,49 @@ def jeton_counts_stale(table: Table) -> bool:
     return changed is not None and counted < changed
 
 
+def stale_count_changes(table: Table) -> str:
+    """Return what changed at ``table`` since its latest jeton count, in words ("Table 2: hand
+    14 saved after the count at 22:41"); "" when no count is stale. Hands saved, corrected
+    and voided, and late arrivals seated, in the order they happened."""
+    counted = JetonCount.objects.filter(table=table).aggregate(at=Max("counted_at"))["at"]
+    if counted is None:
+        return ""
+    words = {
+        HandRevision.Action.RECORD: _("hand {number} saved"),
+        HandRevision.Action.CORRECT: _("hand {number} corrected"),
+        HandRevision.Action.VOID: _("hand {number} voided"),
+    }
+    changes = [
+        (at, str(words[action]).format(number=number))
+        for at, action, number in HandRevision.objects.filter(
+            hand__table=table, at__gt=counted
+        ).values_list("at", "action", "hand__number")
+        if action in words
+    ]
+    arrivals = (
+        Transfer.objects.filter(
+            table=table, posting__kind=Posting.Kind.FUNDING, posting__created_at__gt=counted
+        )
+        .filter(source__kind=Account.Kind.MEMBER)
+        .select_related("source__member")
+        .order_by("posting__created_at", "pk")
+    )
+    seen = set()
+    for transfer in arrivals:
+        if transfer.source_id not in seen:
+            seen.add(transfer.source_id)
+            name = transfer.source.name
+            changes.append((transfer.posting.created_at, str(_("{name} seated")).format(name=name)))
+    if not changes:
+        return ""
+    changes.sort(key=lambda change: change[0])
+    return str(_("Table {number}: {changes} after the count at {time}")).format(
+        number=table.number,
+        changes=", ".join(text for _at, text in changes),
+        time=timezone.localtime(counted).strftime("%H:%M"),
+    )
+
+
 def evening_close(*, evening: Evening, by=None, confirm_differences: bool = False) -> Evening:
     """Close every table the game's way, write each member's result in points and money,
     and lock the evening."""
@@ -86,25 +131,26 @@ def evening_close(*, evening: Evening, by=None, confirm_differences: bool = Fals
             Table.objects.select_for_update(of=("self",)).filter(evening=evening).order_by("pk")
         )
         tables.sort(key=lambda t: t.number)
+        # A count made before a change explains its differences: ask for a recount first.
+        stale = [
+            t for t in tables if get_game(t.game).features.uses_jetons and jeton_counts_stale(t)
+        ]
+        if stale and not confirm_differences:
+            refusal = _(
+                "the jetons of table {tables} were counted before its latest change; "
+                "count again or confirm to close"
+            ).format(tables=", ".join(str(t.number) for t in stale))
+            changes = [text for text in (stale_count_changes(t) for t in stale) if text]
+            raise JetonDifferenceError(
+                ". ".join([refusal, *changes]) if changes else refusal,
+                "confirm_differences",
+            )
         differences = {
             t.number: jeton_differences(t) for t in tables if get_game(t.game).features.uses_jetons
         }
         if any(differences.values()) and not confirm_differences:
             raise JetonDifferenceError(
                 _("the counted jetons differ from the ledger; confirm the differences to close"),
-                "confirm_differences",
-            )
-        stale = [
-            t.number
-            for t in tables
-            if get_game(t.game).features.uses_jetons and jeton_counts_stale(t)
-        ]
-        if stale and not confirm_differences:
-            raise JetonDifferenceError(
-                _(
-                    "the jetons of table {tables} were counted before its latest change; "
-                    "count again or confirm to close"
-                ).format(tables=", ".join(str(n) for n in stale)),
                 "confirm_differences",
             )
         for table in tables:

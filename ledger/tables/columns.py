@@ -3,11 +3,31 @@ totals in footers, and the columns of points, money and counts."""
 
 from __future__ import annotations
 
+import contextvars
+from decimal import ROUND_HALF_UP, Decimal
+
 import django_tables2 as tables
 from django.utils.formats import number_format
 from django.utils.html import format_html
 
-from ledger.games.money import MINUS, sign_class, signed_points
+from ledger.games.money import CURRENCIES, MINUS, points_text, sign_class, signed_points
+
+# The currency of the club whose page is being written (``ledger.web.locale`` activates it,
+# as it activates the club's time zone): money without a named currency is written in it.
+_active_currency: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "tarokclub_currency", default=None
+)
+
+
+def activate_currency(code: str | None) -> contextvars.Token:
+    return _active_currency.set(code if code in CURRENCIES else None)
+
+
+def deactivate_currency(token: contextvars.Token | None = None) -> None:
+    if token is not None:
+        _active_currency.reset(token)
+    else:
+        _active_currency.set(None)
 
 
 def signed_html(points):
@@ -23,12 +43,51 @@ def signed_html(points):
     )
 
 
-def money_text(amount) -> str:
-    """Return money with two decimals in the current language (16,25 in Danish)."""
+def money_text(amount, currency: str | None = None, *, symbol: bool = False) -> str:
+    """Return money as the active language writes it, the one home of money's text: grouped
+    thousands, the currency's decimals (two; none for the forint), a true minus, and with
+    ``symbol`` the currency's sign after it: 1.234,50 € in Slovenian, 1 235 Ft in Hungarian,
+    1.234,50 DKK in Danish. ``currency`` defaults to the active club's (else two decimals)."""
     if amount is None:
         return "–"
-    text = number_format(amount, 2, force_grouping=True)
-    return MINUS + text[1:] if text.startswith("-") else text
+    code = currency or _active_currency.get()
+    places, sign = CURRENCIES.get(code or "", (2, ""))
+    value = Decimal(amount).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+    text = number_format(value, places, force_grouping=True)
+    text = MINUS + text[1:] if text.startswith("-") else text
+    if text == MINUS + number_format(0, places):  # -0,004 rounds to zero: no sign
+        text = text[1:]
+    return f"{text}\xa0{sign}" if symbol and sign else text
+
+
+def currency_symbol(code: str | None) -> str:
+    """Return the sign a currency is written with after an amount (€, Ft, DKK)."""
+    return CURRENCIES.get(code or "", (2, code or ""))[1]
+
+
+def money_html(amount, currency: str | None = None, *, symbol: bool = True):
+    """Render money coloured by its sign (red when negative), the raw amount in
+    ``data-money``."""
+    if amount is None:
+        return "–"
+    return format_html(
+        '<span class="money {}" data-money="{}">{}</span>',
+        sign_class(amount),
+        amount,
+        money_text(amount, currency, symbol=symbol),
+    )
+
+
+def figure_html(points):
+    """Render a running figure (a pool, a total) with a true minus, red when negative."""
+    if points is None or points == "":
+        return points if points == "" else "–"
+    return format_html(
+        '<span class="{}" data-points="{}">{}</span>',
+        sign_class(points),
+        points,
+        points_text(points),
+    )
 
 
 def _num_class(value) -> str:
@@ -107,7 +166,11 @@ class CountColumn(tables.Column):
         super().__init__(*args, **kwargs)
 
 
-def price_text(price) -> str:
-    """Return a price per point with as many decimals as it has, at least two (0,25)."""
-    places = max(2, -price.normalize().as_tuple().exponent)
-    return number_format(price, places)
+def price_text(price, currency: str | None = None, *, symbol: bool = False) -> str:
+    """Return a price per point as money: as many decimals as it has, at least the currency's
+    (0,25 DKK; 0,125 €; 10 Ft), with ``symbol`` the currency's sign after it."""
+    code = currency or _active_currency.get()
+    least, sign = CURRENCIES.get(code or "", (2, ""))
+    places = max(least, -Decimal(price).normalize().as_tuple().exponent)
+    text = number_format(price, places, force_grouping=True)
+    return f"{text}\xa0{sign}" if symbol and sign else text

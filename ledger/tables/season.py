@@ -286,7 +286,10 @@ def standing_summary(standing, currency: str = "", games=()) -> list[dict]:
     return [
         tile("points", _("Points"), signed_points(standing.points), standing.points),
         tile(
-            "money", _("Money"), f"{money_text(standing.money)} {currency}".strip(), standing.money
+            "money",
+            _("Money"),
+            money_text(standing.money, currency or None, symbol=True),
+            standing.money,
         ),
         tile("evenings", _("Evenings"), str(standing.evenings)),
         tile("played", _("Hands"), str(standing.played)),

@@ -237,8 +237,10 @@ class EveningSheetTable(tables.Table):
                     "label": record.label,
                     "dealer": record.dealer,
                     "scores": scores,
-                    "pools": ["" if voided else record.cups_after.get(c, 0) for c in codes],
-                    "events": self.render_events(record),
+                    "pools": [
+                        "" if voided else points_text(record.cups_after.get(c, 0)) for c in codes
+                    ],
+                    "events": self.events_text(record, brief=True),
                 }
             )
         return rows
@@ -283,7 +285,18 @@ class EveningSheetTable(tables.Table):
         return lines
 
     def render_events(self, record):
-        events = [*self.close_lines(record), *self.web.outcome_words(record.outcome)]
+        return self.events_text(record)
+
+    def events_text(self, record, *, brief: bool = False) -> str:
+        """Return what happened in words: a split's close lines, then on screen every payment
+        by its reason (``hand_words``); in print (``brief``) the hand's events only, so that
+        forty hands fit on a page to sign, the evening's PDF listing every transfer in its
+        appendix on request (``?transfers=1``)."""
+        if brief:
+            events = self.web.outcome_words(record.outcome)
+        else:
+            events = self.web.hand_words(record.outcome, record.transfers)
+        events = [*self.close_lines(record), *events]
         if record.kind == "voided":
             events.append(gettext("voided"))
         if record.note:
@@ -333,6 +346,16 @@ class JetonTable(tables.Table):
         super().__init__(jetons.lines, **kwargs)
         if form is None:
             self.columns.hide("entry")
+
+    def render_counted(self, value, record):
+        """A count made before the table's latest change carries a mark and says so."""
+        if not record.stale:
+            return value
+        return format_html(
+            '{} <span class="stale-mark" data-stale-mark>⚠ {}</span>',
+            value,
+            gettext("counted before the latest change: count again"),
+        )
 
     def render_entry(self, record):
         return self.form[f"count_{record.account_id}"]

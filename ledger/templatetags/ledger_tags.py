@@ -1,10 +1,11 @@
 """Template filters shared by the ledger's screens and PDFs."""
 
 from django import template
-from django.utils import formats
+from django.conf import settings
 
-from ledger.games.money import signed_points
+from ledger.games.money import sign_class, signed_points
 from ledger.games.registry import get_web
+from ledger.tables.columns import currency_symbol, figure_html, money_html, money_text
 
 register = template.Library()
 
@@ -16,9 +17,42 @@ def signed(points):
 
 
 @register.filter
-def money(amount):
-    """An amount of money with two decimals in the active language (7,50 in Danish)."""
-    return formats.number_format(amount, 2, use_l10n=True)
+def money(amount, currency=None):
+    """Money in the active language, with a true minus (``ledger.tables.columns.money_text``):
+    ``{{ x|money }}`` the figure in the active club's currency's decimals (7,50; 1 235 for
+    forints); ``{{ x|money:club.currency }}`` with the currency's sign (7,50 €)."""
+    return money_text(amount, currency, symbol=bool(currency))
+
+
+@register.filter
+def money_signed(amount, currency=None):
+    """Money as ``money`` does, in a span red when negative (``class="money neg"``)."""
+    return money_html(amount, currency, symbol=bool(currency))
+
+
+@register.filter
+def figure(points):
+    """A running figure (a pool, a total): a true minus, red when negative."""
+    return figure_html(points)
+
+
+@register.filter
+def currency_sign(code):
+    """The sign a currency is written with after an amount: €, Ft, DKK."""
+    return currency_symbol(code)
+
+
+@register.filter
+def sign(value):
+    """The CSS class of a figure's sign: pos, neg or zero."""
+    return sign_class(value)
+
+
+@register.simple_tag
+def site_languages():
+    """The site's languages as (code, name) with each name in its own language, untranslated
+    (``settings.LANGUAGES``; Django's own tag would translate "English")."""
+    return settings.LANGUAGES
 
 
 @register.simple_tag

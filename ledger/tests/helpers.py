@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import uuid
 from pathlib import Path
 
 import pypdf
@@ -23,7 +24,7 @@ from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.management import call_command
 from django.db import connection, connections
-from django.test import Client
+from django.test import Client, override_settings
 
 from ledger import services
 from ledger.db import ledger_unlocked
@@ -218,6 +219,8 @@ def form_data(club=None, **changes):
         "game": "danish_tarok",
         "price_per_point": "0.25",
         "currency": "DKK",
+        "language": "da",
+        "time_zone": "Europe/Copenhagen",
         "starting_jetons": "500",
     }
     rates = RateCard()
@@ -237,10 +240,11 @@ ARTIFACTS = Path(settings.BASE_DIR) / "test-artifacts" / "treasury"
 
 # from test_reports
 def pdf_text(content: bytes) -> tuple[pypdf.PdfReader, str]:
-    """Return the reader and the text of every page, with real minus signs as hyphens."""
+    """Return the reader and the text of every page, with real minus signs as hyphens and
+    runs of spaces as one (a score sheet's figures are padded into columns)."""
     reader = pypdf.PdfReader(io.BytesIO(content))
     text = "\n".join(page.extract_text() for page in reader.pages)
-    return reader, text.replace("\u2212", "-")
+    return reader, re.sub(" {2,}", " ", text.replace("\u2212", "-"))
 
 
 # from test_reports
@@ -291,6 +295,7 @@ MATRIX = {
     "evening_wall": ("member", None),
     "table_new": ("scorekeeper", "scorekeeper"),
     "table": ("member", None),
+    "table_state": ("member", None),
     "table_seat": (None, "scorekeeper"),
     "table_leave": (None, "scorekeeper"),
     "hand_new": ("scorekeeper", "scorekeeper"),
@@ -368,6 +373,7 @@ def kwargs_for(name, w, *, foreign=False):
         "evening_wall": evening.pk,
         "table_new": evening.pk,
         "table": table.pk,
+        "table_state": table.pk,
         "table_seat": table.pk,
         "table_leave": table.pk,
         "hand_new": table.pk,
@@ -417,8 +423,22 @@ def count_data(table, counts: dict[str, int]) -> dict[str, str]:
     return {f"t{table.pk}-count_{accounts[name]}": str(points) for name, points in counts.items()}
 
 
-def seed(**options):
-    """Run seed_demo; return its standard output and standard error."""
+def hand_post(table, record, token=None, **extra) -> dict:
+    """Return the POST of a new hand as the entry form sends it: the record, a one-time token,
+    and the slot and table version it was previewed against (hand_new requires both)."""
+    return {
+        "record": record if isinstance(record, str) else json.dumps(record),
+        "token": token or str(uuid.uuid4()),
+        "number": services.next_hand_number(table.pk),
+        "version": services.table_version(table.pk),
+        **extra,
+    }
+
+
+def seed(*, debug: bool = True, **options):
+    """Run seed_demo (as a developer would: DEBUG on, unless ``debug=False``); return its
+    standard output and standard error."""
     out, err = io.StringIO(), io.StringIO()
-    call_command("seed_demo", stdout=out, stderr=err, **options)
+    with override_settings(DEBUG=debug):
+        call_command("seed_demo", stdout=out, stderr=err, **options)
     return out.getvalue(), err.getvalue()

@@ -14,7 +14,7 @@ from ledger import services
 from ledger.forms.admin import ClubForm
 from ledger.games.danish.engine import RateCard
 from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
-from ledger.models import Club, HandRevision, Posting, PostingSeat, Transfer
+from ledger.models import Club, HandRevision, Posting, PostingSeat, Profile, Transfer
 from ledger.selectors.verify import verify_ledger
 from ledger.tests.factories import evening_e, make_club, make_member, make_season
 from ledger.tests.helpers import form_data
@@ -139,6 +139,8 @@ def ledger_data():
     services.jetons_count(table=table, counts={"kongekop": 65}, by=None)
     services.evening_close(evening=evening, confirm_differences=True)
     evening_e(club, date=datetime.date(2026, 11, 12))
+    reader = get_user_model().objects.create_user("reader", password="x-very-secret-9")
+    Profile.objects.create(user=reader, language="sl")
     return club
 
 
@@ -307,6 +309,7 @@ def test_a_club_of_another_game_keeps_its_own_house_rules(client, superuser):
     assert form["mond_penalty"].value() == 21
     data = {"name": "Ljubljana", "slug": "sl", "game": "slovenian_tarok"}
     data |= {"price_per_point": "0.25", "currency": "EUR", "starting_jetons": 500}
+    data |= {"language": "sl", "time_zone": "Europe/Ljubljana"}
     form = ClubForm(data | _defaults_of_the_form(club), instance=club)
     assert form.is_valid(), form.errors
     card = form.save().rate_card
@@ -324,7 +327,17 @@ def _defaults_of_the_form(club=None) -> dict:
     return {
         name: form.initial.get(name, field.initial)
         for name, field in form.fields.items()
-        if name not in ("name", "slug", "game", "price_per_point", "currency", "starting_jetons")
+        if name
+        not in (
+            "name",
+            "slug",
+            "game",
+            "price_per_point",
+            "currency",
+            "language",
+            "time_zone",
+            "starting_jetons",
+        )
     }
 
 

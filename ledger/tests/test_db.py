@@ -2,6 +2,7 @@
 
 import pytest
 from django.db import IntegrityError, connection, transaction
+from django.urls import reverse
 
 from ledger.models import Account, Posting, Transfer
 from ledger.selectors.verify import verify_ledger
@@ -133,3 +134,27 @@ def test_verify_ledger_command(table, capsys):
     assert exited.value.code == 1
     out = capsys.readouterr().out
     assert "MISMATCH" in out and "hand 3" in out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_database_restart_costs_a_reconnect_not_an_error(client):
+    """The server drops a kept connection (as a restart does): the next request's health
+    check (CONN_HEALTH_CHECKS, run by request_started) reconnects, and the page is served."""
+    if connection.vendor != "postgresql":
+        pytest.skip("a server-side disconnect is PostgreSQL's")
+    import psycopg
+    from django.db import close_old_connections
+
+    connection.ensure_connection()
+    pid = connection.connection.info.backend_pid
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    with psycopg.connect(**params, autocommit=True) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [pid])
+    close_old_connections()  # what every request starts with
+    club = make_club()  # a query on the connection the request would use
+    assert client.get(reverse("club", kwargs={"club": club.slug})).status_code in (200, 302)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        assert cursor.fetchone()[0] != pid

@@ -131,3 +131,57 @@ def test_member_season_exports_are_neutralised(client, hostile_season, export_fo
             if isinstance(value, str) and value:
                 assert value[0] not in "=+@\t\r", row
                 assert not (value.startswith("-") and not value[1:].replace(".", "").isdigit())
+
+
+@pytest.mark.django_db
+def test_csv_starts_with_a_byte_order_mark_and_keeps_every_letter(client):
+    """A CSV starts with the UTF-8 byte-order mark (EF BB BF), so Excel on Windows reads
+    "Beløb" and names with æ, ø, å, č and ő as written; Danish keeps ``;``, decimal commas
+    and CRLF."""
+    import datetime
+    import json
+
+    from ledger.tests.conftest import load_example
+
+    names = {"Anna": "Ærø Åse", "Bo": "Čedo Søs", "Carl": "Győző"}
+    club = factories.make_club(slug="test")
+    factories.make_season(club)
+    text = json.dumps(load_example("EVENING_E.evening.json")["hands"], ensure_ascii=False)
+    for old, new in names.items():
+        text = text.replace(json.dumps(old), json.dumps(new, ensure_ascii=False))
+    members = [factories.make_member(club, name) for name in names.values()]
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
+    table = services.table_open(evening=evening, members=members)
+    for hand in json.loads(text):
+        services.hand_record(table=table, record=hand)
+    services.evening_close(evening=evening)
+    factories.make_member(club, "Mia", login=True)
+    client.login(username="test-mia", password=factories.PASSWORD)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "da"
+    response = client.get(reverse("standings", kwargs={"club": "test"}), {"_export": "csv"})
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    content = response.content
+    assert content[:3] == b"\xef\xbb\xbf"
+    assert content.count(b"\xef\xbb\xbf") == 1
+    text = content.decode("utf-8-sig")
+    assert text.endswith("\r\n") and "\n" not in text.replace("\r\n", "")
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))
+    assert "Beløb" in rows[0]
+    money = rows[0].index("Beløb")
+    by_name = {row[rows[0].index("Medlem")]: row for row in rows[1:]}
+    assert set(by_name) == set(names.values())
+    assert by_name["Ærø Åse"][money] == "16,25"  # +65 points at 0.25
+    assert by_name["Győző"][money] == "-8,75"
+
+
+def test_every_csv_has_one_byte_order_mark_whatever_the_language():
+    """English (a decimal point, commas between fields) starts with the mark too."""
+    from django.utils import translation
+
+    data = [{"name": "Čedo Søs", "points": 5}, {"name": "Győző", "points": -3}]
+    with translation.override("en"):
+        content = SafeTableExport("csv", NamesTable(data)).export()
+    assert content.startswith("\ufeff") and content.count("\ufeff") == 1
+    assert content.encode("utf-8")[:3] == b"\xef\xbb\xbf"
+    assert content[1:].split("\r\n")[:3] == ["Name,Points", "Čedo Søs,5", "Győző,-3"]

@@ -1,4 +1,5 @@
-"""The interface is Danish first: a complete catalogue, Danish pages, English on request."""
+"""The interface is Danish first, in four languages: complete Danish, Slovenian and Hungarian
+catalogues (English is the messages' source), Danish pages, the others on request."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import os
 import re
 import shutil
 import subprocess
-import uuid
 from pathlib import Path
 
 import pytest
@@ -27,10 +27,23 @@ from ledger import services
 from ledger.models import Member
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
+from ledger.tests.helpers import hand_post
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 PO = LOCALE / "da" / "LC_MESSAGES" / "django.po"
 MO = PO.with_suffix(".mo")
+# Every language of the site but English (the msgids) has a catalogue; with its plural forms.
+CATALOGUES = {
+    "da": "nplurals=2; plural=(n != 1);",
+    "sl": "nplurals=4; plural=(n%100==1 ? 0 : n%100==2 ? 1 : n%100==3 || n%100==4 ? 2 : 3);",
+    "hu": "nplurals=2; plural=(n != 1);",
+}
+
+
+def po_of(code: str) -> Path:
+    return LOCALE / code / "LC_MESSAGES" / "django.po"
+
+
 SLUG = "i18n"
 BRACE = re.compile(r"\{[a-z_][a-z0-9_]*\}")
 PERCENT = re.compile(r"%\([a-z_][a-z0-9_]*\)[sd]")
@@ -70,9 +83,18 @@ def translations(entry) -> list[str]:
     return [value for key, value in strings.items() if key.startswith("msgstr")]
 
 
-@pytest.fixture(scope="module")
-def catalogue():
-    return read_po(PO)
+@pytest.fixture(scope="module", params=sorted(CATALOGUES))
+def catalogue(request):
+    return request.param, read_po(po_of(request.param))
+
+
+def test_every_language_of_the_site_has_a_catalogue_or_is_the_source():
+    """``LANGUAGES`` is the four languages; each but English (the msgids) has a catalogue."""
+    codes = [code for code, _name in settings.LANGUAGES]
+    assert codes == ["da", "sl", "hu", "en"]
+    assert set(codes) - {"en"} == set(CATALOGUES)
+    for code in CATALOGUES:
+        assert po_of(code).exists(), code
 
 
 @pytest.fixture
@@ -81,25 +103,34 @@ def compiled(settings):
 
     Re-setting ``LOCALE_PATHS`` makes Django drop the catalogues it has already loaded.
     """
-    if not MO.exists() or MO.stat().st_mtime < PO.stat().st_mtime:
-        call_command("compilemessages", locale=["da"], ignore_patterns=[".venv"], verbosity=0)
+    for code in CATALOGUES:
+        po = po_of(code)
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+            call_command("compilemessages", locale=[code], ignore_patterns=[".venv"], verbosity=0)
     settings.LOCALE_PATHS = list(settings.LOCALE_PATHS)
 
 
-def test_catalogue_header_is_danish_utf8_with_two_plural_forms(catalogue):
-    """The header names Danish, UTF-8 and Danish plurals (1 spil, 2 spil) and is not fuzzy."""
-    header = catalogue[0]
+def test_catalogue_header_names_its_language_utf8_and_its_plural_forms(catalogue):
+    """The header names its language, UTF-8 and the language's plurals (Danish: 1 spil, 2
+    spil; Slovenian four forms) and is not fuzzy."""
+    code, entries = catalogue
+    header = entries[0]
     assert header["strings"]["msgid"] == ""
     text = header["strings"]["msgstr"]
-    assert "Language: da\n" in text
+    assert f"Language: {code}\n" in text
     assert "charset=UTF-8" in text
-    assert "Plural-Forms: nplurals=2; plural=(n != 1);" in text
+    assert f"Plural-Forms: {CATALOGUES[code]}" in text
     assert "fuzzy" not in header["flags"]
 
 
 def test_every_message_is_translated_and_checked(catalogue):
-    """No message is left untranslated or fuzzy; a plural message has both forms."""
-    entries = messages(catalogue)
+    """No message is left untranslated or fuzzy; a plural message has all its forms; every
+    catalogue has the same messages."""
+    code, entries = catalogue
+    entries = messages(entries)
+    danish = {e["strings"]["msgid"] for e in messages(read_po(PO))}
+    assert {e["strings"]["msgid"] for e in entries} == danish
     assert len(entries) > 400
     untranslated = [e["strings"]["msgid"] for e in entries if not all(translations(e))]
     fuzzy = [e["strings"]["msgid"] for e in entries if "fuzzy" in e["flags"]]
@@ -108,13 +139,14 @@ def test_every_message_is_translated_and_checked(catalogue):
     plurals = [e for e in entries if "msgid_plural" in e["strings"]]
     assert plurals
     for entry in plurals:
-        assert set(entry["strings"]) >= {"msgstr[0]", "msgstr[1]"}
+        forms = int(CATALOGUES[code].split(";")[0].split("=")[1])
+        assert set(entry["strings"]) >= {f"msgstr[{i}]" for i in range(forms)}
 
 
 def test_translations_keep_every_placeholder_and_tag(catalogue):
     """A translation keeps the msgid's {name} and %(name)s placeholders and its HTML tags."""
     wrong = []
-    for entry in messages(catalogue):
+    for entry in messages(catalogue[1]):
         source = entry["strings"]["msgid"] + entry["strings"].get("msgid_plural", "")
         for pattern in (BRACE, PERCENT, TAG):
             expected = set(pattern.findall(source))
@@ -124,7 +156,8 @@ def test_translations_keep_every_placeholder_and_tag(catalogue):
     assert wrong == []
 
 
-def test_catalogue_passes_msgfmt_format_checks():
+@pytest.mark.parametrize("code", sorted(CATALOGUES))
+def test_catalogue_passes_msgfmt_format_checks(code):
     """``msgfmt --check-format`` accepts the catalogue (python-format and python-brace-format)."""
     msgfmt = shutil.which("msgfmt")
     if msgfmt is None:
@@ -132,7 +165,7 @@ def test_catalogue_passes_msgfmt_format_checks():
             pytest.fail("msgfmt (GNU gettext) is required in CI")
         pytest.skip("msgfmt (GNU gettext) is not installed")
     result = subprocess.run(
-        [msgfmt, "--check-format", "--statistics", "-o", os.devnull, str(PO)],
+        [msgfmt, "--check-format", "--statistics", "-o", os.devnull, str(po_of(code))],
         capture_output=True,
         text=True,
         check=False,
@@ -164,6 +197,51 @@ def test_log_in_page_is_english_with_the_language_cookie(client, compiled):
     assert "Brugernavn" not in page
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("accept", "code", "user_name"),
+    [("sl", "sl", "Uporabniško ime"), ("hu-HU,hu;q=0.9", "hu", "Felhasználónév")],
+)
+def test_log_in_page_speaks_slovenian_and_hungarian_to_such_a_browser(
+    client, compiled, accept, code, user_name
+):
+    """A browser asking for Slovenian or Hungarian reads the log-in page in it; the switch
+    offers all four languages, each named in its own language, the current one marked."""
+    page = client.get(reverse("login"), HTTP_ACCEPT_LANGUAGE=accept).content.decode()
+    assert f'lang="{code}"' in page
+    assert user_name in page
+    assert "Brugernavn" not in page
+    switch = re.findall(r'<button name="language" value="(\w+)"[^>]*>([^<]+)</button>', page)
+    assert switch == [
+        ("da", "Dansk"),
+        ("sl", "Slovenščina"),
+        ("hu", "Magyar"),
+        ("en", "English"),
+    ]
+    assert f'value="{code}" class="link current"' in page
+
+
+@pytest.mark.parametrize(
+    ("code", "date", "number"),
+    [
+        ("sl", "1. 12. 2026", "1.234,50"),
+        ("hu", "2026. 12. 01.", "1\xa0234,50"),
+        ("da", "01.12.2026", "1.234,50"),
+    ],
+)
+def test_dates_and_numbers_are_written_the_languages_way(code, date, number):
+    """Slovenian 1. 12. 2026, Hungarian 2026. 12. 01. (a no-break space groups thousands)."""
+    from decimal import Decimal
+
+    from django.utils import formats
+
+    with translation.override(code):
+        assert formats.date_format(datetime.date(2026, 12, 1), "SHORT_DATE_FORMAT") == date
+        assert formats.number_format(Decimal("1234.50"), 2, force_grouping=True) == number
+        field_value = formats.localize_input(datetime.date(2026, 12, 1))
+        assert datetime.datetime.strptime(field_value, formats.get_format("DATE_INPUT_FORMATS")[0])
+
+
 @pytest.fixture
 def table(db):
     """An open evening with Anna (scorekeeper, logged-in), Bo and Carl at one table."""
@@ -177,7 +255,7 @@ def table(db):
 def refuse(client, table, record) -> str:
     """Post a hand the engine refuses from the tablet; return the page with the messages."""
     assert client.login(username=f"{SLUG}-anna", password=factories.PASSWORD)
-    data = {"record": json.dumps(record), "token": str(uuid.uuid4())}
+    data = hand_post(table, record)
     response = client.post(reverse("hand_new", kwargs={"club": SLUG, "pk": table.pk}), data)
     assert response.status_code == 422
     assert table.hands.count() == 0

@@ -121,7 +121,7 @@ def test_member_pdf_has_anna_s_evening_and_hands(evening_e):
     assert filename == "member-test-anna-20262027.pdf"
     reader, text = pdf_text(content)
     assert page_size(reader) == A4
-    assert "+65" in text and "16.25 DKK" in text
+    assert "+65" in text and "16.25\xa0DKK" in text
     assert "11/05/2026 +65 16.25 +65 3 0 1 0 0 0 0" in text
     assert "11/05/2026 1 1 Anna -60" in text
     assert "11/05/2026 1 2 Bo ultimo: Anna (king) +145" in text

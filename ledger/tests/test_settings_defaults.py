@@ -64,3 +64,17 @@ def test_manage_py_defaults_to_debug_for_the_developer():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "True"
+
+
+def test_database_connections_are_checked_before_reuse():
+    """A kept connection is health-checked before a request reuses it (CONN_HEALTH_CHECKS),
+    on whatever database DATABASE_URL names."""
+    done = run_python(
+        "import os; os.environ['DJANGO_SETTINGS_MODULE'] = 'tarokclub.settings';"
+        "from django.conf import settings; d = settings.DATABASES['default'];"
+        "print(d['CONN_HEALTH_CHECKS'], d['CONN_MAX_AGE'])",
+        DJANGO_SECRET_KEY="x" * 60,
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/tarokclub",
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "60"]

@@ -10,6 +10,7 @@ urlpatterns = [
     path("evening/<int:pk>/wall/", views.evening_wall, name="evening_wall"),
     path("evening/<int:pk>/table/new/", views.table_new, name="table_new"),
     path("table/<int:pk>/", views.table_detail, name="table"),
+    path("table/<int:pk>/state.json", views.table_state, name="table_state"),
     path("table/<int:pk>/seat/", views.table_seat, name="table_seat"),
     path("table/<int:pk>/leave/", views.table_leave, name="table_leave"),
     path("table/<int:pk>/hand/new/", views.hand_new, name="hand_new"),

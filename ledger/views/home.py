@@ -1,14 +1,36 @@
 """Thin views: parse input, call a service or a selector, render or redirect."""
 
 from django.conf import settings
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.views import LogoutView, PasswordResetView
+from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+from django.views import i18n
+from django.views.decorators.http import require_POST
 
+from ledger import selectors, services
 from ledger.forms.scoring import EveningStartForm
 from ledger.models import Club, Evening
-from ledger.web import client, tablet
+from ledger.web import client, locale, tablet
 from ledger.web.permissions import club_role
+
+
+@require_POST
+def set_language(request):
+    """The language switch: Django's (the language cookie, back to ``next``); a logged-in
+    member's choice is also stored on his profile and his session (``ledger.web.locale``), so
+    it follows him to every device and wins over his club's language."""
+    response = i18n.set_language(request)
+    language = locale.offered(request.POST.get("language"))
+    if language and request.user.is_authenticated:
+        try:
+            services.user_language_set(user=request.user, language=language)
+        except ValidationError:
+            return response
+        request.session[locale.SESSION_KEY] = language
+    return response
 
 
 class TabletLogoutView(LogoutView):
@@ -71,12 +93,26 @@ def club_home(request):
     return club_page(request)
 
 
+class RecipientLanguagePasswordResetForm(PasswordResetForm):
+    """Django's password-reset form, each mail in its recipient's language: his own choice,
+    else his club's, else the language of the page the request came from."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+        language = next(
+            filter(None, map(locale.offered, selectors.user_languages(user=context["user"]))),
+            translation.get_language(),
+        )
+        with translation.override(language):
+            super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
+
+
 class BoundedPasswordResetView(PasswordResetView):
     """Django's password reset, bounded: at most ``PASSWORD_RESET_PER_HOUR`` requests an hour
     from one client address and as many for one e-mail address; past that the form answers 429
     and sends no mail, so nobody can flood a member's mailbox or the site's mail server."""
 
     template_name = "registration/password_reset_form.html"
+    form_class = RecipientLanguagePasswordResetForm
     email_template_name = "registration/password_reset_email.txt"
     subject_template_name = "registration/password_reset_subject.txt"
 

@@ -24,13 +24,16 @@ def _money_excluded(club) -> tuple[str, ...]:
 
 
 def _standings(request, club: str, *, value: str | None):
-    public = found(selectors.published_club(slug=club), "club")
+    public = found(
+        selectors.published_club(slug=club, known=getattr(request, "url_club", None)), "club"
+    )
     seasons = selectors.seasons_for_club(club=public)
     season = picked_season(seasons=seasons, value=value)
     context = {"public_club": public, "seasons": seasons, "season": season}
     if season is not None:
         # Published results are the closed evenings' only: an open evening is never public.
-        rows = selectors.standings_for_season(season=season, closed_only=True)
+        # A member who left the club (inactive) is not named on the public pages.
+        rows = selectors.standings_for_season(season=season, closed_only=True, active_only=True)
         context.update(
             table=PublicStandingsTable(rows, exclude=_money_excluded(public)),
             stats_notes=stats_notes(rows.games or [public.game]),
@@ -55,7 +58,9 @@ def public_standings(request, club):
 @require_safe
 def public_evening(request, club, pk):
     """A closed evening's results: each member's result, then each table's members and points."""
-    public = found(selectors.published_club(slug=club), "club")
+    public = found(
+        selectors.published_club(slug=club, known=getattr(request, "url_club", None)), "club"
+    )
     evening = found(selectors.published_evening(club=public, pk=pk), "evening")
     data = selectors.evening_results(evening=evening)
     excluded = _money_excluded(public)

@@ -26,6 +26,7 @@ from ledger.forms.scoring import (
     EveningStartForm,
     HandCorrectForm,
     HandForm,
+    HandNewForm,
     LeaveForm,
     SeatForm,
     TableOpenForm,
@@ -46,7 +47,7 @@ from ledger.models import (
 from ledger.services.errors import EveningClosedError, LedgerError
 from ledger.tables.scoring import HandTable, RevisionTable
 from ledger.views.home import club_page
-from ledger.web import tablet
+from ledger.web import kept, tablet
 from ledger.web.permissions import club_role
 
 SCOREKEEPER = Member.Role.SCOREKEEPER
@@ -136,7 +137,11 @@ def evening_start(request):
 
 @club_role()
 def evening_detail(request, pk):
-    """Show every table of an evening, its pools and balances; htmx polls the live part."""
+    """Show every table of an evening, its pools and balances; htmx polls the live part (304
+    while the evening's version is the one the poll names)."""
+    etag = kept.poll_etag(request, kept.evening_version(request.club, pk)) if request.htmx else None
+    if unchanged := kept.not_modified(request, etag):
+        return unchanged
     evening = get_object_or_404(Evening.objects.select_related("club"), pk=pk, club=request.club)
     tables = selectors.evening_tables(evening)
     context = {
@@ -146,19 +151,23 @@ def evening_detail(request, pk):
         "ranking": selectors.evening_ranking(tables),
     }
     if request.htmx:
-        return render(request, "ledger/_scoring_evening_live.html", context)
+        return kept.tagged(render(request, "ledger/_scoring_evening_live.html", context), etag)
     return render(request, "ledger/evening.html", context)
 
 
 @club_role()
 def evening_wall(request, pk):
     """The evening on the club room's wall: every table's pools and balances and the evening's
-    ranking in large type, no navigation, refreshed by htmx (a fixed number of queries)."""
+    ranking in large type, no navigation, refreshed by htmx (a fixed number of queries; 304
+    while the evening's version is the one the poll names)."""
+    etag = kept.poll_etag(request, kept.evening_version(request.club, pk)) if request.htmx else None
+    if unchanged := kept.not_modified(request, etag):
+        return unchanged
     evening = get_object_or_404(Evening.objects.select_related("club"), pk=pk, club=request.club)
     tables = selectors.evening_tables(evening)
     context = {"evening": evening, "tables": tables, "ranking": selectors.evening_ranking(tables)}
     if request.htmx:
-        return render(request, "ledger/_wall_live.html", context)
+        return kept.tagged(render(request, "ledger/_wall_live.html", context), etag)
     return render(request, "ledger/wall.html", context)
 
 
@@ -211,7 +220,11 @@ def _table(request, pk) -> Table:
 
 @club_role()
 def table_detail(request, pk):
-    """Show a table: seats, balances, pools, the next dealer, and every hand with its net."""
+    """Show a table: seats, balances, pools, the next dealer, and every hand with its net;
+    htmx polls the live part (304 while the table's version is the one the poll names)."""
+    etag = kept.poll_etag(request, kept.table_version(request.club, pk)) if request.htmx else None
+    if unchanged := kept.not_modified(request, etag):
+        return unchanged
     table = _table(request, pk)
     state = selectors.table_overview(table)
     rows = selectors.hand_rows(table)
@@ -225,13 +238,22 @@ def table_detail(request, pk):
         "writable": table.evening.is_open and table.status == Table.Status.OPEN,
     }
     if request.htmx:
-        return render(request, "ledger/_scoring_table_live.html", context)
+        return kept.tagged(render(request, "ledger/_scoring_table_live.html", context), etag)
     changes = request.session.get(CHANGES_KEY)
     if changes and changes.get("table") == table.pk:
         context["changes"] = request.session.pop(CHANGES_KEY)
     seats = [s for s in Seat.objects.filter(table=table, left=False).select_related("member")]
     context["seat_form"] = SeatForm(table=table, seats=sorted(seats, key=lambda s: s.position))
     return render(request, "ledger/table.html", context)
+
+
+@club_role()
+@require_GET
+def table_state(request, pk):
+    """Serve a table's state as JSON: seats, pools, balances and the next hand's schedule
+    (for the phones, the wall and tests); the same members may read it as the table screen."""
+    table = _table(request, pk)
+    return JsonResponse(selectors.table_state_data(table))
 
 
 @club_role(SCOREKEEPER)
@@ -421,7 +443,7 @@ def hand_new(request, pk):
     refused = _draft_refused(request)
     if refused is not None:
         return refused
-    form = HandForm(request.POST)
+    form = HandNewForm(request.POST)
     if not form.is_valid():
         context = _hand_form_context(
             request,

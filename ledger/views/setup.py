@@ -27,6 +27,7 @@ from ledger.forms.setup import (
 from ledger.models import Member, Season
 from ledger.services import invitations
 from ledger.tables.setup import MemberTable
+from ledger.web import locale
 from ledger.web.permissions import club_role
 from ledger.web.qr import qr_svg
 
@@ -58,7 +59,9 @@ def club_new(request):
                     game=data["game"],
                     rate_card=form.rate_card(),
                     price_per_point=data["price_per_point"],
-                    currency=data["currency"],
+                    currency=data["currency"] or None,
+                    language=data["language"] or None,
+                    time_zone=data["time_zone"] or None,
                     starting_jetons=data["starting_jetons"],
                     season_name=data["season_name"],
                     season_starts_on=data["season_starts_on"],
@@ -223,7 +226,7 @@ def season_edit(request, pk):
 
 @club_role(ADMIN)
 def club_settings(request):
-    """The club's name, price per point, currency and starting jetons."""
+    """The club's name, language, price per point, currency, time zone and starting jetons."""
     form = ClubSettingsForm(request.POST or None, instance=request.club)
     status = 200
     if request.method == "POST":
@@ -358,6 +361,7 @@ def invitation_accept(request, token):
             request, "ledger/setup/invitation_refused.html", {"reason": refused.message}, status=410
         )
     member = invitation.member
+    locale.use_club(request, member.club)  # the link reads in the club's language
     form = InvitationAcceptForm(request.POST or None, member=member)
     status = 200
     if request.method == "POST":

@@ -12,7 +12,9 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.text import capfirst, slugify
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
@@ -38,7 +40,7 @@ from ledger.tables.season import (
     standing_summary,
 )
 from ledger.tables.sheet import EveningSheetTable, JetonTable, settlement_table
-from ledger.web import charts, render_cache
+from ledger.web import charts, kept, render_cache
 from ledger.web.http import found, picked_season
 from ledger.web.permissions import can, club_role
 
@@ -261,40 +263,80 @@ def _sheet_table(sheet_table, name: str | None) -> dict:
 @club_role()
 def evening_sheet(request, pk):
     """The evening's score sheets (a row per hand, a column per member, transfers a tap
-    away), the reader's own result first, the split and the results."""
+    away), the reader's own result first, the split and the results; the rendered sheet is
+    kept by the evening's version and the reader (``ledger.web.kept``)."""
     evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
-    return render(request, "ledger/treasury/sheet.html", _sheet_context(request, evening))
+    club = request.club
+    key = kept.reader_key(
+        request,
+        kept.evening_version(club, evening.pk),
+        kept.names(club),
+        club.currency,  # the money's sign and decimals
+        club.time_zone,  # the log's times
+    )
+    body = kept.kept_page_part(
+        key,
+        lambda: render_to_string(
+            "ledger/treasury/_sheet_body.html", _sheet_context(request, evening), request=request
+        ),
+    )
+    context = {"evening": evening, "nav_evening": evening, "sheet_body": mark_safe(body)}  # noqa: S308
+    return render(request, "ledger/treasury/sheet.html", context)
+
+
+def _kept_pdf(request, key: str | None, render) -> HttpResponse:
+    """Serve the PDF kept under ``key`` or render it, one render at a time per user
+    (``ledger.web.kept``); 429 with ``Retry-After`` while the user's last one is under way."""
+    try:
+        return _file_response(kept.kept_report(request, key, render))
+    except kept.Busy:
+        return kept.busy_response()
 
 
 @club_role()
 def evening_sheet_pdf(request, pk):
     """The evening's score sheets as a PDF with the settlement and a line for the treasurer's
-    and each member's signature; ``?transfers=1`` adds every transfer in an appendix."""
+    and each member's signature; ``?transfers=1`` adds every transfer in an appendix. A closed
+    evening's is kept until it is reopened."""
     evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
     transfers = request.GET.get("transfers") == "1"
-    return _file_response(reports.evening_sheet_pdf(evening=evening, transfers=transfers))
+    return _kept_pdf(
+        request,
+        kept.closed_evening_key(evening, "sheet", transfers),
+        lambda: reports.evening_sheet_pdf(evening=evening, transfers=transfers),
+    )
 
 
 @club_role()
 def table_sheet_pdf(request, pk, table):
-    """One table's score sheet on one page, each member's result and a line to sign."""
+    """One table's score sheet on one page, each member's result and a line to sign (kept
+    once the evening is closed)."""
     evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
-    return _file_response(reports.table_sheet_pdf(table=_table_of(evening, table)))
+    table_obj = _table_of(evening, table)
+    return _kept_pdf(
+        request,
+        kept.closed_evening_key(evening, "table", table_obj.pk),
+        lambda: reports.table_sheet_pdf(table=table_obj),
+    )
 
 
 @club_role()
 def standings_pdf(request):
-    """The season's standings as a PDF."""
+    """The season's standings as a PDF (kept until any of its evenings changes)."""
     season, _ = _season(request, required=True)
-    return _file_response(reports.season_standings_pdf(season=season))
+    return _kept_pdf(
+        request,
+        kept.season_key(season, request.club, "standings"),
+        lambda: reports.season_standings_pdf(season=season),
+    )
 
 
 @club_role()
 def member_season_pdf(request, pk):
-    """A member's season report as a PDF."""
+    """A member's season report as a PDF (one render at a time per user)."""
     member = _member(request, pk)
     season, _ = _season(request, required=True)
-    return _file_response(reports.member_season_pdf(season=season, member=member))
+    return _kept_pdf(request, None, lambda: reports.member_season_pdf(season=season, member=member))
 
 
 # --- the treasurer's screen ----------------------------------------------------------------
@@ -331,6 +373,10 @@ def _treasury(request, evening, *, status: int = 200, **forms):
                     for name, diff in table_jetons.differences.items()
                 ],
                 "total_difference": signed_points(table_jetons.total_difference),
+                # What changed since a stale count (read only for a stale table).
+                "stale_changes": (
+                    services.stale_count_changes(table_jetons.table) if table_jetons.stale else ""
+                ),
             }
         )
     differences = any(t.differences for t in jetons)

@@ -52,7 +52,9 @@ def club_role(role: str = Member.Role.MEMBER):
         def wrapper(request, *args, club: str, **kwargs):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
-            club_obj = get_object_or_404(Club, slug=club)
+            club_obj = getattr(request, "url_club", None)  # ``ledger.web.locale`` found it
+            if club_obj is None or club_obj.slug != club:
+                club_obj = get_object_or_404(Club, slug=club)
             current = role_of(request.user, club_obj)
             if current is None:
                 raise Http404("No such club")

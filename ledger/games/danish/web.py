@@ -244,8 +244,15 @@ def rotation_map(seats: list[str], rates) -> dict:
     return {"defaults": defaults, "non_counter": non_counter}
 
 
+# The payments the outcome's own words already name (the tout, nolo, ultimo and bagud).
+TOLD_BY_OUTCOME = frozenset(
+    {"tout", "tout_cup", "nolo", "ultimo", "ultimo_cup", "bagud", "bagud_cup"}
+)
+
+
 class DanishWeb(GameWeb):
     code = GAME_CODE
+    club_defaults = {"language": "da", "currency": "DKK", "time_zone": "Europe/Copenhagen"}
     title = _("Danish Tarok")  # the game's name in the reader's language
     entry_template = "ledger/games/danish/_entry.html"
     entry_script = "ledger/games/danish/entry.js"
@@ -356,6 +363,19 @@ class DanishWeb(GameWeb):
         the last trick, the refunding and the bagud cards."""
         if not outcome:
             return []
+        events = self._events(outcome, brief=brief)
+        if brief:
+            return events
+        if outcome.get("last_trick") and not outcome.get("ultimo"):
+            events.append(gettext("last trick: {name}").format(name=outcome["last_trick"]))
+        for cup in outcome.get("refunded") or ():
+            events.append(gettext("{cup} refunded").format(cup=cup))
+        return events
+
+    @staticmethod
+    def _events(outcome, *, brief):
+        """Return the hand's events in words: tout, nolo, ultimo and bagud (``brief``: without
+        the bagud cards)."""
         cards = OUTCOME_CARD_LABELS
         events = []
         if outcome.get("tout"):
@@ -370,12 +390,37 @@ class DanishWeb(GameWeb):
         for name, card in outcome.get("bagud") or ():
             card = "" if brief else cards.get(card, card)
             events.append(gettext("bagud: {name} ({card})").format(name=name, card=card))
-        if brief:
-            return [e.replace(" ()", "") for e in events]
-        if outcome.get("last_trick") and not outcome.get("ultimo"):
-            events.append(gettext("last trick: {name}").format(name=outcome["last_trick"]))
-        for cup in outcome.get("refunded") or ():
-            events.append(gettext("{cup} refunded").format(cup=cup))
+        return [e.replace(" ()", "") for e in events] if brief else events
+
+    def hand_words(self, outcome, moves, *, brief=False):
+        """Return the hand's events (tout, nolo, ultimo, bagud), then every other payment by
+        its reason, with the amounts of the side of fewer members: who gained by it ("tarok meld
+        (Bo +20)") or who paid ("king lost (Bo −15)", "dealer's fee (Anna −10)")."""
+        if not outcome:
+            return []
+        events = self._events(outcome, brief=brief)
+        nets: dict[str, dict[str, int]] = {}
+        for source, target, points, reason in moves:
+            if reason in TOLD_BY_OUTCOME:
+                continue
+            net = nets.setdefault(reason, {})
+            for code, sign in ((source, -1), (target, 1)):
+                if code not in self.pool_labels:
+                    net[code] = net.get(code, 0) + sign * points
+        for reason, net in nets.items():
+            # The side of fewer members, who made it happen: the one who gained (a meld, the
+            # last trick) or the one who paid (a king lost; a fee or a fine into the cups).
+            gained = [item for item in net.items() if item[1] > 0]
+            paid = [item for item in net.items() if item[1] < 0]
+            parts = gained if gained and len(gained) <= len(paid) else paid or gained
+            if not parts:
+                continue
+            amounts = ", ".join(f"{name} {signed_points(points)}" for name, points in parts)
+            events.append(
+                gettext("{what} ({amounts})").format(
+                    what=self.reason_label(reason), amounts=amounts
+                )
+            )
         return events
 
     def preview_story(self, record, settlement, state):

@@ -115,6 +115,7 @@ PAYMENT_LABELS = {
 
 class HungarianWeb(GameWeb):
     code = GAME_CODE
+    club_defaults = {"language": "hu", "currency": "HUF", "time_zone": "Europe/Budapest"}
     title = _("Hungarian Tarokk")  # the game's name in the reader's language
     entry_template = "ledger/games/hungarian/_entry.html"
     entry_script = "ledger/games/hungarian/entry.js"
@@ -207,17 +208,16 @@ class HungarianWeb(GameWeb):
         ]
         if outcome.get("kontra"):
             words.append(_kontra_word(outcome["kontra"]))
+        # Every figure that was paid, made or failed, with what it brought the declarer's side.
         for item in outcome.get("items") or ():
-            if item["item"] == "game" or not item.get("paid", True):
-                continue
-            if brief and item.get("result") != "made":
+            if item["item"] == "game" or not item.get("paid", True) or not item.get("value"):
                 continue
             text = _figure(item["item"])
             if item.get("result") == "failed":
                 text = gettext("{figure} failed").format(figure=text)
             if item["side"] == "opponents":
                 text = gettext("{figure} (opponents)").format(figure=text)
-            words.append(text)
+            words.append(f"{text} {signed_points(item['value'])}")
         for claim in outcome.get("tarokk_claims") or ():
             words.append(
                 gettext("{name}: {count} tarokks").format(

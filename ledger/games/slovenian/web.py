@@ -174,6 +174,7 @@ def _bonus_text(line: dict) -> str:
 
 class SlovenianWeb(GameWeb):
     code = GAME_CODE
+    club_defaults = {"language": "sl", "currency": "EUR", "time_zone": "Europe/Ljubljana"}
     title = _("Slovenian Tarok")  # the game's name in the reader's language
     entry_template = "ledger/games/slovenian/_entry.html"
     entry_script = "ledger/games/slovenian/entry.js"
@@ -363,6 +364,16 @@ class SlovenianWeb(GameWeb):
                 )
             elif outcome.get("radelc_doubled") and not brief:
                 words.append(gettext("radelc doubles"))
+            # Every bonus (and a valat) that was paid, with what it brought the declarer's side.
+            for item in outcome.get("items") or ():
+                if item["item"] == "game" or not item.get("value"):
+                    continue
+                text = str(BONUS_LABELS.get(item["item"], item["item"]))
+                if item.get("result") == "failed":
+                    text = gettext("{figure} failed").format(figure=text)
+                if item.get("side") == "opponents":
+                    text = gettext("{figure} (opponents)").format(figure=text)
+                words.append(f"{text} {signed_points(item['value'])}")
             if outcome.get("mond"):
                 words.append(gettext("Mond: {name}").format(name=outcome["mond"]))
         if outcome.get("radli_given"):

@@ -31,7 +31,14 @@ class Command(BaseCommand):
         parser.add_argument("--slug", required=True, help="the short name in the club's URLs")
         parser.add_argument("--game", choices=sorted(GAMES), default="danish_tarok")
         parser.add_argument("--price-per-point", default="0.25")
-        parser.add_argument("--currency", default="DKK")
+        parser.add_argument("--currency", help="EUR, HUF or DKK; default: the game's")
+        parser.add_argument(
+            "--language", help="da, sl, hu or en: the club's pages' language; default: the game's"
+        )
+        parser.add_argument(
+            "--time-zone",
+            help="Europe/Ljubljana, Europe/Budapest or Europe/Copenhagen; default: the game's",
+        )
         parser.add_argument("--starting-jetons", type=int, default=500)
         parser.add_argument("--season-name", help="default: 2026/2027 for the current season")
         parser.add_argument("--season-start", help="YYYY-MM-DD; default 1 August")
@@ -60,6 +67,8 @@ class Command(BaseCommand):
                 game=opts["game"],
                 price_per_point=price,
                 currency=opts["currency"],
+                language=opts["language"],
+                time_zone=opts["time_zone"],
                 starting_jetons=opts["starting_jetons"],
                 season_name=opts["season_name"] or season_name(starts),
                 season_starts_on=starts,
@@ -78,6 +87,7 @@ class Command(BaseCommand):
             f"club {club.slug}: {club.name} ({club.get_game_display()}), "
             f"{club.price_per_point} {club.currency} a point, {club.starting_jetons} jetons"
         )
+        self.stdout.write(f"language {club.language}, time zone {club.time_zone}")
         self.stdout.write(f"season {season.name}: {season.starts_on} to {season.ends_on}")
         if member is not None:
             self.stdout.write(f"club admin {member.name} (user {admin.get_username()})")

@@ -20,6 +20,7 @@ from django.db import connection, transaction
 
 from ledger.db import ledger_unlocked
 from ledger.games.errors import RulesError
+from ledger.games.registry import get_web
 from ledger.management.commands._engine import EXIT_REFUSED
 from ledger.management.commands.backup import dumped_models
 from ledger.models import Club, Transfer
@@ -38,6 +39,25 @@ class Refused(Exception):
 
 def refuse(field: str, message: str):
     raise Refused([{"field": field, "message": message}])
+
+
+CLUB_DEFAULTED = ("language", "currency", "time_zone")
+
+
+def club_defaults_of_older_backups(rows: list) -> None:
+    """Give a club from a backup written before clubs had a language and a time zone its
+    game's (as migration 0015 did); a club whose row holds them keeps its own."""
+    for row in rows:
+        if row["model"] != "ledger.club" or "language" in row["fields"]:
+            continue
+        club = Club.objects.get(pk=row["pk"])
+        defaults = get_web(club.game).club_defaults
+        club.language, club.time_zone = defaults["language"], defaults["time_zone"]
+        if "currency" not in row["fields"] or (
+            club.currency == "DKK" and defaults["currency"] != "DKK"
+        ):
+            club.currency = defaults["currency"]
+        club.save(update_fields=list(CLUB_DEFAULTED))
 
 
 def read_backup(path: str) -> list:
@@ -121,7 +141,7 @@ class Command(BaseCommand):
     def restore(self, path: str, *, reseal: bool):
         if Club.objects.exists() or Transfer.objects.exists():
             refuse("database", "restore needs an empty database: this one already has clubs")
-        read_backup(path)
+        rows = read_backup(path)
         # Closed evenings are restored with their postings: lift the closed-evening guard for
         # this transaction only. loaddata resets PostgreSQL's sequences itself. The ledger is
         # verified inside the same transaction: a backup that does not verify is rolled back
@@ -132,6 +152,7 @@ class Command(BaseCommand):
                     with connection.cursor() as cursor:
                         cursor.execute("SET LOCAL ledger.restoring = 'on'")
                 call_command("loaddata", path, verbosity=0)
+                club_defaults_of_older_backups(rows)
                 if connection.vendor == "postgresql":
                     with connection.cursor() as cursor:
                         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")

@@ -6,6 +6,7 @@ from django.utils import translation
 
 from ledger import reports, selectors
 from ledger.models import Club, Member, Season
+from ledger.tables.columns import activate_currency, deactivate_currency
 
 
 class Command(BaseCommand):
@@ -22,7 +23,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--language",
             default=None,
-            help=f"language of the report (default {settings.LANGUAGE_CODE})",
+            help="language of the report (default: the club's)",
         )
 
     def handle(self, *args, **options):
@@ -36,7 +37,15 @@ class Command(BaseCommand):
                 f"no season {options['season']!r} in {club.slug}; seasons: "
                 + ", ".join(f"{s.pk} {s.name!r}" for s in Season.objects.filter(club=club))
             ) from None
-        with translation.override(options["language"] or settings.LANGUAGE_CODE):
+        language = options["language"] or club.language or settings.LANGUAGE_CODE
+        token = activate_currency(club.currency)
+        try:
+            self.write(options, club, season, language)
+        finally:
+            deactivate_currency(token)
+
+    def write(self, options, club, season, language):
+        with translation.override(language):
             if options["member"]:
                 member = Member.objects.filter(club=club, name=options["member"]).first()
                 if member is None:

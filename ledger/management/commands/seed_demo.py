@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.urls import reverse
+from django.utils import translation
 
 from ledger.models import Club, Member, Table
 from ledger.services import balances, seals, stats
@@ -50,7 +51,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--force",
             action="store_true",
-            help="load even with DJANGO_DEBUG=0 (the demo log-ins share a published password)",
+            help="load into a development database that holds other clubs or users already "
+            "(never with DJANGO_DEBUG=0: the demo log-ins share a published password)",
         )
 
     def handle(self, *args, **options):
@@ -70,11 +72,17 @@ class Command(BaseCommand):
                 self.stdout.write(
                     f"Built the demo club {demo.name} and wrote {count} objects to {path}."
                 )
-        elif not settings.DEBUG and not options["force"]:
+        elif not settings.DEBUG:
             # Not an error: `make run` calls this command, and a production-like run must go on.
             self.stderr.write(
-                "Not loading the demo: DJANGO_DEBUG is 0 and the demo log-ins share a published "
-                "password. Use --force to load it anyway."
+                "Not loading the demo: DJANGO_DEBUG is 0, and the demo log-ins (a superuser "
+                "among them) share a published password. The demo is for development only."
+            )
+            return
+        elif (others := foreign_rows(demos)) and not options["force"]:
+            self.stderr.write(
+                f"Not loading the demo: this database holds {others} already, so it is not an "
+                "empty development database. Use --force to load the demo into it anyway."
             )
             return
         else:
@@ -135,8 +143,10 @@ class Command(BaseCommand):
             for m in Member.objects.filter(club=club, user__isnull=False).select_related("user")
         }
         self.stdout.write("")
+        language = translation.get_language_info(club.language)["name"]
         self.stdout.write(
             f"Demo club {club.name}: {url}{reverse('club', kwargs={'club': club.slug})}"
+            f" (in {language}, money in {club.currency})"
         )
         self.stdout.write(
             f"Log in at {url}{reverse('login')} with the password {demo.password} as:"
@@ -145,11 +155,25 @@ class Command(BaseCommand):
             member = members.get(user.username)
             if member is None:
                 continue
-            role = Member.Role(member.role).label
+            with translation.override(club.language):  # the club's own words for its roles
+                role = str(Member.Role(member.role).label)
             extra = (
                 f" (also the site admin, {url}{reverse('admin:index')})" if user.superuser else ""
             )
             self.stdout.write(f"  {user.username:<9} {member.name:<6} {role}{extra}")
+
+
+def foreign_rows(demos: list[Demo]) -> str:
+    """Say what this database holds besides the demos (clubs, users), or '' when nothing."""
+    clubs = Club.objects.exclude(slug__in=[d.slug for d in demos]).count()
+    usernames = [user.username for d in demos for user in d.users]
+    users = get_user_model().objects.exclude(username__in=usernames).count()
+    held = []
+    if clubs:
+        held.append(f"{clubs} club(s)")
+    if users:
+        held.append(f"{users} user(s)")
+    return " and ".join(held)
 
 
 def ids_taken(path: Path) -> list[str]:

@@ -750,10 +750,16 @@ def test_hand_list_tells_what_happened_and_fits_in_portrait(browser, live_server
     try:
         page.goto(url("table", pk=table.pk))
         first = page.locator('#hands tr[data-hand="1"]')
-        expect(first.locator("td.events")).to_have_text("nolo: Anna")
+        # Every payment of the hand is named (issue 19), in the screen's Danish.
+        expect(first.locator("td.events")).to_have_text(
+            "nolo: Anna; kortgiverafgift (Anna −10); pagat tabt (Dorte −15)"
+        )
         expect(first.locator("td:nth-child(5)")).to_have_text("–")  # Carl sat out
         second = page.locator('#hands tr[data-hand="2"]')
-        expect(second.locator("td.events")).to_have_text("ultimo: Bo (pagat)")
+        expect(second.locator("td.events")).to_have_text(
+            "ultimo: Bo (pagat); kortgiverafgift (Carl −10); konge tabt (Bo −15); tælling (Bo +5);"
+            " genopfyldning (Anna −20, Bo −20, Carl −20, Dorte −20)"
+        )
         # Anna sat out but refunded the pagatkop: her 20 shows.
         expect_points(second.locator("td:nth-child(3) span"), -20)
         width = SIZES[size][0]

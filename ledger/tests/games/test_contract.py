@@ -9,9 +9,7 @@ only its own rules.
 from __future__ import annotations
 
 import datetime
-import json
 import random
-import uuid
 
 import pytest
 from django.test import Client
@@ -28,6 +26,7 @@ from ledger.models import Member
 from ledger.selectors.verify import verify_ledger
 from ledger.services.demo import demo_of
 from ledger.tests.factories import make_club, make_member, make_season
+from ledger.tests.helpers import hand_post
 
 CODES = list(GAMES)
 NAMES = ("Anna", "Bo", "Carl", "Dorte", "Erik")
@@ -238,7 +237,7 @@ def test_a_table_of_each_game_on_the_screens(code):
     record = game.random_hand(random.Random(5), schedule, game.rate_card({}), state)
     response = client.post(
         reverse("hand_new", kwargs={"club": club.slug, "pk": table.pk}),
-        {"record": json.dumps(record), "token": str(uuid.uuid4())},
+        hand_post(table, record),
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert table.hands.count() == 1

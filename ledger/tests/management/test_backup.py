@@ -83,3 +83,37 @@ def test_sqlite_online_backup(tmp_path):
     # Evening E: 6 funding transfers, then 10, 11 and 7 for its three hands.
     assert original[0] == 34
     assert copied == original
+
+
+def test_a_backup_keeps_each_clubs_language_currency_time_zone_and_members_choice(tmp_path):
+    """A club's language, currency and time zone and a member's own language (his Profile) are
+    in the backup; a club of an older backup, without them, gets its game's on restore."""
+    import json
+
+    from django.contrib.auth import get_user_model
+
+    from ledger.models import Club, Profile
+
+    make_club(slug="lj", game="slovenian_tarok")
+    own = make_club(slug="own", game="hungarian_tarokk")
+    own.language, own.currency, own.time_zone = "en", "EUR", "Europe/Copenhagen"
+    own.save()
+    user = get_user_model().objects.create_user("reader", password="x-very-secret-9")
+    Profile.objects.create(user=user, language="hu")
+    dump = tmp_path / "backup.json"
+    call_command("backup", str(dump))
+    rows = json.loads(dump.read_text(encoding="utf-8"))
+    for row in rows:
+        if row["model"] == "ledger.club" and row["fields"]["game"] == "slovenian_tarok":
+            # As a backup written before migration 0015 holds it.
+            del row["fields"]["language"], row["fields"]["time_zone"]
+            row["fields"]["currency"] = "DKK"
+    dump.write_text(json.dumps(rows), encoding="utf-8")
+    wipe()
+    call_command("restore", str(dump))
+    clubs = {c.slug: (c.language, c.currency, c.time_zone) for c in Club.objects.all()}
+    assert clubs == {
+        "lj": ("sl", "EUR", "Europe/Ljubljana"),
+        "own": ("en", "EUR", "Europe/Copenhagen"),
+    }
+    assert Profile.objects.get(user__username="reader").language == "hu"

@@ -13,7 +13,7 @@ from ledger.games.danish import GAME
 from ledger.games.danish.engine import EveningError, HandError, parse_hand
 from ledger.tests.conftest import load_example
 from ledger.tests.factories import make_club
-from ledger.tests.helpers import ledger_snapshot
+from ledger.tests.helpers import hand_post, ledger_snapshot
 
 EVENING = load_example("EVENING_E.evening.json")
 HAND = load_example("X7.hand.json")
@@ -152,7 +152,7 @@ def test_hand_form_refuses_malformed_input_and_writes_nothing(client, record, ra
     url = reverse("hand_new", kwargs={"club": club.slug, "pk": table.pk})
     before = ledger_snapshot()
     body = junk if raw else json.dumps(record)
-    response = client.post(url, {"record": body, "token": junk[:30]})
+    response = client.post(url, hand_post(table, body, junk[:30]))
     assert response.status_code in (200, 302, 400, 422)
     if response.status_code != 302:
         assert ledger_snapshot() == before

@@ -213,12 +213,30 @@ def test_regenerate_reproduces_the_committed_fixture(tmp_path):
         seed(regenerate=True, fixture=str(tmp_path / "again.json"))
 
 
-def test_not_loaded_without_debug_unless_forced():
-    """With DEBUG off (production) seed_demo loads nothing unless --force, and says why."""
+@pytest.mark.parametrize("force", [False, True])
+def test_never_loaded_without_debug(force):
+    """With DEBUG off (production) seed_demo loads nothing, --force or not, and says why."""
     before = row_counts()
-    out, err = seed()
+    out, err = seed(debug=False, force=force)
     assert "DJANGO_DEBUG is 0" in err
     assert row_counts() == before
+
+
+def test_not_loaded_into_a_database_in_use_unless_forced():
+    """A database holding another club or user is no empty development database: the demo
+    is loaded into it only with --force, and the refusal says what the database holds."""
+    get_user_model().objects.create_superuser(username="chef", password="x-12345678")
+    before = row_counts()
+    out, err = seed()
+    assert "holds 1 user(s) already" in err
+    assert "--force" in err
+    assert row_counts() == before
+    Club.objects.create(slug="mine", name="Min klub")
+    out, err = seed()
+    assert "holds 1 club(s) and 1 user(s) already" in err
+    out, err = seed(force=True)
+    assert "Demo club Hjørring" in out
+    assert Club.objects.count() == 4
 
 
 def test_taken_usernames_are_refused():

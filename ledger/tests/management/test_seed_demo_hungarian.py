@@ -1,11 +1,9 @@
 """The Hungarian demo club "Budapesti Tarokk Kör": loaded by seed_demo beside the others, a
 sound ledger, every bid and many figures, its log-ins printed."""
 
-import io
 from collections import Counter
 
 import pytest
-from django.core.management import call_command
 
 from ledger import selectors
 from ledger.games.hungarian.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USERS, EVENINGS, MEMBERS
@@ -13,27 +11,27 @@ from ledger.games.hungarian.engine.ratecard import GAME_CODE
 from ledger.models import Club, Evening, HandRevision, Member, Posting, Table
 from ledger.selectors.verify import verify_ledger
 from ledger.services.demo import demo_of
+from ledger.tests import helpers
 
 pytestmark = pytest.mark.django_db
 
 
 def seed(**options):
-    out = io.StringIO()
-    call_command("seed_demo", stdout=out, stderr=io.StringIO(), **options)
-    return out.getvalue()
+    return helpers.seed(**options)[0]
 
 
 def test_the_hungarian_demo_loads_sound_and_prints_its_logins(client):
     out = seed(force=True, url="http://tarok.example:8000/")
     assert demo_of(GAME_CODE).slug == DEMO_SLUG
     assert "Loaded the demo club Budapesti Tarokk Kör" in out
-    assert "http://tarok.example:8000/c/demo-hu/" in out
+    assert "http://tarok.example:8000/c/demo-hu/ (in Hungarian, money in HUF)" in out
     for user in DEMO_USERS:
         assert user.username in out
         assert client.login(username=user.username, password=DEMO_PASSWORD), user.username
         client.logout()
     club = Club.objects.get(slug=DEMO_SLUG)
     assert club.game == GAME_CODE
+    assert (club.language, club.currency, club.time_zone) == ("hu", "HUF", "Europe/Budapest")
     tables = Table.objects.filter(evening__club=club)
     report = verify_ledger(tables)
     assert report.ok, report.problems

@@ -20,11 +20,14 @@ class TestSlovenianDemo:
     def test_loads_into_a_sound_ledger(self, demo):
         club = Club.objects.get(slug=DEMO_SLUG)
         assert club.game == "slovenian_tarok"
+        assert (club.language, club.currency, club.time_zone) == ("sl", "EUR", "Europe/Ljubljana")
         assert verify_ledger(Table.objects.filter(evening__club=club)).ok
         assert verify_ledger().ok
 
     def test_seed_demo_prints_its_logins(self, demo):
         assert "Ljubljana Tarok Klub" in demo
+        assert "/c/demo-sl/ (in Slovenian, money in EUR)" in demo
+        assert "skrbnik kluba" in demo  # its roles in Slovenian
         for user in DEMO_USERS:
             assert user.username in demo
             assert (

@@ -19,7 +19,7 @@ from ledger import services
 from ledger.models import Hand, HandRevision, Member
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.tests.helpers import login
+from ledger.tests.helpers import hand_post, login
 from ledger.web import tablet
 
 pytestmark = pytest.mark.django_db
@@ -61,8 +61,8 @@ def page_ids(response) -> tuple[str, str]:
     return user.group(1), session.group(1)
 
 
-def hand_data(token=None, **draft):
-    return {"record": json.dumps(HAND_1), "token": token or str(uuid.uuid4()), **draft}
+def hand_data(table, token=None, **draft):
+    return hand_post(table, HAND_1, token, **draft)
 
 
 # --- the log-out ---------------------------------------------------------------------------
@@ -142,6 +142,7 @@ def test_a_draft_of_another_user_is_refused_and_nothing_is_written(client, peopl
     login(client, people["Bo"])
     session = page_ids(client.get(url("club")))[1]
     data = hand_data(
+        table,
         draft_author=tablet.user_key(people["Anna"].user),
         draft_session=session,
         draft_confirmed="1",
@@ -160,7 +161,7 @@ def test_a_draft_of_an_earlier_session_waits_for_its_authors_confirmation(client
     login(client, people["Anna"])
     me = tablet.user_key(people["Anna"].user)
     token = str(uuid.uuid4())
-    earlier = hand_data(token, draft_author=me, draft_session="an-earlier-session")
+    earlier = hand_data(table, token, draft_author=me, draft_session="an-earlier-session")
     response = client.post(url("hand_new", pk=table.pk), earlier, headers=SUBMIT)
     assert response.status_code == 409
     assert response.json()["draft"] == "confirm"
@@ -179,7 +180,9 @@ def test_a_draft_of_an_earlier_session_waits_for_its_authors_confirmation(client
 def test_a_draft_of_this_session_is_saved_by_itself(client, people, table):
     login(client, people["Anna"])
     session = page_ids(client.get(url("hand_new", pk=table.pk)))[1]
-    data = hand_data(draft_author=tablet.user_key(people["Anna"].user), draft_session=session)
+    data = hand_data(
+        table, draft_author=tablet.user_key(people["Anna"].user), draft_session=session
+    )
     response = client.post(url("hand_new", pk=table.pk), data, headers=SUBMIT)
     assert response.json()["saved"] is True
     assert Hand.objects.count() == 1
@@ -187,7 +190,7 @@ def test_a_draft_of_this_session_is_saved_by_itself(client, people, table):
 
 def test_a_form_without_a_draft_is_saved_as_before(client, people, table):
     login(client, people["Anna"])
-    response = client.post(url("hand_new", pk=table.pk), hand_data(), headers=SUBMIT)
+    response = client.post(url("hand_new", pk=table.pk), hand_data(table), headers=SUBMIT)
     assert response.json()["saved"] is True
 
 

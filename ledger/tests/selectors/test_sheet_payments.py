@@ -1,5 +1,7 @@
 """After closing: who pays whom in money, and a closing log in the reader's language."""
 
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils import translation
@@ -77,3 +79,29 @@ def test_a_count_made_before_a_change_is_stale(client):
     services.jetons_count(table=table, counts=services.jeton_expected(table))
     assert services.jeton_counts_stale(table) is False
     services.evening_close(evening=evening)
+
+
+@pytest.mark.parametrize(
+    ("language", "currency", "pays", "column"),
+    [
+        ("sl", "EUR", "Bo plača članu Anna 7,50 €", "\u22127,50"),
+        ("hu", "HUF", "Bo fizet 8 Ft összeget (kapja: Anna)", "\u22128"),
+        ("da", "DKK", "Bo betaler Anna 7,50 DKK", "\u22127,50"),
+    ],
+)
+def test_the_sheets_money_is_the_clubs_currency_in_the_clubs_language(
+    client, closed_evening_e, language, currency, pays, column
+):
+    """A Slovenian club's sheet reads euros the Slovenian way, a Hungarian club's forints
+    without decimals (7,50 → 8 Ft); negative amounts with a true minus, red (``neg``)."""
+    evening, treasurer = closed_evening_e
+    club = evening.club
+    club.language, club.currency = language, currency
+    club.save()
+    client.login(username=treasurer.user.username, password=factories.PASSWORD)
+    page = client.get(reverse("evening_sheet", kwargs={"club": "test", "pk": evening.pk}))
+    html = page.content.decode()
+    assert f'<html lang="{language}">' in html
+    assert pays in html
+    assert f'data-money="-7.50">{column}</span>' in html
+    assert re.search(r'class="[^"]*\bneg\b[^"]*"[^>]*>\s*<span data-money="-7.50">', html)

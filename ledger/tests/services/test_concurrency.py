@@ -56,3 +56,71 @@ def test_correction_and_new_hand_at_once():
     )
     assert errors == [None, None]
     assert verify_ledger().ok
+
+
+def test_the_same_token_at_two_tables_at_once_is_a_refusal_not_an_error():
+    """One form's token sent to two tables at the same instant: each locks its own table, so
+    both pass the token check; the unique index refuses one, which is a LedgerError naming
+    ``token`` (a 4xx on the tablet), and the other table has its hand."""
+    from ledger.services.errors import LedgerError
+
+    _, one, _ = evening_e(make_club(slug="one"))
+    _, two, _ = evening_e(make_club(slug="two"))
+    results, errors = run_together(
+        lambda: services.hand_record(table=one, record=HANDS[0], token="one-form"),
+        lambda: services.hand_record(table=two, record=HANDS[0], token="one-form"),
+    )
+    refused = [e for e in errors if e is not None]
+    assert len(refused) == 1 and isinstance(refused[0], LedgerError), errors
+    assert refused[0].field == "token"
+    assert Hand.objects.filter(token="one-form").count() == 1
+    assert verify_ledger().ok
+
+
+def test_two_evenings_of_one_date_at_once_open_one():
+    """Two treasurers start the evening of one date at the same instant: one evening opens,
+    the other is told the date is taken (a LedgerError naming ``date``)."""
+    import datetime
+
+    from ledger.models import Evening
+    from ledger.services.errors import LedgerError
+
+    club = make_club(slug="race")
+    day = datetime.date(2026, 11, 12)
+    results, errors = run_together(
+        lambda: services.evening_open(club=club, date=day),
+        lambda: services.evening_open(club=club, date=day),
+    )
+    refused = [e for e in errors if e is not None]
+    assert len(refused) == 1 and isinstance(refused[0], LedgerError), errors
+    assert refused[0].field == "date"
+    assert Evening.objects.filter(club=club, date=day).count() == 1
+
+
+def test_two_invitations_choosing_one_user_name_at_once_make_one_log_in():
+    """Two invited members choose the same user name at the same instant: one log-in is made,
+    the other is a ValidationError naming ``username`` (a form error, not a 500)."""
+    from django.contrib.auth import get_user_model
+    from django.core.exceptions import ValidationError
+
+    from ledger.tests.factories import make_member
+
+    club = make_club(slug="invites")
+    tokens = [
+        services.invitation_create(member=make_member(club, name))[1] for name in ("Anna", "Bo")
+    ]
+    results, errors = run_together(
+        *[
+            (
+                lambda t=t: services.invitation_accept(
+                    token=t, password="x-1234567890", username="bo"
+                )
+            )
+            for t in tokens
+        ]
+    )
+    refused = [e for e in errors if e is not None]
+    assert len(refused) == 1 and isinstance(refused[0], ValidationError), errors
+    assert "username" in refused[0].message_dict
+    assert get_user_model().objects.filter(username="bo").count() == 1
+    assert club.members.filter(user__isnull=False).count() == 1

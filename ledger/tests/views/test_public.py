@@ -242,6 +242,8 @@ def test_the_club_admin_publishes_the_results_on_the_settings_screen():
         "name": club.name,
         "price_per_point": "0.25",
         "currency": "DKK",
+        "language": "da",
+        "time_zone": "Europe/Copenhagen",
         "starting_jetons": "500",
         "publish_results": "on",
     }
@@ -289,3 +291,18 @@ def test_members_see_the_public_page_link_only_when_published(season_club):
     Club.objects.filter(pk=club.pk).update(publish_results=False)
     for url in pages:
         assert 'id="public-link"' not in client.get(url).content.decode()
+
+
+def test_a_member_who_left_is_not_named_on_the_public_pages(season_club):
+    """An inactive member (one who left the club) is off the public standings and the public
+    evening, on the table lines too; the members' pages still show him."""
+    club, season, evenings = season_club
+    evening = evenings[1]
+    gone = EveningResult.objects.filter(evening=evening).select_related("member").first().member
+    services.member_update(member=gone, active=False)
+    for url in public_urls(club, evening):
+        html = Client().get(url).content.decode()
+        assert f'data-member="{gone.name}"' not in html, url
+        assert f">{gone.name}<" not in html, url
+    names = [r.name for r in selectors.standings_for_season(season=season, closed_only=True)]
+    assert gone.name in names

@@ -15,7 +15,7 @@ from ledger import selectors, services
 from ledger.models import Evening, Hand, HandRevision, Member, Posting, Seat, Table
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.tests.helpers import config_of, english, login
+from ledger.tests.helpers import config_of, english, hand_post, login
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ def url(name, **kwargs):
 
 
 def post_hand(client, table, record, token=None, **headers):
-    data = {"record": json.dumps(record), "token": token or str(uuid.uuid4())}
+    data = hand_post(table, record, token)
     return client.post(url("hand_new", pk=table.pk), data, headers=headers)
 
 
@@ -303,6 +303,18 @@ def test_table_screen_shows_balances_hands_and_next_dealer(scorekeeper, evening_
     assert nets == {1: [-60, -20, 70], 2: [145, -75, -70], 3: [-25, 60, -45]}
 
 
+def test_the_hand_list_names_every_payment(scorekeeper, evening_e):
+    """Hand 1 (X1: no tout, nolo, ultimo or bagud) names the dealer's fee, the melds, the last
+    trick and the count with their amounts, in the screen's Danish (issue 19)."""
+    table, hands = evening_e
+    page = scorekeeper.get(url("table", pk=table.pk)).content.decode()
+    row = dict(re.findall(r'<tr[^>]*data-hand="(\d)"[^>]*>(.*?)</tr>', page, re.S))["1"]
+    assert (
+        "kortgiverafgift (Anna −10); tarokmelding (Bo +20); matadormelding (Carl +30); "
+        "sidste stik (Carl +40); tælling (Carl +10)"
+    ) in html.unescape(row)
+
+
 def test_a_renamed_member_keeps_his_hands_on_the_table_screen(scorekeeper, people, evening_e):
     """After a rename the table screen names the member as he is called now and shows his
     nets, which the hands keep under the name he was seated with."""
@@ -441,6 +453,21 @@ def test_unreadable_record_is_refused(scorekeeper, table):
     response = scorekeeper.post(url("hand_new", pk=table.pk), {"record": "[1, 2"})
     assert response.status_code == 422
     assert b'id="err-general"' in response.content
+    assert table.hands.count() == 0
+
+
+@pytest.mark.parametrize("missing", ["number", "version"])
+def test_a_save_without_its_slot_or_version_is_refused(scorekeeper, table, missing):
+    """A save must say which slot and table version it was previewed against; without them
+    a resend could record the hand twice, so it is refused, naming the field."""
+    data = hand_post(table, E_HANDS[0])
+    del data[missing]
+    response = scorekeeper.post(url("hand_new", pk=table.pk), data)
+    assert response.status_code == 422
+    assert missing in response.content.decode()
+    assert table.hands.count() == 0
+    data[missing] = "12x"
+    assert scorekeeper.post(url("hand_new", pk=table.pk), data).status_code == 422
     assert table.hands.count() == 0
 
 

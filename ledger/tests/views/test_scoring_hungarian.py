@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime
 import json
 import re
-import uuid
 from decimal import Decimal
 
 import pytest
@@ -21,6 +20,7 @@ from ledger.selectors.verify import verify_ledger
 from ledger.services.errors import LedgerError
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
+from ledger.tests.helpers import hand_post
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +71,7 @@ def scorekeeper(client, members):
 
 
 def post(client, table, record, **headers):
-    data = {"record": json.dumps(record), "token": str(uuid.uuid4())}
+    data = hand_post(table, record)
     return client.post(url("hand_new", pk=table.pk), data, headers=headers)
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import uuid
 
 import pytest
 from django.urls import reverse
@@ -15,7 +14,7 @@ from ledger import selectors, services
 from ledger.models import Hand, Member, Posting
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.tests.helpers import config_of, english, login
+from ledger.tests.helpers import config_of, english, hand_post, login
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +44,7 @@ def make_table(names=("Anna", "Bo", "Carl", "Dorte"), *, first_dealer=None):
 
 
 def post_hand(client, table, record, **extra):
-    data = {"record": json.dumps(record), "token": str(uuid.uuid4()), **extra}
+    data = hand_post(table, record, **extra)
     return client.post(url("hand_new", pk=table.pk), data, headers={"X-Hand-Submit": "1"})
 
 

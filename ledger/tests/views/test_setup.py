@@ -99,6 +99,37 @@ def test_create_a_club_of_each_game(su_client, superuser, game):
     assert su_client.get(response["Location"]).status_code == 200
 
 
+@pytest.mark.parametrize(
+    ("game", "expected"),
+    [
+        ("danish_tarok", ("da", "DKK", "Europe/Copenhagen")),
+        ("slovenian_tarok", ("sl", "EUR", "Europe/Ljubljana")),
+        ("hungarian_tarokk", ("hu", "HUF", "Europe/Budapest")),
+    ],
+)
+def test_a_new_club_takes_its_games_language_currency_and_time_zone(su_client, game, expected):
+    """Left as "the game's own", a new club reads, counts and keeps time as its game's
+    country does; chosen, the club's choice is kept."""
+    post = new_club_post(game, currency="", language="", time_zone="")
+    assert su_client.post(reverse("club_new"), post).status_code == 302
+    club = Club.objects.get(slug="hjoerring")
+    assert (club.language, club.currency, club.time_zone) == expected
+    chosen = new_club_post(game, slug="other", language="en", currency="EUR")
+    assert su_client.post(reverse("club_new"), chosen).status_code == 302
+    other = Club.objects.get(slug="other")
+    assert (other.language, other.currency, other.time_zone) == ("en", "EUR", expected[2])
+
+
+def test_the_create_club_screen_offers_the_languages_currencies_and_time_zones(su_client):
+    html = su_client.get(reverse("club_new")).content.decode()
+    for value in ("da", "sl", "hu", "en", "EUR", "HUF", "DKK", "Europe/Budapest"):
+        assert f'value="{value}"' in html
+    response = su_client.post(reverse("club_new"), new_club_post(language="xx", currency="USD"))
+    assert response.status_code == 422
+    assert set(response.context["form"].errors) == {"language", "currency"}
+    assert not Club.objects.filter(slug="hjoerring").exists()
+
+
 def test_create_club_refusals(su_client):
     make_club(slug="taken")
     response = su_client.post(
@@ -147,8 +178,22 @@ def test_create_club_command(superuser):
     text = out.getvalue()
     assert "club pecs" in text and "season 2026/2027: 2026-09-01 to 2027-06-30" in text
     assert "club admin Chef" in text
+    assert (club.language, club.time_zone) == ("hu", "Europe/Budapest")  # the game's
+    assert "language hu, time zone Europe/Budapest" in text
     with pytest.raises(CommandError, match="slug"):
         call_command("create_club", "--name=Again", "--slug=pecs", stdout=StringIO())
+    with pytest.raises(CommandError, match="language"):
+        call_command("create_club", "--name=X", "--slug=x", "--language=de", stdout=StringIO())
+    call_command(
+        "create_club",
+        "--name=Ljubljana",
+        "--slug=lj",
+        "--game=slovenian_tarok",
+        "--language=en",
+        stdout=StringIO(),
+    )
+    lj = Club.objects.get(slug="lj")
+    assert (lj.language, lj.currency, lj.time_zone) == ("en", "EUR", "Europe/Ljubljana")
 
 
 # --- 2. the club admin's screens
@@ -318,7 +363,14 @@ def test_club_settings(club_admin):
     club, _, client = club_admin
     response = client.post(
         url("setup_settings"),
-        {"name": "Alfa", "price_per_point": "0.50", "currency": "EUR", "starting_jetons": "800"},
+        {
+            "name": "Alfa",
+            "price_per_point": "0.50",
+            "currency": "EUR",
+            "language": "sl",
+            "time_zone": "Europe/Ljubljana",
+            "starting_jetons": "800",
+        },
     )
     assert response.status_code == 302
     club.refresh_from_db()
@@ -328,7 +380,31 @@ def test_club_settings(club_admin):
         "EUR",
         800,
     )
+    assert (club.language, club.time_zone) == ("sl", "Europe/Ljubljana")
     assert client.post(url("setup_settings"), {"name": ""}).status_code == 422
+
+
+@pytest.mark.parametrize(("key", "value"), [("language", "de"), ("currency", "SEK")])
+def test_club_settings_refuse_a_language_or_currency_not_offered(club_admin, key, value):
+    """A language or currency the site does not offer is refused, naming the field."""
+    club, _, client = club_admin
+    data = {
+        "name": "Alfa",
+        "price_per_point": "0.50",
+        "currency": "EUR",
+        "language": "sl",
+        "time_zone": "Europe/Ljubljana",
+        "starting_jetons": "800",
+        key: value,
+    }
+    response = client.post(url("setup_settings"), data)
+    assert response.status_code == 422
+    assert list(response.context["form"].errors) == [key]
+    club.refresh_from_db()
+    assert getattr(club, key) != value
+    with pytest.raises(ValidationError) as refused:
+        services.club_update(club=club, **{key: value})
+    assert list(refused.value.message_dict) == [key]
 
 
 @pytest.mark.parametrize("money", [True, False])
@@ -497,3 +573,10 @@ def test_the_table_screen_shows_a_qr_code_of_its_live_view(club_admin):
     qr = html.split('id="table-qr"')[1].split("</aside>")[0]
     assert '<svg role="img"' in qr and "<path" in qr
     assert "Følg bordet på din telefon" in qr or "Follow this table" in qr
+
+
+def test_the_settings_show_the_price_as_money_is_written(club_admin):
+    """The price per point reads 0.25 (a number input; not 0.2500) in the settings form."""
+    _club, _, client = club_admin
+    html = client.get(url("setup_settings")).content.decode()
+    assert 'name="price_per_point" value="0.25"' in html

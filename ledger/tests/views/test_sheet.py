@@ -167,7 +167,17 @@ def test_the_screen_is_a_score_sheet_with_the_transfers_a_tap_away(client, eveni
     nets = re.findall(r'data-points="(-?\d+)"', hand_2)
     running = re.findall(r'data-running="(-?\d+)"', hand_2)
     assert (nets, running) == (["-75", "145", "-70"], ["-135", "45", "-40"])  # Bo first
-    assert "ultimo: Anna (king); kongekop refunded" in hand_2
+    # Every payment by its reason (issue 19): the ultimo, then the fee, the play, the count and
+    # the refunding of the kongekop taken.
+    assert (
+        "ultimo: Anna (king); dealer&#x27;s fee (Bo −10); pagat home (Anna +10); count (Anna +5);"
+        " refund (Anna −20, Bo −20, Carl −20)"
+    ) in hand_2
+    hand_1 = re.search(r'<tr data-kind="hand" data-hand="1"[^>]*>(.*?)</tr>', page, re.S).group(1)
+    assert (
+        "dealer&#x27;s fee (Anna −10); tarok meld (Bo +20); matador meld (Carl +30); "
+        "last trick (Carl +40); count (Carl +10)"
+    ) in hand_1
     transfers = re.search(r'<tr class="transfers" data-transfers-of="2">(.*?)</tr>', page, re.S)
     assert "<li>Bo → Anna 40 (ultimo)</li>" in transfers.group(1)
     footer = re.search(r"<tfoot.*?</tfoot>", page, re.S).group(0)
@@ -308,11 +318,11 @@ def test_the_table_sheet_of_evening_e(client, evening_e, bo):
     assert "2 Bo +145 45 -75 -135 -70 -40 60 70 ultimo: Anna (king); kongekop refunded" in text
     assert "Total +65 -30 -35 0 0" in text
     # Under each line to sign, the member's name and his result in points and money.
-    assert "Result at this table, to sign\nAnna\n+65 points\n16.25 DKK\nBo\n-30 points" in text
+    assert "Result at this table, to sign\nAnna\n+65 points\n16.25\xa0DKK\nBo\n-30 points" in text
     with translation.override("da"):
         _, _, danish = reports.table_sheet_pdf(table=table)
     assert "Dansk tarok · Anna, Bo, Carl · Lukket" in pdf_text(danish)[1]  # the game's name too
-    assert "Carl\n-35 points\n-8.75 DKK" in text
+    assert "Carl\n-35 points\n-8.75\xa0DKK" in text
     assert "→" not in text
     client.force_login(bo.user)
     response = client.get(sheet_url("table_sheet_pdf", evening_e, table=table.pk))

@@ -7,6 +7,7 @@ Anna, Bo and Carl) is played, then the treasurer counts, adjusts and closes it.
 from __future__ import annotations
 
 import datetime
+import re
 from decimal import Decimal
 
 import pytest
@@ -292,3 +293,59 @@ def test_anonymous_is_sent_to_log_in(client, evening):
     response = client.get(reverse("standings", kwargs={"club": evening.club.slug}))
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("login"))
+
+
+# --- stale counts (issue 19) -----------------------------------------------------------------
+
+
+def count_time(table) -> str:
+    """Return the time of the table's latest count as the refusal says it (HH:MM, local)."""
+    from django.utils import timezone
+
+    from ledger.models import JetonCount
+
+    latest = JetonCount.objects.filter(table=table).latest("counted_at").counted_at
+    return timezone.localtime(latest).strftime("%H:%M")
+
+
+def test_a_stale_count_marks_its_rows_and_the_refused_close_says_what_changed(
+    treasurer, evening, table
+):
+    """A count made before a hand was saved marks every counted row (a mark and words), and a
+    close is refused naming the table, the hand saved since and the time of the count."""
+    treasurer.post(url("treasury_count", evening, table=table.pk), count_data(table, EXPECTED))
+    page = treasurer.get(url("evening_treasury", evening)).content.decode()
+    assert "data-stale-mark" not in page
+    record = factories.load_example("X1.hand.json")
+    record = {k: v for k, v in record.items() if k not in ("seats", "cups_before")}
+    services.hand_record(table=table, record=record)
+    page = treasurer.get(url("evening_treasury", evening)).content.decode()
+    rows = re.findall(
+        r"<tr data-account=\"([^\"]+)\"[^>]*data-stale=\"1\"[^>]*>(.*?)</tr>", page, re.S
+    )
+    assert sorted(name for name, _row in rows) == sorted(EXPECTED)
+    for _name, row in rows:
+        assert '<span class="stale-mark" data-stale-mark>⚠ counted before the latest change' in row
+    changes = f"Table 1: hand 4 saved after the count at {count_time(table)}."
+    assert f"<span data-stale-changes>{changes}</span>" in page
+    response = treasurer.post(url("treasury_close", evening), {})
+    assert response.status_code == 422
+    refusal = response.content.decode()
+    assert f"Table 1: hand 4 saved after the count at {count_time(table)}" in refusal
+    assert Evening.objects.get(pk=evening.pk).is_open
+
+
+def test_the_refusal_names_every_change_since_the_count(club, evening, table):
+    """A correction, a void and a late arrival after the count are each named, in order."""
+    services.jetons_count(table=table, counts=services.jeton_expected(table))
+    hands = list(table.hands.order_by("number"))
+    services.hand_correct(hand=hands[2], record=hands[2].record, reason="checked again")
+    services.hand_void(hand=hands[1], reason="misdeal")
+    services.table_seat(table=table, member=factories.make_member(club, "Dorte"))
+    with pytest.raises(services.JetonDifferenceError) as refused:
+        services.evening_close(evening=evening)
+    assert str(refused.value.message).endswith(
+        "Table 1: hand 3 corrected, hand 2 voided, Dorte seated after the count at "
+        + count_time(table)
+    )
+    assert "table 1 were counted before its latest change" in str(refused.value.message)

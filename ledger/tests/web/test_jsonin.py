@@ -16,6 +16,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from ledger import services
 from ledger.games.errors import RulesError
 from ledger.models import Hand, Transfer
 from ledger.tests import factories
@@ -206,6 +207,8 @@ def test_hand_view_refuses_invalid_utf8_bytes(scorekeeper_table):
     client, table, hand = scorekeeper_table
     before = (Hand.objects.count(), Transfer.objects.count())
     body = b"record=%7B%22seats%22%3A%5B%22%FF%FE%22%5D%7D&token=" + str(uuid.uuid4()).encode()
+    body += f"&number={services.next_hand_number(table.pk)}".encode()
+    body += f"&version={services.table_version(table.pk)}".encode()
     response = client.post(
         _urls(table, hand)["hand_new"], body, content_type="application/x-www-form-urlencoded"
     )

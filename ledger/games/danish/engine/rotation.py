@@ -100,14 +100,46 @@ def hand_schedule(seats, first_dealer: str, hand_number: int, rotation: str = "t
     return seats[d], tuple(seats[i] for i in sorted((sitter, opposite)))
 
 
-def _hermansen_sitter(seats, dealer: str, sitting_out) -> str | None:
-    """Return the block's sitter of a Hermansen hand (of five seats) dealt by ``dealer`` with
-    ``sitting_out``: the sitter whose four leave the other opposite the dealer."""
+def _hermansen_sitters(seats, dealer: str, sitting_out) -> tuple[str, ...]:
+    """Return who may be the block's sitter of a Hermansen hand (of five seats) dealt by
+    ``dealer`` with ``sitting_out``: each sitter whose four leave the other opposite the dealer.
+
+    Two when the two sit just opposite the dealer (either may be the block's sitter, the other
+    opposite), one otherwise, none for a hand that is no Hermansen deal.
+    """
+    found = []
     for sitter in sitting_out:
         four = [s for s in _from(seats, dealer) if s != sitter]
         if len(four) == 4 and four[2] in sitting_out and four[2] != sitter:
-            return sitter
-    return None
+            found.append(sitter)
+    return tuple(found)
+
+
+def _hermansen_block(seats, run) -> tuple[str | None, int]:
+    """Return the block's sitter after the hands ``run`` (the latest hands, dealt at these five
+    seats) and how many hands in a row he has sat out (``None``, 0: no Hermansen hand).
+
+    Read forwards: each hand keeps the sitter while his block lasts, else the seat after him
+    takes over; a hand whose two sitters could be either (they sit just opposite the dealer)
+    is read as the block expected, so the order of the seats never decides.
+    """
+    sitter, count = None, 0
+    for hand in run:
+        candidates = _hermansen_sitters(seats, hand.dealer, hand.sitting_out)
+        if not candidates:
+            sitter, count = None, 0
+            continue
+        if sitter is None:
+            expected = seats[seats.index(hand.dealer) - 1]  # a block's start: the seat before
+            sitter = expected if expected in candidates else candidates[0]
+            count = 1
+            continue
+        following = seats[(seats.index(sitter) + 1) % len(seats)]
+        prefer = (following, sitter) if count >= HERMANSEN_BLOCK else (sitter, following)
+        pick = next((s for s in prefer if s in candidates), candidates[0])
+        count = count + 1 if pick == sitter else 1
+        sitter = pick
+    return sitter, count
 
 
 def _from(seats, dealer: str) -> list[str]:
@@ -149,20 +181,16 @@ def next_deal(
     if rotation == "two_sitters":
         dealer = seat_after(seats, last, 2)
         return dealer, default_sitting_out(seats, dealer, rotation)
-    sitter = None
-    if tuple(last.seats) == seats and last.dealer in seats:
-        sitter = _hermansen_sitter(seats, last.dealer, last.sitting_out)
-    if sitter is None:  # the table has just become five: a block starts
-        dealer = seat_after(seats, last)
-        return _hermansen_deal(seats, seats[seats.index(dealer) - 1], dealer)
-    run = 0
+    run = []
     for hand in reversed(previous):
         if tuple(hand.seats) != seats or hand.dealer not in seats:
             break
-        if _hermansen_sitter(seats, hand.dealer, hand.sitting_out) != sitter:
-            break
-        run += 1
-    if run >= HERMANSEN_BLOCK:
+        run.append(hand)
+    sitter, count = _hermansen_block(seats, run[::-1])
+    if sitter is None:  # the table has just become five: a block starts
+        dealer = seat_after(seats, last)
+        return _hermansen_deal(seats, seats[seats.index(dealer) - 1], dealer)
+    if count >= HERMANSEN_BLOCK:
         sitter = seats[(seats.index(sitter) + 1) % 5]
     dealer = seat_after(seats, last)
     if dealer == sitter:

@@ -1,5 +1,6 @@
 """Dealer, sitting-out and counting rotation for 3, 4 and 5 seats."""
 
+from ledger.games.base import Dealt
 from ledger.games.danish.engine import rotation
 
 FIVE = ("A", "B", "C", "D", "E")
@@ -55,3 +56,30 @@ def test_five_seats_hermansen():
     assert rotation.non_counter(FIVE, dealer, out, "hermansen") == rotation.forehand(
         FIVE, dealer, out
     )
+
+
+def follow(seats, hands: int, first: str, rotation_name: str) -> list[tuple[str, tuple]]:
+    """Deal ``hands`` hands, each as ``next_deal`` suggests after the ones before."""
+    dealt: list[Dealt] = []
+    for _ in range(hands):
+        dealer, out = rotation.next_deal(seats, dealt, first, rotation_name)
+        dealt.append(Dealt(tuple(seats), dealer, tuple(out or ())))
+    return [(d.dealer, d.sitting_out) for d in dealt]
+
+
+def test_hermansen_followed_hand_by_hand_is_the_evenings_schedule():
+    """Following the suggestion from the hands dealt gives the evening's Hermansen schedule,
+    also where the two sitters sit just opposite the dealer (either could be the block's
+    sitter): the block's sitter keeps sitting out for all of his 5 hands."""
+    expected = [rotation.hand_schedule(FIVE, "A", n, "hermansen") for n in range(1, 21)]
+    assert follow(FIVE, 20, "A", "hermansen") == expected
+    assert expected[1] == ("B", ("D", "E"))  # D and E sit opposite B; E is the block's sitter
+
+
+def test_hermansen_out_of_turn_keeps_the_block():
+    """A Hermansen hand dealt out of turn in a block: the deal goes on from its dealer among
+    the four, the block's sitter sitting out on."""
+    dealt = [Dealt(FIVE, "A", ("C", "E")), Dealt(FIVE, "D", ("B", "E"))]
+    assert rotation.next_deal(FIVE, dealt, "A", "hermansen") == ("A", ("C", "E"))
+    dealt = [Dealt(FIVE, "A", ("C", "E")), Dealt(FIVE, "B", ("D", "E"))]
+    assert rotation.next_deal(FIVE, dealt, "A", "hermansen") == ("C", ("A", "E"))
