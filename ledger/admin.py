@@ -212,8 +212,14 @@ class AccountStatsAdmin(SummaryAdmin):
 class PostingSeatAdmin(SummaryAdmin):
     """The seat rows of hands: each member's role and statistics, derived from his hand."""
 
-    list_display = ["posting", "account", "role", "played", "counts"]
+    list_display = ["posting", "account", "role_label", "played", "counts"]
     list_select_related = ["posting", *SummaryAdmin.list_select_related]
+    fields = ["posting", "account", "role_label", "played", "counts"]
+
+    @admin.display(description=_("role"), ordering="role")
+    def role_label(self, obj):
+        """The seat's role in the game's words ("sat out", not ``out``)."""
+        return get_web(obj.account.table.game).role_label(obj.role)
 
 
 @admin.register(Seal)

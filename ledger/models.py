@@ -534,7 +534,7 @@ class Account(models.Model):
     @property
     def label(self) -> str:
         """Return the account as a screen names it: the member's name, or the pool's label in
-        the reader's language (a Danish cup, a Slovenian pool)."""
+        the reader's language (capitalised, as the game's web side names it: "Pulje")."""
         if self.member_id:
             return self.member.name
         return capfirst(get_web(self.table.game).pool_label(self.code))
@@ -757,7 +757,7 @@ class PostingSeat(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.account} {self.role}"
+        return f"{self.account} ({get_web(self.account.table.game).role_label(self.role)})"
 
 
 class AccountBalance(models.Model):

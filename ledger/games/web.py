@@ -26,7 +26,8 @@ runs for every registered game. The members, in groups:
   ``outcome_words(outcome, brief=)`` (a stored hand in words), ``hand_words(outcome, moves,
   brief=)`` (the same, naming everything that moved money: the hand list and the sheet; by
   default the outcome's words), ``record_lines(record)`` (a hand
-  record as lines), ``reason_label(reason)`` and ``payment_label(reason)`` (a transfer's reason).
+  record as lines), ``reason_label(reason)`` and ``payment_label(reason)`` (a transfer's reason),
+  ``role_label(role)`` (a seat's role in a hand: ``COMMON_ROLES`` and the game's ``role_labels``).
 - Shared screens: ``words`` (the phrases of the shared screens that differ by game; see
   ``WORDS``; a game gives the ones it has, and a phrase the game lacks is not shown);
   ``close_columns`` (the close's lines of the settlement, in order: (reason, label) of each
@@ -48,7 +49,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.text import format_lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.money import MAX_POINTS
@@ -64,6 +65,17 @@ COMMON_PAYMENTS = {
     "funding": _("Funding"),
     "split": _("Split"),
     "adjustment": _("Adjustment"),
+}
+# A seat's role in a hand (``SeatStats.role``), in words, as every game names it; a game adds
+# its own (``GameWeb.role_labels``: the Slovenian klop).
+COMMON_ROLES = {
+    "out": _("sat out"),
+    "player": _("player"),
+    "declarer": _("declarer"),
+    "partner": _("partner"),
+    "opponent": _("opponent"),
+    "alone": _("alone"),
+    "annulled": _("annulled"),
 }
 # The sections of an entry form that every game has, and where a field of the record that
 # every game has is shown.
@@ -85,6 +97,8 @@ WORDS = {
     "before_close": _("Before the close"),
     # the treasurer's close: the heading of the balances the close starts from
     "balances_before_close": _("Balances before the close"),
+    # the score sheet: the label of the close's row
+    "close_row": pgettext_lazy("the score sheet's row", "Close"),
     # the treasurer's closed evening: what reopening it does
     "reopen_explains": _(
         "Reopening reverses the close of every table and unlocks the evening; the reason is logged."
@@ -123,6 +137,7 @@ class GameWeb:
     payment_labels: dict = {}
     pool_labels: dict = {}
     pool_classes: dict = {}
+    role_labels: dict = {}  # a seat's role in a hand beyond ``COMMON_ROLES``
     words: dict = {}
     close_columns: tuple[tuple[str, str], ...] = ()  # (close reason, column label), in order
     stats_columns: tuple[tuple[str, str], ...] = ()
@@ -201,6 +216,11 @@ class GameWeb:
         """Return a transfer reason in words, as sheets and exports show it."""
         label = self.reason_labels.get(reason) or COMMON_REASONS.get(reason)
         return str(label) if label else reason.replace("_", " ")
+
+    def role_label(self, role: str) -> str:
+        """Return a seat's role in a hand in words (the admin's seats of hands)."""
+        label = self.role_labels.get(role) or COMMON_ROLES.get(role)
+        return str(label) if label else role.replace("_", " ")
 
     def payment_label(self, reason: str) -> str:
         """Return a transfer reason in words, as the hand preview lists payments."""

@@ -257,7 +257,11 @@ class EveningSheetTable(tables.Table):
     def render_label(self, record):
         if record.kind in ("hand", "voided"):
             return record.number
-        labels = {"funding": _("Funding"), "split": _("Split"), "adjustment": _("Adjustment")}
+        labels = {
+            "funding": _("Funding"),
+            "split": self.web.word("close_row"),
+            "adjustment": _("Adjustment"),
+        }
         return labels.get(record.kind, record.kind)
 
     def render_dealer(self, record):

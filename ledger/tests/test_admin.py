@@ -14,7 +14,7 @@ from ledger import services
 from ledger.forms.admin import ClubForm
 from ledger.games.danish.engine import RateCard
 from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
-from ledger.models import Club, HandRevision, Posting, Profile, Transfer
+from ledger.models import Club, HandRevision, Posting, PostingSeat, Profile, Transfer
 from ledger.selectors.verify import verify_ledger
 from ledger.services import tournaments
 from ledger.tests.factories import evening_e, make_club, make_member, make_season
@@ -374,7 +374,8 @@ def test_the_admin_shows_labels_and_readable_names(client, superuser, ledger_dat
     client.cookies["django_language"] = "da"
     codes = set(EveningLog.objects.values_list("action", flat=True))
     codes |= set(Transfer.objects.values_list("reason", flat=True))
-    assert {"open", "close", "dealer_fee"} <= codes
+    codes |= set(PostingSeat.objects.values_list("role", flat=True))
+    assert {"open", "close", "dealer_fee", "player"} <= codes
     with translation.override("da"):  # a game's word that is its own code ("ultimo") stays
         codes = {c for c in codes if reason_words(c) != c or c in EveningLog.ACTION_LABELS}
     for model in ledger_models():

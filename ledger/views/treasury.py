@@ -46,7 +46,8 @@ from ledger.web.permissions import can, club_role
 
 TREASURER = Member.Role.TREASURER
 EXPORT_FORMATS = FORMATS
-# Before the split only the balances mean anything: the share and the money come at closing.
+# Before the close only the balances mean anything: the close's lines and the money come at
+# closing.
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -460,7 +461,8 @@ def treasury_adjust(request, pk, table):
 @require_POST
 @club_role(TREASURER)
 def treasury_close(request, pk):
-    """Split the cups of every table, write the results and lock the evening."""
+    """Close every table by its game (the cups split, the radelc penalties and the pool split, or
+    nothing), write the results and lock the evening."""
     evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
     form = CloseForm(request.POST)
     if form.is_valid():

@@ -272,6 +272,7 @@ class DanishWeb(GameWeb):
         ),
         "pools_after": _("Cups after"),
         "before_close": _("Before the split"),
+        "close_row": _("Split"),
         "balances_before_close": _("Balances before the split"),
         "reopen_explains": _("Reopening reverses the split of every table; the reason is logged."),
         "jetons_count_help": _(

@@ -188,6 +188,7 @@ class SlovenianWeb(GameWeb):
     payment_labels = PAYMENT_LABELS
     pool_labels = {POOL: _("pool")}
     pool_classes = {POOL: "pool"}
+    role_labels = {"klop": CONTRACT_LABELS["klop"]}
     entry_sections = ("contract", "points", "bonuses")
     section_of_field = {
         "annulled": "seating",

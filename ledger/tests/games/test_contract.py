@@ -166,6 +166,25 @@ def test_every_settlement_balances_and_replays(code, extra_seats, seed, hands):
 
 
 @pytest.mark.parametrize("code", CODES)
+def test_every_role_of_a_seat_has_words(code):
+    """Every role ``stats_of`` gives a seat is named in words (``GameWeb.role_label``), never
+    its code."""
+    from ledger.games.web import COMMON_ROLES
+
+    game, web = GAMES[code], get_web(code)
+    roles = set()
+    for seats in range(game.features.min_seats, game.features.max_seats + 1):
+        for seed in range(8):
+            rates = game.rate_card({})
+            for *_rest, record, settlement, _pools in play(
+                game, NAMES[:seats], rates, random.Random(seed), 6
+            ):
+                roles |= {s.role for s in game.stats_of(record, settlement).values()}
+    unnamed = roles - set(web.role_labels) - set(COMMON_ROLES)
+    assert unnamed == set()
+
+
+@pytest.mark.parametrize("code", CODES)
 def test_every_line_of_the_close_has_a_column_in_the_games_words(code):
     """The settlement shows each reason the game's close moves points by as a column of its
     own, labelled by the game (``close_columns``: the Slovenian radelc penalty, then the

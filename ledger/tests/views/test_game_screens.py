@@ -124,6 +124,9 @@ def test_the_slovenian_close_shows_the_radelc_penalty_then_the_split_then_the_re
         ], name
     assert rows["Anna"][:4] == ["−5", "−100", "+115", "+10"]
     assert rows["Dorte"][:4] == ["−75", "−200", "+125", "−150"]
+    html = page(client, members["Anna"], "evening_sheet", evening)
+    close_row = re.search(r'<tr[^>]*data-kind="split".*?</tr>', html, re.S).group(0)
+    assert visible(close_row).split()[0] == "Close"
 
 
 def test_the_slovenian_treasurer_and_pdf_show_the_same_lines(client):

@@ -192,3 +192,34 @@ def test_the_hungarian_hand_list_keeps_the_hungarian_words(client, language):
     text = visible(get(client, "table", language, club=club.slug, pk=table.pk).content.decode())
     assert "Solo" in text and "Pagát ultimó" in text, text[:800]
     assert not TRANSLATED.search(text), TRANSLATED.search(text)
+
+
+RAW = re.compile(
+    r"\b(?:harom|ketto|four_kings|pagat_ultimo|xxi_catch|king_ultimo|pagat_uhu|king_uhu|"
+    r"solo_without|open_beggar|colour_valat|solo_three|solo_two|solo_one|beggar|trula|"
+    r"tarokk_claim|declarer_side)\b"
+)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(
+    "game,example,first,word",
+    [
+        ("hungarian_tarokk", "HU2.hand.json", "Anna", "Pagát ultimó"),
+        ("hungarian_tarokk", "HU5.hand.json", "Dorte", "Kettő"),
+        ("slovenian_tarok", "SL3.hand.json", "Bo", "Trula"),
+        ("slovenian_tarok", "SL2.hand.json", "Anna", "Solo dva"),
+    ],
+)
+def test_a_hands_page_shows_no_code(client, language, game, example, first, word):
+    """A recorded hand's page (its record in lines, what happened, its payments) names the
+    bid, contract, figures and bonuses by the game's words, never by their codes."""
+    club, table, members = make_table(game, first=first)
+    record = {k: v for k, v in load_example(example).items() if k != "radli_before"}
+    result = services.hand_record(table=table, record=record)
+    hand = getattr(result, "hand", result)
+    login(client, members["Anna"])
+    text = visible(get(client, "hand", language, club=club.slug, pk=hand.pk).content.decode())
+    assert word in text, text[:1500]
+    assert not RAW.search(text), RAW.search(text)
+    assert not TRANSLATED.search(text), TRANSLATED.search(text)

@@ -17,6 +17,7 @@ class ToyWeb(GameWeb):
     reason_labels = {"win": "win"}
     pool_labels = {POT: "pot"}
     pool_classes = {POT: "pot"}
+    role_labels = {"winner": "winner"}
     words = {"pools_not_split": "the pot is not shared yet"}
     close_columns = (("split", "Share of the pot"),)
     stats_columns = (("toy_wins", "Wins"),)
