@@ -47,6 +47,9 @@ class JetonLine:
 class JetonTable:
     table: Table
     lines: list[JetonLine]
+    # The table's version (``table_version``: its latest posting's id) the lines were read at:
+    # the one-tap "every count as expected" confirms these figures and no others.
+    version: int = 0
 
     @property
     def stale(self) -> bool:
@@ -76,7 +79,8 @@ class JetonTable:
 
 
 def evening_jetons(*, evening: Evening) -> list[JetonTable]:
-    """Return each table's expected and counted jetons per account (six queries).
+    """Return each table's expected and counted jetons per account, and each table's version
+    (seven queries).
 
     Expected is ``services.jeton_expected`` (a member's starting stack plus his balance, a
     cup its balance); counted is the latest ``JetonCount`` of each account, as in
@@ -111,6 +115,12 @@ def evening_jetons(*, evening: Evening) -> list[JetonTable]:
         .annotate(at=Max("created_at"))
         .values_list("table_id", "at")
     )
+    versions = dict(
+        Posting.objects.filter(table__evening=evening)
+        .values("table_id")
+        .annotate(v=Max("pk"))
+        .values_list("table_id", "v")
+    )
     seat_order = {
         (table_id, member_id): position
         for table_id, member_id, position in Seat.objects.filter(
@@ -143,6 +153,6 @@ def evening_jetons(*, evening: Evening) -> list[JetonTable]:
             )
             for a in ordered
         ]
-        result.append(JetonTable(table=table, lines=lines))
+        result.append(JetonTable(table=table, lines=lines, version=versions.get(table.pk, 0)))
     result.sort(key=lambda t: t.table.number)
     return result

@@ -60,6 +60,7 @@ from ledger.services.treasury import (
     jeton_counts_stale,
     jeton_differences,
     jeton_expected,
+    jetons_confirm,
     jetons_count,
     stale_count_changes,
 )
@@ -90,6 +91,7 @@ __all__ = [
     "jeton_counts_stale",
     "jeton_differences",
     "jeton_expected",
+    "jetons_confirm",
     "jetons_count",
     "member_update",
     "members_add",

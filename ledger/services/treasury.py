@@ -27,6 +27,7 @@ from ledger.services.errors import (
     EveningClosedError,
     JetonDifferenceError,
     LedgerError,
+    StaleFormError,
 )
 from ledger.services.ledger import (
     TableLedger,
@@ -35,6 +36,7 @@ from ledger.services.ledger import (
     lock_table,
     post_split,
     table_balances,
+    table_version,
     touched,
     writing,
 )
@@ -258,6 +260,30 @@ def jetons_count(*, table: Table, counts: dict[str, int], by=None) -> list[Jeton
             rows.append(
                 JetonCount(table=table, account=accounts[code], points=points, counted_by=by)
             )
+        return JetonCount.objects.bulk_create(rows)
+
+
+def jetons_confirm(*, table: Table, version: int, by=None) -> list[JetonCount]:
+    """Record that every account of ``table`` holds what the ledger expects: the treasurer's
+    one tap when his count matches. ``version`` is the ``table_version`` his screen showed;
+    if the table changed since (a hand saved meanwhile), the expected figures he confirmed
+    are no longer the ledger's, and the confirmation is refused (StaleFormError, ``version``).
+    """
+    with writing():
+        table = lock_table(table.pk)
+        if table.evening.status != Evening.Status.OPEN:
+            raise EveningClosedError()
+        if version != table_version(table.pk):
+            raise StaleFormError(
+                _("the table changed since the screen was shown; look at the counts again"),
+                "version",
+            )
+        accounts = {a.code: a for a in Account.objects.filter(table=table)}
+        expected = jeton_expected(table)
+        rows = [
+            JetonCount(table=table, account=accounts[code], points=points, counted_by=by)
+            for code, points in expected.items()
+        ]
         return JetonCount.objects.bulk_create(rows)
 
 

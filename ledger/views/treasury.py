@@ -421,6 +421,8 @@ def treasury_count(request, pk, table):
     evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
     table = _table_of(evening, table)
     (jetons,) = [t for t in selectors.evening_jetons(evening=evening) if t.table == table]
+    if request.POST.get("as_expected"):
+        return _count_as_expected(request, evening, table, jetons)
     form = JetonCountForm(request.POST, lines=jetons.lines, prefix=f"t{table.pk}")
     if form.is_valid():
         try:
@@ -432,6 +434,24 @@ def treasury_count(request, pk, table):
             messages.success(request, gettext("Count saved for table {n}.").format(n=table.number))
             return _back(request, evening, f"table-{table.number}")
     return _treasury(request, evening, status=422, **{f"count_{table.pk}": form})
+
+
+def _count_as_expected(request, evening, table, jetons):
+    """The one tap: every account holds what the ledger expects, at the version shown."""
+    form = JetonCountForm(lines=jetons.lines, prefix=f"t{table.pk}")
+    form.cleaned_data = {}  # nothing was typed: the refusal is the form's own line
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        form.add_error(None, gettext("version: the screen's version is missing; reload it"))
+        return _treasury(request, evening, status=422, **{f"count_{table.pk}": form})
+    try:
+        services.jetons_confirm(table=table, version=version, by=request.user)
+    except LedgerError as error:
+        _add_ledger_error(form, error)
+        return _treasury(request, evening, status=422, **{f"count_{table.pk}": form})
+    messages.success(request, gettext("Table {n}: every count as expected.").format(n=table.number))
+    return _back(request, evening, f"table-{table.number}")
 
 
 @require_POST

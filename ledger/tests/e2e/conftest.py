@@ -188,3 +188,14 @@ class HandScreen:
 
     def save(self):
         self.tap("#save-hand")
+
+
+def wait_until_kept(page) -> None:
+    """The service worker controls the page and keeps this user's copy of it. Each poll is a
+    function (compiled by Playwright's protocol call): a string expression would be eval'ed in
+    the page, which the site's Content-Security-Policy forbids."""
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
+    page.wait_for_function(
+        "() => caches.open(TarokTablet.pagesCache)"
+        ".then(c => c.match(location.pathname)).then(Boolean)"
+    )

@@ -14,7 +14,7 @@ from ledger import selectors, services
 from ledger.games.hungarian.engine.ratecard import GAME_CODE
 from ledger.models import Hand, Member
 from ledger.tests import factories
-from ledger.tests.e2e.conftest import HandScreen, screenshot
+from ledger.tests.e2e.conftest import HandScreen, screenshot, wait_until_kept
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -228,10 +228,7 @@ def test_offline_save_survives_a_reload_and_is_saved_once(tablet, viewport):
     table, members = make_table()
     page = tablet(members["Anna"].user)
     hand = open_new_hand(page, table)
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller")
-    page.wait_for_function(
-        "caches.open(TarokTablet.pagesCache).then(c => c.match(location.pathname)).then(Boolean)"
-    )
+    wait_until_kept(page)
     token = page.locator("#hand-form input[name=token]").input_value()
     hand.game("ketto", "Anna", "Carl")
     page.context.set_offline(True)

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from ledger import services
 from ledger.models import Hand, HandRevision, Member
 from ledger.tests import factories
-from ledger.tests.e2e.conftest import screenshot
+from ledger.tests.e2e.conftest import screenshot, wait_until_kept
 from ledger.tests.e2e.test_tablet import DanishScreen
 from ledger.web.tablet import user_key
 
@@ -90,14 +90,6 @@ def open_entry(page, table):
     expect(page.locator("#hand-form")).to_be_visible()
     expect(page.locator("#hand-form input[name=record]")).not_to_have_value("")
     return DanishScreen(page)
-
-
-def wait_until_kept(page):
-    """The service worker controls the page and keeps this user's copy of it."""
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller")
-    page.wait_for_function(
-        "caches.open(TarokTablet.pagesCache).then(c => c.match(location.pathname)).then(Boolean)"
-    )
 
 
 def entry_is_not_served_offline(page, table) -> None:
@@ -218,7 +210,7 @@ def test_log_out_with_the_network_clears_the_tablet(profile, live_server):
     hand.winner("Carl")
     hand.count("Anna", 20)
     page.wait_for_function(
-        "Object.keys(localStorage).some(k => k.startsWith('tarokclub:hand-draft:'))"
+        "() => Object.keys(localStorage).some(k => k.startsWith('tarokclub:hand-draft:'))"
     )
     with page.expect_response(lambda r: r.url.endswith("/logout/")) as answer:
         page.locator("#logout-button").click()

@@ -163,7 +163,7 @@ def test_treasurer_counts_confirms_and_closes(open_page, season_club):
     assert Evening.objects.get(pk=evening.pk).is_open
     # The refusal answers in place: at #close, the refusal in view, the confirm box focused.
     assert page.url.endswith("#close")
-    page.wait_for_function("document.activeElement.name === 'confirm_differences'")
+    page.wait_for_function("() => document.activeElement.name === 'confirm_differences'")
     top = page.evaluate("document.getElementById('close-refusal').getBoundingClientRect().top")
     assert 0 <= top < page.viewport_size["height"]
     shot(page, "treasury-differences")

@@ -34,7 +34,7 @@ QUERIES = {
     "evening": 12,
     "evening_sheet": 20,
     "evening_sheet_pdf": 20,
-    "evening_treasury": 18,
+    "evening_treasury": 19,
     "evening_wall": 12,
     "hand": 10,
     "hand_correct": 11,

@@ -37,8 +37,8 @@ QUERIES = {
     "sheet_pdf": 27,
     "sheet_pdf_transfers": 27,
     "table_sheet_pdf": 28,
-    "treasury_closed": 18,  # +1: when each table last changed (stale counts)
-    "treasury_open": 18,
+    "treasury_closed": 19,  # +1: when each table last changed (stale counts), +1 its version
+    "treasury_open": 19,
 }
 
 

@@ -97,6 +97,41 @@ def test_an_exact_count_closes_cleanly(treasurer, evening, table):
     assert verify_ledger().ok
 
 
+def test_every_count_as_expected_is_one_tap(treasurer, evening, table):
+    """A treasurer whose count matches the ledger confirms the table with one tap: every
+    account is recorded at its expected jetons (520, 425, 415, 65, 75), and it closes."""
+    page = treasurer.get(url("evening_treasury", evening)).content.decode()
+    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    assert "data-as-expected" in page
+    response = treasurer.post(
+        url("treasury_count", evening, table=table.pk), {"as_expected": "1", "version": version}
+    )
+    assert response.status_code == 302
+    (jetons,) = selectors.evening_jetons(evening=evening)
+    assert {line.name: line.counted for line in jetons.lines} == EXPECTED
+    assert not jetons.stale and not jetons.differences
+    assert treasurer.post(url("treasury_close", evening), {}).status_code == 302
+    evening.refresh_from_db()
+    assert not evening.is_open
+    assert verify_ledger().ok
+
+
+def test_the_one_tap_is_refused_after_the_table_changed(treasurer, evening, table):
+    """The expected figures the treasurer saw are confirmed only while the table is at that
+    version: after an adjustment meanwhile (or without a version) nothing is recorded."""
+    from ledger.models import JetonCount
+
+    page = treasurer.get(url("evening_treasury", evening)).content.decode()
+    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    services.adjustment_post(table=table, source="Bo", target="Anna", points=5, reason="misdeal")
+    tap = url("treasury_count", evening, table=table.pk)
+    response = treasurer.post(tap, {"as_expected": "1", "version": version})
+    assert response.status_code == 422
+    assert "The table changed since the screen was shown" in response.content.decode()
+    assert treasurer.post(tap, {"as_expected": "1"}).status_code == 422
+    assert not JetonCount.objects.exists()
+
+
 def test_a_count_five_short_shows_the_member_and_the_difference(treasurer, evening, table):
     """Bo counted 420 of 425: the screen names Bo with -5, in total -5."""
     treasurer.post(
