@@ -3,14 +3,17 @@ the four languages, as the club's admin (issue 20, part 5).
 
 Each (club, language) is one test that reads every HTML page of the matrix (each page naming
 an evening both for the open evening and a closed one) with the admin's own language set on
-his profile, and fails on
+his profile, and the three public pages (the results published) as a visitor whose language
+is the switch's cookie, and fails on
 
 - a word of another language's list in the page's visible text: a few distinctive interface
   words per language (the game's own words, legitimately in the game's language, and the demo's
   member and club names are not on the lists);
-- a raw ``snake_case`` key in the visible text (a message id or a record's field shown as is).
+- a raw ``snake_case`` key in the visible text (a message id or a record's field shown as is);
+- a word of its own list never seen in the whole crawl (the lists are the pages' real words).
 
-The visible text is the page without its scripts, styles, comments, tags and attributes. The
+The visible text is the page without its scripts, styles, comments, tags and attributes, plus
+the attributes a reader sees (title, placeholder, aria-label, alt). The
 PDFs and the table's JSON state are not HTML and are skipped here (the PDFs' words are tested in
 ``test_reports.py`` and ``test_kept_pdfs.py``). The demo is loaded once for the module's class.
 """
@@ -21,6 +24,7 @@ import html as htmllib
 import re
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -157,15 +161,29 @@ class TestLanguageCrawl:
     @pytest.mark.parametrize("language", LANGUAGES)
     @pytest.mark.parametrize("slug", sorted(CLUBS))
     def test_every_page_reads_in_one_language(self, demo, slug, language):
-        client = admin_client(slug, language)
+        """The admin, his language on his profile, reads every page of the matrix; a visitor,
+        his language the switch's cookie, reads the public pages (the results published)."""
+        club = Club.objects.get(slug=slug)
+        club.publish_results = True
+        club.save(update_fields=["publish_results"])
+        visitor = Client()
+        visitor.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        closed = world_of(slug)["closed"].pk
+        public = [
+            reverse("public_club", kwargs={"club": slug}),
+            reverse("public_standings", kwargs={"club": slug}),
+            reverse("public_evening", kwargs={"club": slug, "pk": closed}),
+        ]
+        admin = admin_client(slug, language)
         problems, own = [], set()
-        for url in urls_of(slug):
+        for client, url in [(admin, u) for u in urls_of(slug)] + [(visitor, u) for u in public]:
             response = client.get(url)
             assert response.status_code == 200, (url, response.status_code)
             assert response["Content-Language"] == language, url
             content = response.content.decode()
             text = visible_text(content)
-            found = wrong_words(f"{text} {shown_attributes(content)}", language) + snake_keys(text)
+            shown = f"{text} {shown_attributes(content)}"
+            found = wrong_words(shown, language) + snake_keys(shown)
             problems += [f"{url}: {word}" for word in found]
             own |= {word for word in WORDS[language] if has_word(text, word)}
         assert problems == [], "\n".join(problems)
