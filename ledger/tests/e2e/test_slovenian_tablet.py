@@ -172,6 +172,8 @@ def test_sl3_by_taps_with_radli_from_the_ledger(tablet, viewport):
     hand.save()
     expect_saved(page, table)
     assert overflowing(page) == []
+    # The pool after each hand, with a true minus (U+2212) as every figure.
+    expect(page.locator("#hands tbody tr").last.locator("td.cup-col")).to_have_text("\u2212560")
     screenshot(page, "sl-table-sl3", full_page=True)
     expect(page.locator('.seat-tile[data-member="Dorte"]')).to_contain_text("⊕")
     assert selectors.table_balances(table.pk) == {
