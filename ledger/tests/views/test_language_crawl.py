@@ -10,6 +10,7 @@ is the switch's cookie, and fails on
   words per language (the game's own words, legitimately in the game's language, and the demo's
   member and club names are not on the lists);
 - a raw ``snake_case`` key in the visible text (a message id or a record's field shown as is);
+- a negative number written with the ASCII hyphen instead of the true minus (U+2212);
 - a word of its own list never seen in the whole crawl (the lists are the pages' real words).
 
 The visible text is the page without its scripts, styles, comments, tags and attributes, plus
@@ -68,6 +69,8 @@ INVISIBLE = re.compile(
     re.DOTALL | re.IGNORECASE,
 )
 TAG = re.compile(r"<[^>]*>")
+# A negative number written with the ASCII hyphen, not the true minus (U+2212).
+ASCII_MINUS = re.compile(r"(?<![\w\-/.:])-\d[\d.,]*")
 SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
 # snake_case a page may show: none yet.
 SNAKE_ALLOWED: set[str] = set()
@@ -184,6 +187,7 @@ class TestLanguageCrawl:
             text = visible_text(content)
             shown = f"{text} {shown_attributes(content)}"
             found = wrong_words(shown, language) + snake_keys(shown)
+            found += [f"ASCII minus: {m}" for m in ASCII_MINUS.findall(text)]
             problems += [f"{url}: {word}" for word in found]
             own |= {word for word in WORDS[language] if has_word(text, word)}
         assert problems == [], "\n".join(problems)
