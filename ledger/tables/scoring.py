@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from ledger.games.money import points_text, sign_class
 from ledger.games.registry import get_game, get_web
 from ledger.tables.columns import (
     signed_html,
@@ -48,7 +49,12 @@ class PoolColumn(tables.Column):
         return after.get(self.code, "–")
 
     def render(self, record):
-        return self.raw(record)
+        """The pool with a true minus, red when negative (the export keeps the raw number; no
+        ``data-points``, which are the members' nets of the row)."""
+        after = self.raw(record)
+        if not isinstance(after, int):
+            return after
+        return format_html('<span class="{}">{}</span>', sign_class(after), points_text(after))
 
     def value(self, record):
         return self.raw(record)

@@ -164,7 +164,7 @@ class SheetPoolColumn(PoolColumn):
         )
 
     def render(self, record):
-        return "" if record.kind == "voided" else self.raw(record)
+        return "" if record.kind == "voided" else super().render(record)
 
 
 class EveningSheetTable(tables.Table):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from django.test import Client
+from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[3]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -199,3 +200,22 @@ def wait_until_kept(page) -> None:
         "() => caches.open(TarokTablet.pagesCache)"
         ".then(c => c.match(location.pathname)).then(Boolean)"
     )
+
+
+# Every shown button and label (and a label's text box) whose text is wider or taller than it.
+OVERFLOWING = """() => [...document.querySelectorAll(
+    'button, .button, label, label > span, input[type=submit]')]
+  .filter((el) => el.offsetParent !== null && el.clientWidth > 0)
+  .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+  .map((el) => `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim()}" `
+    + `${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight}`)"""
+
+
+def overflowing(page) -> list[str]:
+    """Return the shown buttons and labels of ``page`` whose label overflows its box."""
+    return page.evaluate(OVERFLOWING)
+
+
+def expect_language(page, language: str) -> None:
+    """The page is written in ``language`` (its ``<html lang>``, set from the active one)."""
+    expect(page.locator("html")).to_have_attribute("lang", language)

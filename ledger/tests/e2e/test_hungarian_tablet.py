@@ -1,6 +1,9 @@
 """Hungarian Tarokk on the tablet in real Chromium: a plain game in four taps and one number,
 HU1 and HU5 of hungarian-tarokk.md entered by taps with their exact nets, and the entry screen
-at 1280x800, 800x1280 and 390x844."""
+at 1280x800, 800x1280 and 390x844.
+
+The club is a Hungarian one (``Club.language`` "hu"): the pages read in Hungarian on a Danish
+tablet, and no label overflows its button in Hungarian (issue 20, part 5)."""
 
 from __future__ import annotations
 
@@ -14,7 +17,13 @@ from ledger import selectors, services
 from ledger.games.hungarian.engine.ratecard import GAME_CODE
 from ledger.models import Hand, Member
 from ledger.tests import factories
-from ledger.tests.e2e.conftest import HandScreen, screenshot, wait_until_kept
+from ledger.tests.e2e.conftest import (
+    HandScreen,
+    expect_language,
+    overflowing,
+    screenshot,
+    wait_until_kept,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -34,7 +43,14 @@ def url(name, **kwargs):
 
 
 def make_table(names=("Anna", "Bo", "Carl", "Dorte"), first="Dorte"):
-    club = factories.make_club(slug=SLUG, name="Budapesti Tarokk Kör", game=GAME_CODE)
+    club = factories.make_club(
+        slug=SLUG,
+        name="Budapesti Tarokk Kör",
+        game=GAME_CODE,
+        language="hu",
+        currency="HUF",
+        time_zone="Europe/Budapest",
+    )
     members = {
         n: factories.make_member(
             club, n, Member.Role.SCOREKEEPER if n == "Anna" else Member.Role.MEMBER, login=True
@@ -127,12 +143,18 @@ def test_hu1_by_taps(tablet, viewport):
     expect(page.locator("[data-points-other]")).to_contain_text("58")
     hand.figure("four_kings", announced=False)
     expect(page.locator('[data-chips="figures"] .chip')).to_have_count(1)
+    expect(page.locator("#save-hand")).to_have_text("1. leosztás mentése")
     net = {"Anna": 3, "Bo": -3, "Carl": 3, "Dorte": -3}
     for name, points in net.items():
         expect_net(hand, name, points)
+    expect_language(page, "hu")
+    assert overflowing(page) == []
     screenshot(page, "hu-entry-hu1", full_page=True)
     hand.save()
     expect_saved(page, table)
+    expect_language(page, "hu")
+    assert overflowing(page) == []
+    screenshot(page, "hu-table-hu1", full_page=True)
     assert selectors.table_balances(table.pk) == net
     record = Hand.objects.get(table=table).record
     assert record["card_points"] == 58 and record["partner"] == "Carl"
@@ -196,9 +218,14 @@ def test_hu5_by_taps(tablet, viewport):
     for name, points in net.items():
         expect_net(hand, name, points)
     expect(page.locator("[data-story]")).to_contain_text("T = −7")
+    expect_language(page, "hu")
+    assert overflowing(page) == []
     screenshot(page, "hu-entry-hu5", full_page=True)
     hand.save()
     expect_saved(page, table)
+    expect_language(page, "hu")
+    assert overflowing(page) == []
+    screenshot(page, "hu-table-hu5", full_page=True)
     assert selectors.table_balances(table.pk) == net
 
 

@@ -1,5 +1,8 @@
 """Slovenian Tarok on the tablet in real Chromium: SL1 and SL3 entered by taps, with the
-exact nets and radli afterwards, and the entry screen at 1280x800, 800x1280 and 390x844."""
+exact nets and radli afterwards, and the entry screen at 1280x800, 800x1280 and 390x844.
+
+The club is a Slovenian one (``Club.language`` "sl"): the pages read in Slovenian on a Danish
+tablet, and no label overflows its button in Slovenian (issue 20, part 5)."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from ledger import selectors, services
 from ledger.models import Hand, Member
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.tests.e2e.conftest import screenshot, wait_until_kept
+from ledger.tests.e2e.conftest import expect_language, overflowing, screenshot, wait_until_kept
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -32,7 +35,14 @@ def url(name, **kwargs):
 
 
 def make_table(first_dealer):
-    club = factories.make_club(slug=SLUG, name="Ljubljana Tarok Klub", game="slovenian_tarok")
+    club = factories.make_club(
+        slug=SLUG,
+        name="Ljubljana Tarok Klub",
+        game="slovenian_tarok",
+        language="sl",
+        currency="EUR",
+        time_zone="Europe/Ljubljana",
+    )
     members = {}
     for name in ("Anna", "Bo", "Carl", "Dorte"):
         role = Member.Role.SCOREKEEPER if name == "Anna" else Member.Role.MEMBER
@@ -118,9 +128,14 @@ def test_sl1_by_taps(tablet, viewport):
     expect_points(hand.net("Carl"), 40)
     expect_points(page.locator('#hand-feedback [data-cup-after="pool"]'), -60)
     expect(page.locator("#hand-feedback [data-story]")).to_contain_text("H = +40")
+    expect_language(page, "sl")
+    expect(page.locator("#save-hand")).to_have_text("Shrani igro 1")
+    assert overflowing(page) == []
     screenshot(page, "sl-entry-sl1", full_page=True)
     hand.save()
     expect_saved(page, table)
+    expect_language(page, "sl")
+    assert overflowing(page) == []
     for name, value in {"Anna": 40, "Bo": -20, "Carl": 40, "Dorte": 0}.items():
         expect_points(page.locator(f'.seat-tile[data-member="{name}"]'), value)
     expect_points(page.locator('#table-live [data-cup="pool"]'), -60)
@@ -151,9 +166,15 @@ def test_sl3_by_taps_with_radli_from_the_ledger(tablet, viewport):
     expect_points(hand.net("Carl"), 280)
     expect_points(hand.net("Anna"), 280)
     expect(page.locator("#hand-feedback [data-story]")).to_contain_text("280")
+    expect_language(page, "sl")
+    assert overflowing(page) == []
     screenshot(page, "sl-entry-sl3", full_page=True)
     hand.save()
     expect_saved(page, table)
+    assert overflowing(page) == []
+    # The pool after each hand, with a true minus (U+2212) as every figure.
+    expect(page.locator("#hands tbody tr").last.locator("td.cup-col")).to_have_text("\u2212560")
+    screenshot(page, "sl-table-sl3", full_page=True)
     expect(page.locator('.seat-tile[data-member="Dorte"]')).to_contain_text("⊕")
     assert selectors.table_balances(table.pk) == {
         "Anna": 70 + 280,
