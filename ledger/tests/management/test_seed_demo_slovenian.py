@@ -18,9 +18,11 @@ from ledger.models import (
     Member,
     Posting,
     Round,
+    RoundTable,
     Table,
     Tournament,
 )
+from ledger.selectors import tournaments as reads
 from ledger.selectors.verify import verify_ledger
 from ledger.services import tournaments as tour
 from ledger.tests.helpers import seed
@@ -140,3 +142,28 @@ class TestSlovenianDemoTournament:
         for name in ("tournament", "tournament_wall", "tournament_standings"):
             url = reverse(name, kwargs={"club": DEMO_SLUG, "pk": t.pk})
             assert client.get(url).status_code == 200, url
+
+    def test_a_player_sees_his_seat_rounds_and_place_on_his_page(self, demo, client):
+        """Issue 21 part 4: Ana (sl-clan), entered, sees on Min side where she sits in round
+        3, her rounds 1 and 2 (score, place, points) and her place in the standings."""
+        t = Tournament.objects.get(club__slug=DEMO_SLUG)
+        ana = t.entries.get(name="Ana")
+        third = t.rounds.get(number=3)
+        table, seats = next((n, s) for n, s in enumerate(third.tables, 1) if ana.code in s)
+        rank = next(line.rank for line in reads.standings_lines(t) if line.code == ana.code)
+        mine = reads.my_tournaments(member=ana.member)
+        assert [(m.round, m.table, m.seat, m.rank, m.ranked) for m in mine] == [
+            (3, table, seats.index(ana.code) + 1, rank, 24)
+        ]
+        played = {
+            rt.round.number: rt.results[ana.code]
+            for rt in RoundTable.objects.filter(round__tournament=t, round__number__lte=2)
+            if ana.code in rt.seats
+        }
+        assert [(r.number, r.score, r.place) for r in mine[0].rounds] == [
+            (n, played[n]["score"], played[n]["place"]) for n in (1, 2)
+        ]
+        assert client.login(username="sl-clan", password=DEMO_PASSWORD)
+        html = client.get(reverse("my_page", kwargs={"club": DEMO_SLUG})).content.decode()
+        assert f'id="my-seat-{t.pk}"' in html and 'data-round="2"' in html
+        assert f"{table}, " in html
