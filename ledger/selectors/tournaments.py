@@ -234,3 +234,78 @@ def corrections(tournament: Tournament, *, round_: Round | None = None) -> list[
         for line in r.log
         if line.get("action") == "correct"
     ]
+
+
+@dataclass
+class MyRound:
+    number: int
+    table: int | None
+    score: int | None
+    place: int | None
+    points: str
+
+
+@dataclass
+class MyTournament:
+    """A member's view of a running tournament he is entered in (issue 21 part 4)."""
+
+    tournament: Tournament
+    round: int | None  # the latest published round and where he sits in it
+    table: int | None
+    seat: int | None
+    bye: bool
+    rounds: list[MyRound]
+    rank: int | None
+    ranked: int
+
+
+def my_tournaments(*, member) -> list[MyTournament]:
+    """Return the running tournaments ``member`` is entered in: where he sits now (the latest
+    published or playing round: table and seat, or a bye), his closed rounds (score, place,
+    points) and his place in the standings."""
+    out = []
+    entries = Entry.objects.filter(
+        member=member, tournament__status=Tournament.Status.RUNNING
+    ).select_related("tournament")
+    for entry in entries.order_by("tournament__date", "tournament_id"):
+        tournament = entry.tournament
+        rounds = list(
+            tournament.rounds.exclude(status=Round.Status.DRAFTED)
+            .prefetch_related("round_tables", "bye_rows__entry")
+            .order_by("number")
+        )
+        mine = []
+        for r in rounds:
+            if r.status != Round.Status.CLOSED:
+                continue
+            row = MyRound(r.number, None, None, None, "")
+            for rt in r.round_tables.all():
+                if entry.code in rt.results:
+                    res = rt.results[entry.code]
+                    points = engine.points_decimal(service.points_of(res["points"]))
+                    row = MyRound(r.number, rt.number, res["score"], res["place"], points)
+            for bye in r.bye_rows.all():
+                if bye.entry.code == entry.code:
+                    row.points = engine.points_decimal(service.points_of(bye.points or "0"))
+            mine.append(row)
+        current = rounds[-1] if rounds else None
+        table = seat = None
+        if current is not None:
+            for number, seats in enumerate(current.tables, 1):
+                if entry.code in seats:
+                    table, seat = number, seats.index(entry.code) + 1
+        lines = standings_lines(tournament)
+        rank = next((line.rank for line in lines if line.code == entry.code), None)
+        out.append(
+            MyTournament(
+                tournament=tournament,
+                round=current.number if current else None,
+                table=table,
+                seat=seat,
+                bye=current is not None and entry.code in current.byes,
+                rounds=mine,
+                rank=rank if any(r.status == Round.Status.CLOSED for r in rounds) else None,
+                ranked=len(lines),
+            )
+        )
+    return out

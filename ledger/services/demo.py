@@ -53,7 +53,10 @@ class DemoUser:
 
 @dataclass(frozen=True)
 class Demo:
-    """A demo club: its short name, log-ins, fixture file name and builder."""
+    """A demo club: its short name, log-ins, fixture file name and builder; ``after_load``, when
+    given, adds what the fixture does not hold (the Slovenian demo tournament) through the
+    services after every demo is loaded, and returns it (it must write nothing the second
+    time)."""
 
     slug: str
     name: str
@@ -61,6 +64,7 @@ class Demo:
     users: tuple[DemoUser, ...]
     fixture: str
     build: Callable[[], Club]
+    after_load: Callable[[Club], object] | None = None
 
 
 def demo_password(password: str, username: str) -> str:

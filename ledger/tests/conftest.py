@@ -81,6 +81,9 @@ def demo(django_db_setup, django_db_blocker):
     """
     with django_db_blocker.unblock():
         outer = transaction.atomic()
+        # Like TestCase's class-wide block: the services' durable blocks may nest in it (the
+        # demo tournament is built through them after loading).
+        outer._from_testcase = True
         outer.__enter__()
         try:
             from ledger.tests.helpers import seed

@@ -8,6 +8,7 @@ from django.utils.translation import gettext
 from ledger import selectors
 from ledger.games.money import signed_points
 from ledger.games.registry import get_web
+from ledger.selectors.tournaments import my_tournaments
 from ledger.tables.season import standing_summary
 from ledger.web import charts
 from ledger.web.http import picked_season
@@ -28,6 +29,7 @@ def my_page(request):
     season = picked_season(seasons=seasons, value=request.GET.get("season"))
     context.update(
         tonight=selectors.tonight(member=member),
+        tournaments=my_tournaments(member=member),
         season=season,
         seasons=seasons,
     )

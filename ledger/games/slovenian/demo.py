@@ -16,7 +16,8 @@ import datetime
 import random
 
 from ledger import services
-from ledger.models import Club, Member
+from ledger.models import Club, Member, Tournament
+from ledger.services import tournaments as tour
 from ledger.services.demo import Clock, Demo, DemoUser, demo_setup
 
 from .engine import rotation
@@ -199,6 +200,79 @@ class _Builder:
         return fixed
 
 
+# The demo tournament: a 24-player DP, the club's twelve members and twelve guests.
+TOURNAMENT_NAME = "DP Ljubljana (demo)"
+TOURNAMENT_DATE = datetime.date(2026, 11, 14)
+TOURNAMENT_SEED = "DEMO-SL-DP-2026-11-14"
+TOURNAMENT_HANDS = 8  # hands per table, short so the demo loads quickly
+GUESTS = (
+    ("Jože", "TK Maribor"),
+    ("Irena", "TK Maribor"),
+    ("Stanko", "TK Maribor"),
+    ("Vesna", "TK Celje"),
+    ("Bojan", "TK Celje"),
+    ("Katja", "TK Celje"),
+    ("Primož", "TK Koper"),
+    ("Urška", "TK Koper"),
+    ("Rok", "TK Koper"),
+    ("Maja", "TK Novo mesto"),
+    ("Gregor", "TK Novo mesto"),
+    ("Tanja", "TK Novo mesto"),
+)
+
+
+def build_tournament(club: Club) -> Tournament:
+    """Give the demo club its demo tournament (once: a second call finds it and writes
+    nothing): a Slovenian DP of 24 players, the members and the guests, ranked by a ladder;
+    rounds 1 and 2 played through the tournament's tables (random hands in turn, a short
+    target per table) and closed, round 3 drawn and published."""
+    found = Tournament.objects.filter(club=club, name=TOURNAMENT_NAME).first()
+    if found is not None:
+        return found
+    director = club.members.get(role=Member.Role.ADMIN).user
+    rng = random.Random(TOURNAMENT_SEED)
+    clock = Clock()
+    with clock.installed():
+        clock.set(TOURNAMENT_DATE, -600)
+        t = tour.tournament_create(
+            club=club,
+            name=TOURNAMENT_NAME,
+            date=TOURNAMENT_DATE,
+            game=GAME_CODE,
+            tournament_format="sl_dp",
+            params={"rounds": 4, "hands_target": TOURNAMENT_HANDS},
+            seed=TOURNAMENT_SEED,
+            by=director,
+        )
+        players = [(name, club.name) for name in MEMBERS] + list(GUESTS)
+        rng.shuffle(players)
+        ladder = "\n".join(f"{n},{c},{rank}" for rank, (n, c) in enumerate(players, 1))
+        tour.entries_import(tournament=t, text="name,club,rank\n" + ladder, by=director)
+        for number in (1, 2):
+            clock.set(TOURNAMENT_DATE, (number - 1) * 120 - 540)
+            r = tour.round_draw(tournament=t, by=director)
+            tour.round_publish(round_=r, by=director)
+            clock.set(TOURNAMENT_DATE, (number - 1) * 120 - 530)
+            r = tour.round_start(round_=r, by=director)
+            minute = (number - 1) * 120 - 530
+            for rt in r.round_tables.select_related("table").order_by("number"):
+                table = rt.table
+                seats = [s.name for s in table.seats.order_by("position")]
+                for hand in range(1, TOURNAMENT_HANDS + 1):
+                    clock.set(TOURNAMENT_DATE, minute + 9 * hand)
+                    dealer = rotation.dealer_of(seats, seats[0], hand)
+                    record = random_hand(rng, seats, dealer, services.table_state(table))
+                    record.pop("radli_before", None)
+                    services.hand_record(table=table, record=record, by=director)
+            clock.set(TOURNAMENT_DATE, minute + 9 * TOURNAMENT_HANDS + 5)
+            tour.round_close(round_=r, by=director)
+        clock.set(TOURNAMENT_DATE, -290)
+        r = tour.round_draw(tournament=t, by=director)
+        tour.round_publish(round_=r, by=director)
+    t.refresh_from_db()
+    return t
+
+
 def build_demo(*, seed: int = DEMO_SEED) -> Club:
     """Build the Slovenian demo club, its members and log-ins through the services."""
     return _Builder(seed=seed).build()
@@ -211,4 +285,5 @@ DEMO = Demo(
     users=DEMO_USERS,
     fixture="demo-sl.json",
     build=build_demo,
+    after_load=build_tournament,
 )

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
 
-from ledger.models import Club, Member, Table
+from ledger.models import Club, Member, Table, Tournament
 from ledger.services import balances, seals, stats
 from ledger.services.demo import Demo, all_demos, write_fixture
 
@@ -93,6 +93,8 @@ class Command(BaseCommand):
                     )
                 else:
                     self.load(demo, path)
+            # After every fixture is loaded, so the extras' fresh ids never take a fixture's.
+            self.add_extras(demos)
         for demo in demos:
             self.print_logins(demo, options["url"].rstrip("/"))
 
@@ -121,6 +123,17 @@ class Command(BaseCommand):
             # The fixture holds no seals (they depend on the site's secret): seal what it held.
             seals.seal_all(tables)
         self.stdout.write(f"Loaded the demo club {demo.name} from {path}.")
+
+    def add_extras(self, demos: list[Demo]) -> None:
+        """Build what a demo adds after loading (the demo tournament), once."""
+        for demo in demos:
+            club = Club.objects.filter(slug=demo.slug).first()
+            if demo.after_load is None or club is None:
+                continue
+            before = Tournament.objects.filter(club=club).count()
+            demo.after_load(club)
+            if Tournament.objects.filter(club=club).count() > before:
+                self.stdout.write(f"Built the demo tournament of {demo.name}.")
 
     def refuse_taken_usernames(self, demo: Demo) -> None:
         usernames = [user.username for user in demo.users]
@@ -161,6 +174,14 @@ class Command(BaseCommand):
                 f" (also the site admin, {url}{reverse('admin:index')})" if user.superuser else ""
             )
             self.stdout.write(f"  {user.username:<9} {member.name:<6} {role}{extra}")
+        for tournament in Tournament.objects.filter(club=club).order_by("pk"):
+            director = next((u.username for u in demo.users if u.role == Member.Role.ADMIN), "?")
+            page = reverse("tournament", kwargs={"club": club.slug, "pk": tournament.pk})
+            wall = reverse("tournament_wall", kwargs={"club": club.slug, "pk": tournament.pk})
+            self.stdout.write(
+                f"Demo tournament {tournament.name}: {url}{page} (the wall: {url}{wall}); "
+                f"its director logs in as {director}"
+            )
 
 
 def foreign_rows(demos: list[Demo]) -> str:

@@ -10,8 +10,22 @@ from django.urls import reverse
 from ledger.games.slovenian.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USERS
 from ledger.games.slovenian.engine.hand import CONTRACTS
 from ledger.games.slovenian.engine.ratecard import BONUS_TYPES
-from ledger.models import Club, Evening, Hand, HandRevision, Posting, Table
+from ledger.models import (
+    Club,
+    Evening,
+    Hand,
+    HandRevision,
+    Member,
+    Posting,
+    Round,
+    RoundTable,
+    Table,
+    Tournament,
+)
+from ledger.selectors import tournaments as reads
 from ledger.selectors.verify import verify_ledger
+from ledger.services import tournaments as tour
+from ledger.tests.helpers import seed
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +75,7 @@ class TestSlovenianDemo:
         assert client.login(username="sl-predsednik", password=DEMO_PASSWORD)
         club = Club.objects.get(slug=DEMO_SLUG)
         closed = Evening.objects.filter(club=club, status=Evening.Status.CLOSED).first()
-        table = Table.objects.filter(evening__club=club, evening__status="open").first()
+        table = Table.objects.filter(evening__club=club, status="open").first()
         hand = Hand.objects.filter(table=table).first()
         member = club.members.get(name="Ana")
         urls = [
@@ -83,3 +97,73 @@ class TestSlovenianDemo:
         response = client.get(sheet_pdf)
         assert response.status_code == 200
         assert response["Content-Type"] == "application/pdf"
+
+
+class TestSlovenianDemoTournament:
+    """The demo tournament seed_demo builds after loading: a 24-player DP, two rounds played
+    and closed, the third drawn and published (issue 21)."""
+
+    def test_two_rounds_played_and_the_third_published(self, demo):
+        club = Club.objects.get(slug=DEMO_SLUG)
+        t = Tournament.objects.get(club=club)
+        assert (t.tournament_format, t.game, t.status) == ("sl_dp", "slovenian_tarok", "running")
+        entries = list(t.entries.all())
+        assert len(entries) == 24
+        assert sum(e.guest for e in entries) == 12 and {e.club_name for e in entries} > {
+            "TK Maribor",
+            club.name,
+        }
+        rounds = list(t.rounds.order_by("number"))
+        assert [(r.number, r.status) for r in rounds] == [
+            (1, Round.Status.CLOSED),
+            (2, Round.Status.CLOSED),
+            (3, Round.Status.PUBLISHED),
+        ]
+        for r in rounds[:2]:
+            results = [res for rt in r.round_tables.all() for res in rt.results.values()]
+            assert len(results) == 24 and all("points" in res for res in results)
+            assert all(rt.hands_played == 8 for rt in r.round_tables.all())
+        assert not rounds[2].round_tables.filter(table__isnull=False).exists()
+        assert len(tour.current_standings(t)) == 24
+        assert verify_ledger().ok
+        assert "/c/demo-sl/t/" in demo and "its director logs in as sl-predsednik" in demo
+
+    def test_a_second_seed_demo_changes_nothing(self, demo):
+        counts = (Tournament.objects.count(), Hand.objects.count(), Member.objects.count())
+        out, _err = seed(force=True)
+        assert "Built the demo tournament" not in out
+        assert (Tournament.objects.count(), Hand.objects.count(), Member.objects.count()) == (
+            counts
+        )
+
+    def test_the_directors_page_and_the_wall(self, demo, client):
+        assert client.login(username="sl-predsednik", password=DEMO_PASSWORD)
+        t = Tournament.objects.get(club__slug=DEMO_SLUG)
+        for name in ("tournament", "tournament_wall", "tournament_standings"):
+            url = reverse(name, kwargs={"club": DEMO_SLUG, "pk": t.pk})
+            assert client.get(url).status_code == 200, url
+
+    def test_a_player_sees_his_seat_rounds_and_place_on_his_page(self, demo, client):
+        """Issue 21 part 4: Ana (sl-clan), entered, sees on Min side where she sits in round
+        3, her rounds 1 and 2 (score, place, points) and her place in the standings."""
+        t = Tournament.objects.get(club__slug=DEMO_SLUG)
+        ana = t.entries.get(name="Ana")
+        third = t.rounds.get(number=3)
+        table, seats = next((n, s) for n, s in enumerate(third.tables, 1) if ana.code in s)
+        rank = next(line.rank for line in reads.standings_lines(t) if line.code == ana.code)
+        mine = reads.my_tournaments(member=ana.member)
+        assert [(m.round, m.table, m.seat, m.rank, m.ranked) for m in mine] == [
+            (3, table, seats.index(ana.code) + 1, rank, 24)
+        ]
+        played = {
+            rt.round.number: rt.results[ana.code]
+            for rt in RoundTable.objects.filter(round__tournament=t, round__number__lte=2)
+            if ana.code in rt.seats
+        }
+        assert [(r.number, r.score, r.place) for r in mine[0].rounds] == [
+            (n, played[n]["score"], played[n]["place"]) for n in (1, 2)
+        ]
+        assert client.login(username="sl-clan", password=DEMO_PASSWORD)
+        html = client.get(reverse("my_page", kwargs={"club": DEMO_SLUG})).content.decode()
+        assert f'id="my-seat-{t.pk}"' in html and 'data-round="2"' in html
+        assert f"{table}, " in html

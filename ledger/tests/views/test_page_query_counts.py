@@ -41,7 +41,7 @@ QUERIES = {
     "hand_new": 11,
     "member_season": 10,
     "member_season_pdf": 17,
-    "my_page": 12,
+    "my_page": 13,  # + the member's running tournament entries
     "setup_invitations": 6,
     "setup_invitations_pdf": 6,
     "setup_members": 7,
