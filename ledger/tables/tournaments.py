@@ -6,7 +6,7 @@ import django_tables2 as tables
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ledger.tables.columns import MORE_NUM_ATTRS, NUM_ATTRS, CountColumn
+from ledger.tables.columns import MORE_NUM_ATTRS, NUM_ATTRS, CountColumn, figure_html
 
 
 def status_text(status: str) -> str:
@@ -64,6 +64,19 @@ class TournamentStandingsTable(tables.Table):
 
     def render_status(self, value):
         return status_text(value)
+
+    # A round's score can be negative: a true minus and red on screen, the number in exports.
+    def render_score_sum(self, value):
+        return figure_html(value)
+
+    def value_score_sum(self, value):
+        return value
+
+    def render_best_round(self, value):
+        return figure_html(value) if isinstance(value, int) else value
+
+    def value_best_round(self, value):
+        return value
 
     def value_status(self, value):
         return status_text(value)

@@ -28,7 +28,7 @@ from ledger.forms.tournaments import (
     SwapForm,
     TournamentForm,
 )
-from ledger.models import Entry, Member, Round
+from ledger.models import Entry, Member, Round, tournament_format_choices
 from ledger.selectors import tournaments as reads
 from ledger.services import tournaments as service
 from ledger.services.errors import LedgerError
@@ -96,7 +96,10 @@ def tournaments(request):
         {
             "tournaments": reads.tournaments_for_club(club=request.club),
             "form": form,
-            "formats": [(code, _defaults(code)) for code in engine.FORMATS],
+            "formats": [
+                (dict(tournament_format_choices()).get(code, code), _defaults(code))
+                for code in engine.FORMATS
+            ],
         },
         status=status,
     )

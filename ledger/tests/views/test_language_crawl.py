@@ -21,6 +21,7 @@ PDFs and the table's JSON state are not HTML and are skipped here (the PDFs' wor
 
 from __future__ import annotations
 
+import dataclasses
 import html as htmllib
 import re
 
@@ -32,8 +33,9 @@ from django.urls import reverse
 from ledger.games.danish import demo as danish_demo
 from ledger.games.hungarian import demo as hungarian_demo
 from ledger.games.slovenian import demo as slovenian_demo
-from ledger.models import Club, Evening, Hand, Member, Profile, Season, Table
-from ledger.tests.helpers import MATRIX, kwargs_for
+from ledger.models import Club, Evening, Hand, Member, Profile, Season, Table, Tournament
+from ledger.tests.helpers import MATRIX, drawn_tournament, kwargs_for
+from ledger.tournaments.engine.rules import Params
 
 pytestmark = pytest.mark.django_db
 
@@ -59,6 +61,8 @@ NOT_HTML = {
     "table_sheet_pdf",
     "setup_invitations_pdf",
     "table_state",
+    "tournament_ranking_pdf",
+    "tournament_round_pdf",
 }
 # The pages that name an evening (or its table, hand or treasury), crawled for both evenings.
 OF_AN_EVENING = {"evening", "evening_wall", "evening_sheet", "evening_treasury"}
@@ -72,8 +76,9 @@ TAG = re.compile(r"<[^>]*>")
 # A negative number written with the ASCII hyphen, not the true minus (U+2212).
 ASCII_MINUS = re.compile(r"(?<![\w\-/.:])-\d[\d.,]*")
 SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
-# snake_case a page may show: none yet.
-SNAKE_ALLOWED: set[str] = set()
+# snake_case a page may show: the tournament parameters, which the director types as JSON
+# keys on the create form ({"rounds": 3, "time_limit_min": 80}; the engine's own names).
+SNAKE_ALLOWED: set[str] = {f.name for f in dataclasses.fields(Params)}
 
 
 SHOWN_ATTRIBUTE = re.compile(r'\b(?:title|placeholder|aria-label|alt)="([^"]*)"')
@@ -112,7 +117,16 @@ def world_of(slug: str) -> dict:
     """Return the objects the matrix's URLs name, in the demo club ``slug`` (as ``kwargs_for``
     expects them): its open evening, a table and hand of it, a member, the season."""
     club = Club.objects.get(slug=slug)
-    evening = Evening.objects.filter(club=club, status=Evening.Status.OPEN).latest("date")
+    # The demo tournament (demo-sl has one), else a drawn one made for the crawl.
+    tournament = Tournament.objects.filter(club=club).order_by("pk").first()
+    if tournament is None:
+        tournament, _ = drawn_tournament(club)
+    round_ = tournament.rounds.order_by("-number").first()
+    evening = (
+        Evening.objects.filter(club=club, status=Evening.Status.OPEN)
+        .exclude(tournaments__isnull=False)
+        .latest("date")
+    )
     table = Table.objects.filter(evening=evening).order_by("pk").first()
     return {
         "club": club,
@@ -122,6 +136,8 @@ def world_of(slug: str) -> dict:
         "hand": Hand.objects.filter(table=table).order_by("pk").first(),
         "member": Member.objects.filter(club=club).order_by("pk").first(),
         "season": Season.objects.filter(club=club).order_by("pk").first(),
+        "tournament": tournament,
+        "round": round_,
     }
 
 
@@ -151,7 +167,7 @@ def admin_client(slug: str, language: str) -> Client:
 class TestLanguageCrawl:
     def test_the_crawl_sees_every_page(self, demo):
         """Every GET page of the matrix but the PDFs and the JSON state is crawled."""
-        assert len(PAGES) == 19
+        assert len(PAGES) == 24  # 19 of the club, 5 of a tournament
         assert {"club", "hand_new", "evening_treasury", "setup_settings"} <= set(PAGES)
 
     def test_the_checks_catch_what_they_are_meant_to(self):
