@@ -81,7 +81,14 @@ def _save(client, club, table, rng, number) -> float:
     dealer, out = rotation.hand_schedule(seats, seats[0], number)
     record = random_hand(rng, seats, dealer, sitting_out=out, with_table=False)
     url = reverse("hand_new", kwargs={"club": club.slug, "pk": table.pk})
-    data = {"record": json.dumps(record), "token": str(uuid.uuid4())}
+    # The number and the table's version, as the tablet's form sends them (a save without them
+    # is refused): read before the save is timed, as the form has them already.
+    data = {
+        "record": json.dumps(record),
+        "token": str(uuid.uuid4()),
+        "number": number,
+        "version": services.table_version(table.pk),
+    }
     started = time.perf_counter()
     response = client.post(url, data)
     elapsed = time.perf_counter() - started
