@@ -4,13 +4,15 @@ Each renderer is a plain function returning ``(filename, content_type, bytes)``;
 ``season_report`` command only wrap or write the bytes. Pages are A4 with the club's name, the
 report's title, the date printed and "page n of m" (CSS ``@page`` counters) in the margins.
 The tables are the django-tables2 tables of the screens, rendered without links or sorting;
-a score sheet is printed from its table's ``print_rows`` (the same words and figures in bare
-cells of one text each, with fixed column widths), which keeps a 160-hand evening to a few
-pages; WeasyPrint's time grows with the elements it lays out, an inline element in a cell
-costing as much as the cell.
+a score sheet is printed from its table's ``print_rows`` (the same words and figures) as one
+block of monospaced text a row, no table, which keeps a 160-hand evening to a few pages;
+WeasyPrint's time grows with the boxes it lays out, a table's cell or an inline element
+costing as much as a row of text.
 """
 
 from __future__ import annotations
+
+import textwrap
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -92,18 +94,19 @@ def _no_link(_pk):
     return None
 
 
-# The score sheet on paper (``table-layout: fixed``, _score_sheet.html): two cells a row,
-# the figures and what happened. The figures (the number, the dealer, each member's points and
-# running total, the pools) are one text in DejaVu Sans Mono, each column padded to its widest
-# entry, so they line up under the names without a cell each: WeasyPrint's time grows with the
-# boxes it lays out, and a 160-hand evening had nearly 2,000 cells. What happened takes the
-# rest of the width, at least EVENTS_MM; A4 portrait leaves PORTRAIT_MM between the margins,
-# else the report is printed in landscape.
-EVENTS_MM, PORTRAIT_MM = 24, 186
+# The score sheet on paper (_score_sheet.html): one block of monospaced text a row, no table.
+# The figures (the number, the dealer, each member's points and running total, the pools) are
+# padded to each column's widest entry, so they line up under the names; what happened follows
+# and is wrapped here, in Python, to the width the page leaves it, its further lines indented
+# under its first. WeasyPrint's time grows with the boxes it lays out: a table's rows and cells
+# were most of a 160-hand evening's time, a row of plain text is one box. What happened takes
+# the rest of the width, at least EVENTS_MM; A4 portrait leaves PORTRAIT_MM between the
+# margins (_score_sheet_style.html), else the report is printed in landscape (LANDSCAPE_MM).
+EVENTS_MM, PORTRAIT_MM, LANDSCAPE_MM = 24, 186, 273
 PT = 25.4 / 72  # mm
-MONO_PT = 7.2  # the figures' font size (_score_sheet_style.html)
+MONO_PT = 6.6  # the sheet's font size (_score_sheet_style.html)
 MONO_CHAR_MM = 0.602 * MONO_PT * PT  # DejaVu Sans Mono's advance: 0.602 em
-CELL_PADDING_MM = 1.6 + 0.8  # the cell's padding, and a margin for the rounding of glyphs
+ROW_PADDING_MM = 1.6 + 0.8  # the sheet's padding, and a margin for the rounding of glyphs
 NAME_CHARS = 12  # a longer name is cut with "…" above its column
 DEALER_CHARS = 10  # and a longer dealer's in his column
 GAP = "  "
@@ -150,50 +153,52 @@ def _figures(table: EveningSheetTable, rows: list[dict]) -> dict:
         "head": head,
         "rows": [line(*row) for row in zip(labels, dealers, cells, strict=True)],
         "foot": line(foot_label, "", foot),
-        "mm": len(head) * MONO_CHAR_MM + CELL_PADDING_MM,
+        "mm": len(head) * MONO_CHAR_MM + ROW_PADDING_MM,
         "headers": headers,
     }
 
 
-def _sheet_widths(figures: dict) -> list[float | None]:
-    """Return the columns' widths in mm: the figures (None: what happened, the rest)."""
-    return [figures["mm"], None]
-
-
-def _css_widths(widths: list[float | None]) -> list[str]:
-    """Return the widths as CSS lengths ("24.4mm", whatever the language; "" for the rest)."""
-    return [f"{w:.1f}mm" if w else "" for w in widths]
-
-
-def _needs_landscape(widths_of_tables) -> bool:
+def _needs_landscape(figures_mm) -> bool:
     """Return whether a table's figures leave what happened too little of a portrait page
     (then the whole report is printed in landscape)."""
-    return any(sum(w for w in widths if w) + EVENTS_MM > PORTRAIT_MM for widths in widths_of_tables)
+    return any(mm + EVENTS_MM > PORTRAIT_MM for mm in figures_mm)
 
 
-def _score_sheets(sheet) -> list[dict]:
-    """Return each table of the sheet for print: its rows, figures and column widths."""
+def _with_events(figures: str, events: str, chars: int) -> str:
+    """Return ``figures`` followed by ``events`` wrapped to ``chars`` a line, its further
+    lines indented under its first."""
+    events = " ".join(str(events).split())
+    if not events:
+        return figures
+    lines = textwrap.wrap(events, max(chars, 8), break_on_hyphens=False) or [""]
+    return figures + GAP + ("\n" + " " * (len(figures) + len(GAP))).join(lines)
+
+
+def _score_sheets(sheet) -> tuple[list[dict], bool]:
+    """Return each table of the sheet for print (its rows as lines of text: the figures and
+    what happened) and whether the report is printed in landscape."""
     tables = []
     for sheet_table in sheet.tables:
         table = EveningSheetTable(sheet_table)
         rows = table.print_rows()
-        figures = _figures(table, rows)
+        tables.append((sheet_table, table, rows, _figures(table, rows)))
+    landscape = _needs_landscape(figures["mm"] for *_, figures in tables)
+    page_chars = int(((LANDSCAPE_MM if landscape else PORTRAIT_MM) - ROW_PADDING_MM) / MONO_CHAR_MM)
+    out = []
+    for sheet_table, table, rows, figures in tables:
+        chars = page_chars - len(figures["head"]) - len(GAP)
         for row, text in zip(rows, figures["rows"], strict=True):
-            row["figures"] = text
-        widths = _sheet_widths(figures)
-        headers = figures["headers"]
-        tables.append(
+            row["text"] = _with_events(text, row["events"], chars)
+        out.append(
             {
                 "sheet": sheet_table,
                 "table": table,
                 "rows": rows,
-                "figures": figures,
-                "events_header": headers[-1],
-                "widths": widths,
-                "css_widths": _css_widths(widths),
+                "head": _with_events(figures["head"], figures["headers"][-1], chars),
+                "foot": figures["foot"],
             }
         )
-    return tables
+    return out, landscape
 
 
 def evening_sheet_pdf(*, evening: Evening, transfers: bool = False) -> tuple[str, str, bytes]:
@@ -206,7 +211,7 @@ def evening_sheet_pdf(*, evening: Evening, transfers: bool = False) -> tuple[str
     sheet = selectors.evening_sheet(evening=evening)
     date = formats.date_format(evening.date, "DATE_FORMAT")
     title = gettext("Evening sheet {date}").format(date=date)
-    tables = _score_sheets(sheet)
+    tables, landscape = _score_sheets(sheet)
     context = {
         "evening": evening,
         "sheet": sheet,
@@ -220,7 +225,7 @@ def evening_sheet_pdf(*, evening: Evening, transfers: bool = False) -> tuple[str
         context,
         club=evening.club,
         title=title,
-        landscape=_needs_landscape(t["widths"] for t in tables),
+        landscape=landscape,
     )
     suffix = "-transfers" if transfers else ""
     return f"evening-{evening.club.slug}-{evening.date:%Y-%m-%d}{suffix}.pdf", PDF, content
@@ -233,7 +238,7 @@ def table_sheet_pdf(*, table: Table) -> tuple[str, str, bytes]:
     table = Table.objects.select_related("evening__club", "evening__season").get(pk=table.pk)
     evening = table.evening
     sheet = selectors.evening_sheet(evening=evening, table=table)
-    tables = _score_sheets(sheet)
+    tables, landscape = _score_sheets(sheet)
     score_sheet = tables[0] if tables else None
     seats = score_sheet["sheet"].seats if score_sheet else []
     date = formats.date_format(evening.date, "DATE_FORMAT")
@@ -246,7 +251,6 @@ def table_sheet_pdf(*, table: Table) -> tuple[str, str, bytes]:
         "results": sorted(sheet.settlement, key=lambda r: seats.index(r.name)),
         "price": price_text(evening.price_per_point),
     }
-    landscape = score_sheet is not None and _needs_landscape([score_sheet["widths"]])
     content = _render(
         "ledger/pdf/table_sheet.html", context, club=evening.club, title=title, landscape=landscape
     )

@@ -55,13 +55,18 @@ def club_role(role: str = Member.Role.MEMBER):
             club_obj = getattr(request, "url_club", None)  # ``ledger.web.locale`` found it
             if club_obj is None or club_obj.slug != club:
                 club_obj = get_object_or_404(Club, slug=club)
-            current = role_of(request.user, club_obj)
+            # One read of the membership: the role and ``request.member`` (every poll and
+            # save comes through here).
+            member = membership(request.user, club_obj)
+            current: str | None = Member.Role.ADMIN if request.user.is_superuser else None
+            if current is None and member is not None:
+                current = member.role
             if current is None:
                 raise Http404("No such club")
             if ROLE_RANK[current] < ROLE_RANK[role]:
                 raise PermissionDenied
             request.club = club_obj
-            request.member = membership(request.user, club_obj)
+            request.member = member
             request.club_role = current
             return view(request, *args, **kwargs)
 

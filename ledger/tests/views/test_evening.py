@@ -282,9 +282,9 @@ def test_the_wall_shows_tables_and_ranking_without_navigation(client, people, ta
     assert live.content.decode().lstrip().startswith('<main id="wall-live"')
 
 
-# Pinned: the request's own five, then the evening, its tables, seats, accounts, the
-# transfer sums and the hand counts; none of them per table.
-WALL_QUERIES = 12
+# Pinned: the request's own four (session, user, club, membership), then the evening, its
+# tables, seats, accounts, the transfer sums and the hand counts; none of them per table.
+WALL_QUERIES = 11
 
 
 def test_the_wall_costs_the_same_queries_whatever_the_number_of_tables(

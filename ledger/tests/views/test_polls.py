@@ -21,8 +21,8 @@ from ledger.tests import factories
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-# The request's own five (session, user, club, membership read twice) and the version's one.
-NOT_MODIFIED_QUERIES = 6
+# The request's own four (session, user, club, membership) and the version's one.
+NOT_MODIFIED_QUERIES = 5
 
 
 @pytest.fixture
