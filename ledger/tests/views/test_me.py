@@ -14,7 +14,7 @@ from ledger.tests.helpers import build_season, large_history, log_in_as, small_h
 
 pytestmark = pytest.mark.django_db
 
-MY_PAGE_QUERIES = 13  # the request's 5, the page's 7 (summaries) and its tournament entries
+MY_PAGE_QUERIES = 12  # the request's 4, the page's 7 (summaries), its tournament entries
 
 
 @pytest.mark.parametrize("history", [small_history, large_history])

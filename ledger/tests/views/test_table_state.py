@@ -116,4 +116,4 @@ def test_state_costs_a_fixed_number_of_queries(client, club, member):
     assert len(small.captured_queries) == len(large.captured_queries) == QUERIES
 
 
-QUERIES = 14
+QUERIES = 13
