@@ -335,28 +335,21 @@ def seal_heads(*, hands=(), tables=(), evenings=(), m=None) -> None:
         m.Seal(kind=Kind.HAND, object_id=row[0], scope=row[1], digest=digest(Kind.HAND, list(row)))
         for row in m.Hand.objects.filter(pk__in=sorted(set(hands))).values_list(*HAND_FIELDS)
     ]
-    for table_id in sorted(set(tables)):
-        content = table_content(table_id, m)
-        if content is not None:
-            rows.append(
-                m.Seal(
-                    kind=Kind.TABLE,
-                    object_id=table_id,
-                    scope=content[0][1],
-                    digest=digest(Kind.TABLE, content),
+    for kind, ids, content_of in (
+        (Kind.TABLE, tables, table_content),
+        (Kind.EVENING, evenings, evening_content),
+    ):
+        for object_id in sorted(set(ids)):
+            content = content_of(object_id, m)
+            if content is not None:
+                rows.append(
+                    m.Seal(
+                        kind=kind,
+                        object_id=object_id,
+                        scope=content[0][1],
+                        digest=digest(kind, content),
+                    )
                 )
-            )
-    for evening_id in sorted(set(evenings)):
-        content = evening_content(evening_id, m)
-        if content is not None:
-            rows.append(
-                m.Seal(
-                    kind=Kind.EVENING,
-                    object_id=evening_id,
-                    scope=content[0][1],
-                    digest=digest(Kind.EVENING, content),
-                )
-            )
     if rows:
         _upsert(m, rows)
 

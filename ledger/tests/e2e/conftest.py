@@ -219,3 +219,18 @@ def overflowing(page) -> list[str]:
 def expect_language(page, language: str) -> None:
     """The page is written in ``language`` (its ``<html lang>``, set from the active one)."""
     expect(page.locator("html")).to_have_attribute("lang", language)
+
+
+def expect_queued(page) -> None:
+    """The save waits on the tablet: the save state says queued, not offline."""
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "queued")
+    expect(page.locator('#save-state [data-when="queued"]')).to_be_visible()
+    expect(page.locator('#save-state [data-when="offline"]')).to_be_hidden()
+
+
+def reload_keeps_draft(page, token: str) -> None:
+    """Reloaded without a network: the kept entry screen, with the draft, its token, queued."""
+    page.reload()
+    expect(page.locator("#hand-form")).to_be_visible()
+    expect(page.locator("#hand-form input[name=token]")).to_have_value(token)
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "queued")

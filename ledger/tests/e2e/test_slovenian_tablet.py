@@ -16,7 +16,14 @@ from ledger import selectors, services
 from ledger.models import Hand, Member
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.tests.e2e.conftest import expect_language, overflowing, screenshot, wait_until_kept
+from ledger.tests.e2e.conftest import (
+    expect_language,
+    expect_queued,
+    overflowing,
+    reload_keeps_draft,
+    screenshot,
+    wait_until_kept,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -202,19 +209,14 @@ def test_offline_save_survives_a_reload_and_is_saved_once(tablet, viewport):
     page.context.set_offline(True)
     hand.points(44)
     hand.save()
-    expect(page.locator("#save-state")).to_have_attribute("data-state", "queued")
-    expect(page.locator('#save-state [data-when="queued"]')).to_be_visible()
-    expect(page.locator('#save-state [data-when="offline"]')).to_be_hidden()
+    expect_queued(page)
     screenshot(page, "sl-entry-offline")
     assert Hand.objects.count() == 0
 
-    page.reload()  # still offline: the kept screen, with the draft and its token
-    expect(page.locator("#hand-form")).to_be_visible()
-    expect(page.locator("#hand-form input[name=token]")).to_have_value(token)
+    reload_keeps_draft(page, token)  # still offline
     expect(page.locator('label[data-contract="two"] input')).to_be_checked()
     expect(page.locator('label[data-partner="Carl"] input')).to_be_checked()
     expect(page.locator("input[data-points]")).to_have_value("44")
-    expect(page.locator("#save-state")).to_have_attribute("data-state", "queued")
     screenshot(page, "sl-entry-offline-reloaded")
 
     page.context.set_offline(False)
