@@ -55,6 +55,7 @@ A **JetonCount** records what the treasurer counted on the table, never changing
 
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
 
 from django.conf import settings
@@ -1120,12 +1121,24 @@ class Round(models.Model):
     def __str__(self):
         return f"{self.tournament} #{self.number}"
 
+    @property
+    def signal_at(self):
+        """Return the moment of the signal (section 10): the start plus the round's minutes."""
+        if self.started_at is None:
+            return None
+        return self.started_at + datetime.timedelta(minutes=self.time_limit_min)
+
 
 class RoundTable(models.Model):
     """A table of a round: its seats (entry codes in seat order, seat 1 deals first), the
     ordinary ``table`` it was opened as, and per seated player his round result
     (``results``: code -> {score, place, points, first, left}, points an exact rational as a
     string), written when the round closes."""
+
+    class EndedBy(models.TextChoices):
+        TARGET = "target", _("the hands target")
+        TIME = "time", _("the time")
+        SHORT = "short", _("too few players")
 
     round = models.ForeignKey(
         Round, verbose_name=_("round"), on_delete=models.PROTECT, related_name="round_tables"
@@ -1142,6 +1155,20 @@ class RoundTable(models.Model):
     )
     hands_played = models.PositiveIntegerField(_("hands played"), null=True, blank=True)
     results = models.JSONField(_("results"), default=dict, blank=True)
+    ended_by = models.CharField(
+        _("ended by"), max_length=10, choices=EndedBy.choices, blank=True, default=""
+    )
+    # The table's own link for one phone or tablet (``/c/<club>/link/<token>/``), made when
+    # the draw is published, and the device that holds it (a digest of its key; empty until
+    # a device opens the link or after the director hands it over).
+    token = models.CharField(_("link"), max_length=64, unique=True, null=True, blank=True)
+    device = models.CharField(_("device"), max_length=64, blank=True, default="")
+    # The number of the one hand the table marked "begun before the signal" (section 10).
+    signal_hand = models.PositiveIntegerField(_("hand begun before the signal"), null=True)
+    # Players the table reported missing (entry codes), for the director's progress screen.
+    missing = models.JSONField(_("reported missing"), default=list, blank=True)
+    # Substitutes (section 9): absent entry code -> {member, name, at_hand, by, at}.
+    substitutes = models.JSONField(_("substitutes"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("round table")

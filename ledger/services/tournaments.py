@@ -26,6 +26,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -715,7 +716,7 @@ def round_publish(*, round_: Round, by=None) -> Round:
         _log(round_, "publish", by)
         round_.save(update_fields=["status", "published_at", "log"])
         RoundTable.objects.bulk_create(
-            RoundTable(round=round_, number=i, seats=list(seats))
+            RoundTable(round=round_, number=i, seats=list(seats), token=new_link_token())
             for i, seats in enumerate(round_.tables, 1)
         )
         entries = {e.code: e for e in round_.tournament.entries.all()}
@@ -765,6 +766,24 @@ def round_start(*, round_: Round, by=None) -> Round:
         _log(round_, "start", by)
         round_.save(update_fields=["status", "started_at", "log"])
     return round_
+
+
+def new_link_token() -> str:
+    """Return a new secret for a round table's own link (unguessable, URL-safe)."""
+    return secrets.token_urlsafe(24)
+
+
+def table_ended_by(rt: RoundTable, params: engine.Params, game: str) -> str:
+    """Return why a round table's round ended (section 10): ``short`` when a player left and
+    too few stayed for the game, ``target`` when it played its hands target, else ``time``."""
+    staying = Seat.objects.filter(table_id=rt.table_id, left=False).count()
+    short = staying < get_game(game).features.min_seats
+    return engine.ended_by(
+        params=params,
+        table_size=len(rt.seats),
+        hands_played=hands_played(rt.table_id),
+        short=short,
+    )
 
 
 def hands_played(table_id: int) -> int:
@@ -933,10 +952,12 @@ def round_close(*, round_: Round, by=None) -> Round:
         round_ = Round.objects.select_for_update(of=("self",)).get(pk=round_.pk)
         if round_.status != Round.Status.PLAYING:
             raise LedgerError(_("only a round being played can close"), "__all__")
+        params = tournament_params(locked_t)
         for rt in round_tables:
             rt.results = results[rt.pk]
             rt.hands_played = hands_played(rt.table_id)
-            rt.save(update_fields=["results", "hands_played"])
+            rt.ended_by = table_ended_by(rt, params, locked_t.game)
+            rt.save(update_fields=["results", "hands_played", "ended_by"])
         round_.bye_rows.update(points=bye_points)
         for code in leavers:
             Entry.objects.filter(tournament=tournament, code=code).update(
@@ -946,7 +967,6 @@ def round_close(*, round_: Round, by=None) -> Round:
         round_.closed_at = timezone.now()
         _log(round_, "close", by)
         round_.save(update_fields=["status", "closed_at", "log"])
-        params = tournament_params(locked_t)
         last = engine.FORMATS[locked_t.tournament_format].last_round(params.rounds)
         if round_.number >= last:
             locked_t.status = Tournament.Status.PROVISIONAL
@@ -1032,10 +1052,17 @@ def tournament_hand_correct(
             if other.pk == rt.pk:
                 other.table = table
         results, bye_points, _leavers = round_results(round_, round_tables)
+        params = tournament_params(round_.tournament)
         for other in round_tables:
-            if other.results != results[other.pk]:
-                other.results = results[other.pk]
-                other.save(update_fields=["results"])
+            fields = {"results": results[other.pk]}
+            if other.pk == rt.pk:  # a voided hand may change what the table played
+                fields["hands_played"] = hands_played(table.pk)
+                fields["ended_by"] = table_ended_by(other, params, round_.tournament.game)
+            changed_fields = [k for k, v in fields.items() if getattr(other, k) != v]
+            for key in changed_fields:
+                setattr(other, key, fields[key])
+            if changed_fields:
+                other.save(update_fields=changed_fields)
         round_.bye_rows.update(points=bye_points)
         _log(
             round_,

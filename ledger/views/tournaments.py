@@ -9,8 +9,6 @@ standings and the wall.
 
 from __future__ import annotations
 
-import datetime
-
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -349,7 +347,7 @@ def _clock(round_: Round) -> dict | None:
     """Return the round's clock: its end and the time left (None before the start)."""
     if round_.started_at is None:
         return None
-    ends = round_.started_at + datetime.timedelta(minutes=round_.time_limit_min)
+    ends = round_.signal_at
     left = max(0, int((ends - timezone.now()).total_seconds()))
     return {
         "started": round_.started_at,

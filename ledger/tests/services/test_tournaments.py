@@ -470,3 +470,28 @@ def test_a_correction_after_the_round_closed():
     assert r.log[-1]["action"] == "correct" and r.log[-1]["after_period"] is True
     assert Round.objects.get(pk=r2.pk).tables == drawn
     assert verify_ledger().ok
+
+
+def test_publishing_gives_every_table_its_own_link_and_the_close_says_why_it_ended():
+    """Each round table gets an unguessable link of its own when the draw is published; the
+    close stores why each table's round ended (section 10): its target, the time, or
+    ``short`` when a player left and too few stayed for the game."""
+    t = slovenian_tournament(rounds=3, hands_target={"3": 2})
+    twelve(t)
+    r = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r)
+    tokens = list(RoundTable.objects.filter(round=r).values_list("token", flat=True))
+    assert len(tokens) == 4 and len(set(tokens)) == 4 and all(len(x) >= 32 for x in tokens)
+    r = tour.round_start(round_=r)
+    assert r.signal_at == r.started_at + datetime.timedelta(minutes=90)
+    by_number = {rt.number: rt for rt in r.round_tables.select_related("table__evening")}
+    rng = random.Random(11)
+    random_hand_at(by_number[1].table, rng)
+    random_hand_at(by_number[1].table, rng)  # the target of 2
+    random_hand_at(by_number[2].table, rng)
+    leaver = by_number[3].table.seats.order_by("position").first().member
+    services.table_leave(table=by_number[3].table, member=leaver)
+    tour.round_close(round_=r)
+    ended = dict(RoundTable.objects.filter(round=r).values_list("number", "ended_by"))
+    assert ended == {1: "target", 2: "time", 3: "short", 4: "time"}
+    assert verify_ledger().ok
