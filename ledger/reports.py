@@ -356,3 +356,17 @@ def tournament_draw_pdf(*, round_) -> tuple[str, str, bytes]:
     }
     content = _render("ledger/pdf/tournament_draw.html", context, club=tournament.club, title=title)
     return f"draw-{tournament.club.slug}-{tournament.pk}-{round_.number}.pdf", PDF, content
+
+
+def tournament_cards_pdf(*, round_, cards: list[dict]) -> tuple[str, str, bytes]:
+    """Return the cards of a published round, two to an A4 page: each table's number, its
+    players in seat order and the QR code of its own link (``cards``: table, link, qr)."""
+    tournament = round_.tournament
+    title = gettext("{name}: tables of round {number}").format(
+        name=tournament.name, number=round_.number
+    )
+    context = {"tournament": tournament, "round": round_, "cards": cards}
+    content = _render(
+        "ledger/pdf/tournament_cards.html", context, club=tournament.club, title=title
+    )
+    return f"tables-{tournament.club.slug}-{tournament.pk}-{round_.number}.pdf", PDF, content

@@ -172,6 +172,9 @@ class HandNewForm(HandForm):
 
     number = forms.IntegerField(min_value=1, max_value=10**6)
     version = forms.IntegerField(min_value=0, max_value=2**62)
+    # A tournament's round table after the signal: the one hand in play when time was
+    # called (``tournament.md`` section 10).
+    begun_before_signal = forms.BooleanField(required=False)
 
 
 class HandCorrectForm(HandForm):

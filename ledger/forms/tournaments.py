@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.web import game_choices
-from ledger.models import tournament_format_choices
+from ledger.models import Member, tournament_format_choices
 
 MAX_LIST = 100_000  # characters of a pasted or uploaded list
 
@@ -108,3 +108,30 @@ class SwapForm(forms.Form):
         super().__init__(*args, **kwargs)
         for name in ("first", "second"):
             self.fields[name].choices = list(players)
+
+
+class SubstituteForm(forms.Form):
+    """A substitute for a drawn player (section 9): a member of the club who is not entered,
+    or a guest typed by name."""
+
+    absent = forms.ChoiceField(label=_("In the place of"))
+    member = forms.ModelChoiceField(
+        label=_("Substitute: a member"), queryset=Member.objects.none(), required=False
+    )
+    guest_name = forms.CharField(label=_("or a guest"), max_length=60, required=False)
+
+    def __init__(self, *args, club=None, tournament=None, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["absent"].choices = list(players)
+        if club is not None and tournament is not None:
+            self.fields["member"].queryset = (
+                Member.objects.filter(club=club, active=True)
+                .exclude(entries__tournament=tournament)
+                .order_by("name")
+            )
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("member") and not (data.get("guest_name") or "").strip():
+            raise forms.ValidationError(_("choose a member or type a guest's name"))
+        return data

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
 from collections import Counter
 from dataclasses import dataclass, field
 
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -57,6 +59,11 @@ class TableView:
     status: str = ""
     hands: int | None = None
     target: int | None = None
+    held: bool = False  # a phone or tablet holds the table's own link
+    missing: list[str] = field(default_factory=list)
+    substitutes: list[tuple[str, str]] = field(default_factory=list)
+    signal_hand: int | None = None
+    ended_by: str = ""
 
 
 @dataclass
@@ -67,6 +74,7 @@ class RoundView:
     warnings: list[dict] = field(default_factory=list)
     started: int = 0
     players: list[tuple[str, str]] = field(default_factory=list)
+    late: list[tuple[str, int]] = field(default_factory=list)  # (name, table) reported missing
 
 
 def round_view(round_: Round) -> RoundView:
@@ -103,6 +111,12 @@ def round_view(round_: Round) -> RoundView:
             ],
             target=params.target_for(len(seats)),
         )
+        if rt is not None:
+            view.held = bool(rt.device)
+            view.missing = [names.get(c, c) for c in rt.missing]
+            view.substitutes = [(names.get(c, c), s["name"]) for c, s in rt.substitutes.items()]
+            view.signal_hand = rt.signal_hand
+            view.ended_by = rt.get_ended_by_display() if rt.ended_by else ""
         if rt is not None and rt.table is not None:
             view.table_id = rt.table_id
             view.status = rt.table.status
@@ -134,6 +148,7 @@ def round_view(round_: Round) -> RoundView:
         warnings=warnings,
         started=sum(1 for t in tables if t.hands),
         players=players,
+        late=[(name, t.number) for t in tables for name in t.missing],
     )
 
 
@@ -309,3 +324,101 @@ def my_tournaments(*, member) -> list[MyTournament]:
             )
         )
     return out
+
+
+@dataclass
+class RoundStrip:
+    """What a round table's own screens show of its round (issue 21 part 4): the round, the
+    table, the hands against the target, the clock (seconds to the signal and, after it, to
+    the end of the entry grace) and the table's reports, for ``_round_strip.html``."""
+
+    round_table: RoundTable
+    round: Round
+    tournament: Tournament
+    hands: int
+    target: int | None
+    left: int | None
+    grace_left: int | None
+    may_mark: bool
+    players: list[tuple[str, str]]
+    missing: list[str]
+    substitutes: list[tuple[str, str]]
+
+    @property
+    def after_signal(self) -> bool:
+        return self.left == 0
+
+    @property
+    def left_text(self) -> str:
+        return clock_text(self.left or 0)
+
+    @property
+    def closes_at(self):
+        """Return when the table's hands close: the signal plus the entry grace."""
+        signal = self.round.signal_at
+        if signal is None:
+            return None
+        grace = service.tournament_params(self.tournament).entry_grace_min
+        return signal + datetime.timedelta(minutes=grace)
+
+    @property
+    def next_hand(self) -> int:
+        return self.hands + 1
+
+
+def clock_text(seconds: int) -> str:
+    """Return a count of seconds as the round's clock shows it: H:MM:SS."""
+    seconds = max(0, int(seconds))
+    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+def round_strip(table, *, now=None) -> RoundStrip | None:
+    """Return the round strip of ``table`` when it is a round table of a tournament whose
+    round is published or being played, else None (two queries; one for another table)."""
+    rt = (
+        RoundTable.objects.filter(table_id=table.pk, round__status__in=service.LINK_ROUNDS)
+        .select_related("round__tournament")
+        .first()
+    )
+    if rt is None:
+        return None
+    return strip_of(rt, hands=service.hands_played(table.pk), now=now)
+
+
+def strip_of(rt: RoundTable, *, hands: int, now=None) -> RoundStrip:
+    """Return the strip of the round table ``rt`` (its round and tournament selected)."""
+    round_, tournament = rt.round, rt.round.tournament
+    params = service.tournament_params(tournament)
+    left = grace_left = None
+    if round_.started_at is not None:
+        elapsed = ((now or timezone.now()) - round_.started_at).total_seconds()
+        signal = round_.time_limit_min * 60
+        left = max(0, int(signal - elapsed))
+        if left == 0:
+            grace_left = max(0, int(signal + params.entry_grace_min * 60 - elapsed))
+    names = dict(tournament.entries.filter(code__in=rt.seats).values_list("code", "name"))
+    return RoundStrip(
+        round_table=rt,
+        round=round_,
+        tournament=tournament,
+        hands=hands,
+        target=params.target_for(len(rt.seats)),
+        left=left,
+        grace_left=grace_left,
+        may_mark=params.at_signal != "abort" and rt.signal_hand is None,
+        players=[(c, names.get(c, c)) for c in rt.seats],
+        missing=[names.get(c, c) for c in rt.missing],
+        substitutes=[(names.get(c, c), s.get("name", "")) for c, s in rt.substitutes.items()],
+    )
+
+
+def round_table_by_token(*, club, token: str) -> RoundTable | None:
+    """Return the round table of ``club`` whose own link is ``token`` (its round and
+    tournament selected), or None."""
+    if not token or len(token) > 64:
+        return None
+    return (
+        RoundTable.objects.filter(token=token, round__tournament__club=club)
+        .select_related("round__tournament__club", "table")
+        .first()
+    )

@@ -52,6 +52,7 @@ from ledger.services.tables import (
     table_leave,
     table_open,
     table_seat,
+    table_substitute,
 )
 from ledger.services.treasury import (
     adjustment_post,
@@ -110,6 +111,7 @@ __all__ = [
     "table_open",
     "table_seat",
     "table_state",
+    "table_substitute",
     "table_version",
     "user_language_set",
     "username_free",

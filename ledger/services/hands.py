@@ -43,6 +43,7 @@ def hand_record(
     token: str | None = None,
     number: int | None = None,
     version: int | None = None,
+    begun_before_signal: bool = False,
     by=None,
 ) -> Hand:
     """Record one hand: validate it, settle it from the table's state and post its transfers.
@@ -55,7 +56,13 @@ def hand_record(
     """
     try:
         return _hand_record(
-            table=table, record=record, token=token, number=number, version=version, by=by
+            table=table,
+            record=record,
+            token=token,
+            number=number,
+            version=version,
+            begun_before_signal=begun_before_signal,
+            by=by,
         )
     except IntegrityError as error:
         # The same token sent to two tables at once: each locked its own table, so both
@@ -68,7 +75,7 @@ def hand_record(
         return existing
 
 
-def _hand_record(*, table, record, token, number, version, by) -> Hand:
+def _hand_record(*, table, record, token, number, version, begun_before_signal, by) -> Hand:
     with writing():
         table = lock_table(table.pk)
         if token:
@@ -78,7 +85,8 @@ def _hand_record(*, table, record, token, number, version, by) -> Hand:
                     raise LedgerError(_("this form was already used at another table"), "token")
                 return existing
         check_writable(table)
-        tournaments.check_hand_target(table)  # a round table of a tournament: its target
+        # A round table of a tournament: its target, its time, the hand begun before the signal.
+        begun_at = tournaments.check_hand_target(table, begun_before_signal=begun_before_signal)
         next_number = next_hand_number(table.pk)
         if number is not None and number != next_number:
             raise StaleFormError(
@@ -123,6 +131,8 @@ def _hand_record(*, table, record, token, number, version, by) -> Hand:
         seals.seal_revision(revision)
         touched(hand_id=hand.pk)
         post_hand(ledger, hand, revision, stored, rates, state, by)
+        if begun_at is not None:
+            tournaments.note_begun_hand(begun_at, hand.number)
     return hand
 
 

@@ -205,51 +205,74 @@ def table_seat(*, table: Table, member: Member, position: int | None = None, by=
         evening = lock_evening(table.evening_id)
         table = lock_table(table.pk)
         check_writable(table)
-        game = get_game(table.game)
-        if member.club_id != evening.club_id:
-            raise SeatingError(_("every member must belong to the evening's club"), "member")
-        check_seatable(game, [member])
-        if Seat.objects.filter(table=table, member=member).exists():
-            raise SeatingError(
-                _("{name} already has a seat at this table").format(name=member.name), "member"
-            )
-        if seated_elsewhere(evening, [member], table=table):
-            raise SeatingError(
-                _("already seated at another open table: {names}").format(names=member.name),
-                "member",
-            )
-        seats = Seat.objects.of_table(table.pk)
-        if len(seats) >= game.features.max_seats:
-            raise SeatingError(
-                _("a table of this game seats at most {n} members").format(
-                    n=game.features.max_seats
-                ),
-                "member",
-            )
-        if Account.objects.filter(table=table, code=member.name).exists():
-            raise SeatingError(_("a member of this name already played at this table"), "member")
-        position = len(seats) if position is None else max(0, min(position, len(seats)))
-        all_seats = list(Seat.objects.filter(table=table).order_by("position"))
-        before = seats[position - 1].position if position > 0 else 0
-        for seat in all_seats:
-            if seat.position > before:
-                seat.position += 1
-        Seat.objects.bulk_update(all_seats, ["position"])
-        seat = Seat.objects.create(
-            table=table,
-            member=member,
-            name=member.name,
-            position=before + 1,
-            joined_at_hand=next_hand_number(table.pk),
+        return _seat_locked(evening, table, member, position, by)
+
+
+def table_substitute(*, table: Table, leaving: Member, joining: Member, by=None) -> Seat:
+    """Let ``joining`` take the seat of ``leaving`` in one transaction (a tournament's
+    substitute, ``tournament.md`` section 9): ``leaving`` leaves the table (he keeps his share
+    of the close) and ``joining`` sits where he sat, paying what the game asks of a late
+    arrival. The table never has one seat too few or too many in between."""
+    with writing():
+        return substitute_locked(table, leaving=leaving, joining=joining, by=by)
+
+
+def substitute_locked(table: Table, *, leaving: Member, joining: Member, by=None) -> Seat:
+    """Do ``table_substitute`` inside the caller's ``writing()`` transaction."""
+    evening = lock_evening(table.evening_id)
+    table = lock_table(table.pk)
+    check_writable(table)
+    seats = Seat.objects.of_table(table.pk)
+    place = next((i for i, s in enumerate(seats) if s.member_id == leaving.pk), None)
+    if place is None:
+        raise SeatingError(
+            _("{name} has no seat at this table").format(name=leaving.name), "absent"
         )
-        Account.objects.create(
-            table=table, kind=Account.Kind.MEMBER, member=member, code=member.name
+    Seat.objects.filter(pk=seats[place].pk).update(left=True)
+    return _seat_locked(evening, table, joining, place, by)
+
+
+def _seat_locked(evening: Evening, table: Table, member: Member, position, by) -> Seat:
+    """Seat ``member`` at the locked, writable ``table`` (``table_seat``)."""
+    game = get_game(table.game)
+    if member.club_id != evening.club_id:
+        raise SeatingError(_("every member must belong to the evening's club"), "member")
+    check_seatable(game, [member])
+    if Seat.objects.filter(table=table, member=member).exists():
+        raise SeatingError(
+            _("{name} already has a seat at this table").format(name=member.name), "member"
         )
-        moves = game.seat_moves(member.name, rate_card(table.evening))
-        if moves:
-            TableLedger(table).post(
-                Posting.Kind.FUNDING, moves, by=by, note=f"{member.name} seated"
-            )
+    if seated_elsewhere(evening, [member], table=table):
+        raise SeatingError(
+            _("already seated at another open table: {names}").format(names=member.name),
+            "member",
+        )
+    seats = Seat.objects.of_table(table.pk)
+    if len(seats) >= game.features.max_seats:
+        raise SeatingError(
+            _("a table of this game seats at most {n} members").format(n=game.features.max_seats),
+            "member",
+        )
+    if Account.objects.filter(table=table, code=member.name).exists():
+        raise SeatingError(_("a member of this name already played at this table"), "member")
+    position = len(seats) if position is None else max(0, min(position, len(seats)))
+    all_seats = list(Seat.objects.filter(table=table).order_by("position"))
+    before = seats[position - 1].position if position > 0 else 0
+    for seat in all_seats:
+        if seat.position > before:
+            seat.position += 1
+    Seat.objects.bulk_update(all_seats, ["position"])
+    seat = Seat.objects.create(
+        table=table,
+        member=member,
+        name=member.name,
+        position=before + 1,
+        joined_at_hand=next_hand_number(table.pk),
+    )
+    Account.objects.create(table=table, kind=Account.Kind.MEMBER, member=member, code=member.name)
+    moves = game.seat_moves(member.name, rate_card(table.evening))
+    if moves:
+        TableLedger(table).post(Posting.Kind.FUNDING, moves, by=by, note=f"{member.name} seated")
     return seat
 
 

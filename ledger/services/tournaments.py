@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import hashlib
 import io
 import secrets
 from collections.abc import Iterable, Sequence
@@ -418,11 +419,12 @@ def entry_withdraw(*, entry: Entry, by=None) -> Entry:
 
 
 def entry_remove(*, entry: Entry, by=None) -> None:
-    """Remove an entry that is in no drawn round (a typing mistake, a no-show before round 1)."""
+    """Remove an entry that is in no published round (a typing mistake, a no-show before
+    round 1); a round drafted with him must be drawn again before it is published."""
     with writing():
         tournament = _lock(entry.tournament)
         code = entry.code
-        for r in tournament.rounds.all():
+        for r in tournament.rounds.exclude(status=Round.Status.DRAFTED):
             if code in r.byes or any(code in t for t in r.tables):
                 raise LedgerError(
                     _("{name} is in a drawn round; withdraw him instead").format(name=entry.name),
@@ -641,29 +643,13 @@ def round_set_draw(
     The computed draw stays in ``computed``, the change in the log.
     """
     with writing():
-        tournament = _lock(round_.tournament)
+        _lock(round_.tournament)
         round_ = Round.objects.select_for_update(of=("self",)).get(pk=round_.pk)
         if round_.status != Round.Status.DRAFTED:
             raise LedgerError(_("a published draw never changes"), "__all__")
-        draw = engine.manual_draw(
-            number=round_.number,
-            kind=round_.kind,
-            game=tournament.game,
-            format_code=tournament.tournament_format,
-            seed=tournament.seed,
-            entries=engine_entries(tournament),
-            tables=[list(t) for t in tables],
-            byes=list(byes),
-            history=_history_before(tournament, round_.number),
-            params=tournament_params(tournament),
-        )
-        refused = [v for v in draw.violations if v.code in REFUSED_CODES]
-        if refused:
-            names = dict(tournament.entries.values_list("code", "name"))
-            raise LedgerError(
-                "; ".join(violation_text(v, names) for v in sorted(refused, key=_violation_key)),
-                "tables",
-            )
+        draw, problems = _checked(round_, tables, byes)
+        if problems:
+            raise LedgerError(problems, "tables")
         fields = _draw_fields(draw)
         fields["groups"] = round_.groups  # the groups are the players', whatever their table
         for key, value in fields.items():
@@ -671,6 +657,42 @@ def round_set_draw(
         _log(round_, action, by, tables=fields["tables"], byes=fields["byes"])
         round_.save()
     return round_
+
+
+def _checked(round_: Round, tables, byes) -> tuple[engine.Draw, str]:
+    """Return ``tables`` and ``byes`` as a hand-made draw of ``round_`` checked against the
+    entries now (section 13), and its refused findings in words ("" when none)."""
+    tournament = round_.tournament
+    draw = engine.manual_draw(
+        number=round_.number,
+        kind=round_.kind,
+        game=tournament.game,
+        format_code=tournament.tournament_format,
+        seed=tournament.seed,
+        entries=engine_entries(tournament),
+        tables=[list(t) for t in tables],
+        byes=list(byes),
+        history=_history_before(tournament, round_.number),
+        params=tournament_params(tournament),
+    )
+    refused = [v for v in draw.violations if v.code in REFUSED_CODES]
+    if not refused:
+        return draw, ""
+    names = dict(tournament.entries.values_list("code", "name"))
+    return draw, "; ".join(violation_text(v, names) for v in sorted(refused, key=_violation_key))
+
+
+def _check_still_valid(round_: Round) -> None:
+    """Refuse to publish a draft that no longer fits the entries (one removed, withdrawn or
+    entered since it was drawn): the checker's errors of structure, named; draw it again."""
+    _draw, problems = _checked(round_, round_.tables, round_.byes)
+    if problems:
+        raise LedgerError(
+            _("the entries changed since this round was drawn ({problems}): draw it again").format(
+                problems=problems
+            ),
+            "__all__",
+        )
 
 
 def round_swap(*, round_: Round, first: str, second: str, by=None) -> Round:
@@ -711,6 +733,7 @@ def round_publish(*, round_: Round, by=None) -> Round:
         round_ = Round.objects.select_for_update(of=("self",)).get(pk=round_.pk)
         if round_.status != Round.Status.DRAFTED:
             raise LedgerError(_("the draw is already published"), "__all__")
+        _check_still_valid(round_)
         round_.status = Round.Status.PUBLISHED
         round_.published_at = timezone.now()
         _log(round_, "publish", by)
@@ -792,14 +815,24 @@ def hands_played(table_id: int) -> int:
     return Hand.objects.filter(table_id=table_id).exclude(status=Hand.Status.VOIDED).count()
 
 
-def check_hand_target(table: Table, *, now=None) -> None:
+def check_hand_target(
+    table: Table, *, begun_before_signal: bool = False, now=None
+) -> RoundTable | None:
     """Refuse a new hand at a round table that has played its round's hands target, or once
     the round's time and its entry grace are over (section 10, ``engine.admit_hand``: hands
-    still being typed are taken until the grace ends). An ordinary table takes any number
-    of hands. Called by ``hand_record`` under the table's lock."""
+    still being typed are taken until the grace ends), or a hand marked begun before the
+    signal when the rules refuse it (before the signal, a second one, ``at_signal`` =
+    ``abort``). An ordinary table takes any number of hands. Called by ``hand_record`` under
+    the table's lock.
+
+    Return the round table when the hand is the one begun before the signal (``hand_record``
+    notes its number there, in the same transaction), else None.
+    """
     rt = RoundTable.objects.filter(table_id=table.pk).select_related("round__tournament").first()
     if rt is None:
-        return
+        if begun_before_signal:
+            raise LedgerError(_("only a tournament's table has a signal"), "begun_before_signal")
+        return None
     round_ = rt.round
     elapsed = 0
     if round_.started_at is not None:
@@ -810,10 +843,21 @@ def check_hand_target(table: Table, *, now=None) -> None:
         table_size=len(rt.seats),
         hands_played=hands_played(table.pk),
         seconds_elapsed=max(0, elapsed),
+        begun_before_signal=begun_before_signal,
+        begun_marked=int(rt.signal_hand is not None),
+        field="begun_before_signal",
     )
     if not admission.accepted and admission.problem is not None:
         problem = admission.problem
-        raise LedgerError(gettext(problem.template).format(**problem.params), "__all__")
+        field = problem.field if admission.ended_by is None else "__all__"
+        raise LedgerError(gettext(problem.template).format(**problem.params), field)
+    return rt if begun_before_signal else None
+
+
+def note_begun_hand(round_table: RoundTable, number: int) -> None:
+    """Note hand ``number`` as the table's one hand begun before the signal (section 10);
+    inside ``hand_record``'s transaction."""
+    RoundTable.objects.filter(pk=round_table.pk).update(signal_hand=number)
 
 
 def table_scores(table: Table) -> dict[int, tuple[int, int, bool]]:
@@ -971,6 +1015,148 @@ def round_close(*, round_: Round, by=None) -> Round:
         if round_.number >= last:
             locked_t.status = Tournament.Status.PROVISIONAL
             locked_t.save(update_fields=["status"])
+    return round_
+
+
+# --- the table's own link, late players and substitutes (sections 9 and 10) ----------------
+
+LINK_ROUNDS = (Round.Status.PUBLISHED, Round.Status.PLAYING)
+
+
+def device_digest(secret: str) -> str:
+    """Return what a round table stores of the device holding its link: a digest of the
+    device's secret (kept in that device's session), never the secret itself."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def round_table_claim(*, round_table: RoundTable, secret: str) -> bool:
+    """Let the device with ``secret`` hold the table's link, if no other device holds it.
+
+    Return whether it holds it now (it did already, or it took it); one conditional update,
+    so two phones opening the link at once never both hold it. Refused once the round has
+    closed: the link is for one round's hands.
+    """
+    digest = device_digest(secret)
+    with writing():
+        rt = RoundTable.objects.select_related("round").get(pk=round_table.pk)
+        if rt.round.status not in LINK_ROUNDS:
+            raise LedgerError(_("the round is over: this table's link is closed"), "token")
+        if rt.device == digest:
+            return True
+        return bool(RoundTable.objects.filter(pk=rt.pk, device="").update(device=digest))
+
+
+def round_table_release(*, round_table: RoundTable, by=None) -> RoundTable:
+    """Hand the table's link over: the device that held it loses it and the next device to
+    open the link takes it (a flat battery, another phone). Logged on the round."""
+    with writing():
+        round_ = Round.objects.select_for_update(of=("self",)).get(pk=round_table.round_id)
+        rt = RoundTable.objects.select_for_update(of=("self",)).get(pk=round_table.pk)
+        if round_.status not in LINK_ROUNDS:
+            raise LedgerError(_("the round is over: this table's link is closed"), "token")
+        rt.device = ""
+        rt.save(update_fields=["device"])
+        _log(round_, "release", by, table=rt.number)
+        round_.save(update_fields=["log"])
+    return rt
+
+
+def round_table_report_missing(*, round_table: RoundTable, codes: Sequence[str]) -> RoundTable:
+    """Record the players the table says are not there (from its own link), for the
+    director's progress screen; an empty list says everyone is there."""
+    with writing():
+        rt = RoundTable.objects.select_for_update(of=("self",)).get(pk=round_table.pk)
+        unknown = [c for c in codes if c not in rt.seats]
+        if unknown:
+            raise LedgerError(_("only a player drawn at this table can be missing"), "missing")
+        rt.missing = [c for c in rt.seats if c in set(codes)]
+        rt.save(update_fields=["missing"])
+    return rt
+
+
+def round_substitute(
+    *,
+    round_table: RoundTable,
+    absent: str,
+    member: Member | None = None,
+    guest_name: str = "",
+    by=None,
+) -> RoundTable:
+    """Seat a substitute in the place of a drawn player who is not there or has left
+    (section 9): a member of the club or a new guest, who is not an entry of the tournament.
+    His hands count for the table and his result for no one; the absent player keeps his
+    seat's result from the close and takes the last place at his table (he is scored as one
+    who left) and is withdrawn after the round. The round must be playing and the table open.
+    """
+    rt = RoundTable.objects.select_related("round__tournament", "table").get(pk=round_table.pk)
+    round_, tournament = rt.round, rt.round.tournament
+    if round_.status != Round.Status.PLAYING or rt.table is None:
+        raise LedgerError(_("a substitute is seated at a table of a round being played"), "absent")
+    entry = tournament.entries.select_related("member").filter(code=absent).first()
+    if entry is None or absent not in rt.seats:
+        raise LedgerError(_("choose a player drawn at this table"), "absent")
+    if absent in rt.substitutes:
+        raise LedgerError(_("{name} already has a substitute").format(name=entry.name), "absent")
+    if member is None and not (guest_name or "").strip():
+        raise LedgerError(_("choose a member or type a guest's name"), "member")
+    if member is not None:
+        if member.club_id != tournament.club_id:
+            raise LedgerError(_("every member must belong to the tournament's club"), "member")
+        if tournament.entries.filter(member=member).exists():
+            raise LedgerError(
+                _("{name} is entered in the tournament; a substitute is not").format(
+                    name=member.name
+                ),
+                "member",
+            )
+    with writing():
+        # The lock order of every tournament service: the round, then the evening and table.
+        round_ = Round.objects.select_for_update(of=("self",)).get(pk=rt.round_id)
+        locked = RoundTable.objects.select_for_update(of=("self",)).get(pk=rt.pk)
+        if round_.status != Round.Status.PLAYING:
+            raise LedgerError(
+                _("a substitute is seated at a table of a round being played"), "absent"
+            )
+        if absent in locked.substitutes:
+            raise LedgerError(
+                _("{name} already has a substitute").format(name=entry.name), "absent"
+            )
+        if member is None:
+            member = _guest_member(tournament, guest_name, "guest_name")
+        table_services.substitute_locked(rt.table, leaving=entry.member, joining=member, by=by)
+        locked.substitutes = {
+            **locked.substitutes,
+            absent: {
+                "member": member.pk,
+                "name": member.name,
+                "at_hand": hands_played(rt.table_id),
+                "by": getattr(by, "username", None),
+                "at": timezone.now().isoformat(timespec="seconds"),
+            },
+        }
+        locked.missing = [c for c in locked.missing if c != absent]
+        locked.save(update_fields=["substitutes", "missing"])
+        _log(round_, "substitute", by, table=rt.number, absent=absent, substitute=member.name)
+        round_.save(update_fields=["log"])
+    return locked
+
+
+def round_unpublish(*, round_: Round, by=None) -> Round:
+    """Withdraw a published draw that has not started (section 9: a player cannot play, so
+    the round is drawn again): the round is a draft again; its tables were never opened."""
+    with writing():
+        _lock(round_.tournament)
+        round_ = Round.objects.select_for_update(of=("self",)).get(pk=round_.pk)
+        if round_.status != Round.Status.PUBLISHED:
+            raise LedgerError(_("only a published round that has not started can be withdrawn"))
+        if round_.round_tables.filter(table__isnull=False).exists():
+            raise LedgerError(_("only a published round that has not started can be withdrawn"))
+        round_.round_tables.all().delete()
+        round_.bye_rows.all().delete()
+        round_.status = Round.Status.DRAFTED
+        round_.published_at = None
+        _log(round_, "unpublish", by)
+        round_.save(update_fields=["status", "published_at", "log"])
     return round_
 
 

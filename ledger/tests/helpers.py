@@ -34,6 +34,7 @@ from ledger.games.registry import get_game
 from ledger.models import (
     Account,
     Member,
+    Seat,
 )
 from ledger.tests import factories
 from ledger.tests.conftest import ROOT
@@ -344,7 +345,17 @@ MATRIX = {
     "tournament_round_publish": (None, "admin"),
     "tournament_round_start": (None, "admin"),
     "tournament_round_close": (None, "admin"),
+    "tournament_round_unpublish": (None, "admin"),
+    "tournament_round_release": (None, "admin"),
+    "tournament_round_substitute": (None, "admin"),
+    "tournament_round_cards_pdf": ("admin", None),
+    # A round table's own link: open to whoever has it (no log-in); its report of a missing
+    # player is taken only from the device holding the link (others are sent to the link).
+    "table_link": ("anonymous", None),
+    "table_link_missing": (None, "anonymous"),
 }
+# The URLs of a round table's own link (they name its secret, not an id).
+LINK_URLS = {"table_link", "table_link_missing"}
 # The tournament URLs naming a tournament, and those naming one of its rounds.
 TOURNAMENT_URLS = {
     "tournament",
@@ -375,6 +386,14 @@ def drawn_tournament(club, names=("Ana", "Bor", "Cene")):
     return t, tournaments.round_draw(tournament=t)
 
 
+def published_round(club, names=("Dan", "Eva", "Fin")):
+    """Return round 1 of another tournament of ``club``, published: its table has a link."""
+    from ledger.services import tournaments
+
+    t, round_ = drawn_tournament(club, names)
+    return tournaments.round_publish(round_=round_)
+
+
 # from test_authorization
 def build_world():
     """Two clubs; club A has an open evening with Evening E at one table and a closed one."""
@@ -395,6 +414,8 @@ def build_world():
     return {
         "tournament": tournament,
         "round": round_,
+        "link_round": published_round(a),
+        "b_link_round": published_round(b),
         "b_tournament": b_tournament,
         "b_round": b_round,
         "club": a,
@@ -450,9 +471,14 @@ def kwargs_for(name, w, *, foreign=False):
     }.get(name)
     if name in TOURNAMENT_URLS:
         pk = (w["b_tournament"] if foreign else w["tournament"]).pk
+    elif name == "tournament_round_cards_pdf":  # a published round's cards
+        pk = (w["b_link_round"] if foreign else w["link_round"]).pk
     elif name in ROUND_URLS:
         pk = (w["b_round"] if foreign else w["round"]).pk
     kwargs = {"club": "alpha"}
+    if name in LINK_URLS:
+        linked = w["b_link_round"] if foreign else w["link_round"]
+        kwargs["token"] = linked.round_tables.order_by("number").first().token
     if pk is not None:
         kwargs["pk"] = pk
     if name in ("treasury_count", "treasury_adjust", "table_sheet_pdf"):
@@ -511,6 +537,23 @@ def random_hand_at(table, rng):
     state = services.table_state(table)
     record = {**game.random_hand(rng, schedule, rates, state), "seats": seats}
     return services.hand_record(table=table, record=record)
+
+
+def next_random_record(table, rng) -> dict:
+    """Return a random valid record of ``table``'s next hand, as its screen schedules it: the
+    seats now at the table and the dealer after the hands really dealt (a substitute or a
+    late arrival included)."""
+    from ledger.selectors.table import dealt_hands, next_hand
+
+    game = get_game(table.game)
+    rates = services.rate_card(table.evening)
+    seats = [s.name for s in Seat.objects.of_table(table.pk)]
+    dealt = dealt_hands(table.pk)
+    first = table.first_dealer.name if table.first_dealer.name in seats else seats[0]
+    schedule = game.schedule(seats, dealt, rates, first=first)
+    assert next_hand(table, seats, rates, len(dealt) + 1, dealt)["dealer"] == schedule.dealer
+    state = services.table_state(table)
+    return {**game.random_hand(rng, schedule, rates, state), "seats": seats}
 
 
 def first_hand_again(table, rng):

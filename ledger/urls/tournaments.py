@@ -21,4 +21,13 @@ urlpatterns = [
     path("t/round/<int:pk>/publish/", views.round_publish, name="tournament_round_publish"),
     path("t/round/<int:pk>/start/", views.round_start, name="tournament_round_start"),
     path("t/round/<int:pk>/close/", views.round_close, name="tournament_round_close"),
+    path("t/round/<int:pk>/unpublish/", views.round_unpublish, name="tournament_round_unpublish"),
+    path("t/round/<int:pk>/release/", views.round_release, name="tournament_round_release"),
+    path(
+        "t/round/<int:pk>/substitute/", views.round_substitute, name="tournament_round_substitute"
+    ),
+    path("t/round/<int:pk>/cards.pdf", views.round_cards_pdf, name="tournament_round_cards_pdf"),
+    # A round table's own link (its QR code on the table's card), for one phone at the table.
+    path("link/<str:token>/", views.table_link, name="table_link"),
+    path("link/<str:token>/missing/", views.table_link_missing, name="table_link_missing"),
 ]

@@ -50,7 +50,7 @@ from ledger.services.errors import EveningClosedError, LedgerError
 from ledger.tables.scoring import HandTable, RevisionTable
 from ledger.views.home import club_page
 from ledger.web import kept, tablet
-from ledger.web.permissions import can, club_role
+from ledger.web.permissions import actor, can, club_role, granted
 
 SCOREKEEPER = Member.Role.SCOREKEEPER
 DRAFT_HEADER = "X-Hand-Submit"
@@ -214,13 +214,13 @@ def table_new(request, pk):
 
 def _table(request, pk) -> Table:
     return get_object_or_404(
-        Table.objects.select_related("evening__club", "first_dealer"),
+        granted(request, Table.objects.select_related("evening__club", "first_dealer")),
         pk=pk,
         evening__club=request.club,
     )
 
 
-@club_role()
+@club_role(table_link=True)
 def table_detail(request, pk):
     """Show a table: seats, balances, pools, the next dealer, and every hand with its net;
     htmx polls the live part (304 while the table's version is the one the poll names)."""
@@ -246,10 +246,11 @@ def table_detail(request, pk):
         context["changes"] = request.session.pop(CHANGES_KEY)
     seats = [s for s in Seat.objects.filter(table=table, left=False).select_related("member")]
     context["seat_form"] = SeatForm(table=table, seats=sorted(seats, key=lambda s: s.position))
+    context["round_strip"] = tournament_reads.round_strip(table)
     return render(request, "ledger/table.html", context)
 
 
-@club_role()
+@club_role(table_link=True)
 @require_GET
 def table_state(request, pk):
     """Serve a table's state as JSON: seats, pools, balances and the next hand's schedule
@@ -376,6 +377,8 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
         "errors": errors or {},
         "sections": web.sections(),
         "preview_url": preview_url,
+        "round_strip": tournament_reads.round_strip(table),
+        "begun_before_signal": request.POST.get("begun_before_signal") == "1",
     }
 
 
@@ -411,7 +414,7 @@ def _draft_refused(request):
 def _entry_page(request, context):
     """Render a hand form, saying whose copy it is (the service worker keeps it per user)."""
     response = render(request, "ledger/hand_form.html", context)
-    response[tablet.USER_HEADER] = tablet.user_key(request.user)
+    response[tablet.USER_HEADER] = tablet.owner_key(request)
     return response
 
 
@@ -421,7 +424,7 @@ def _saved(request, url: str, *, number: int):
     return redirect(url)
 
 
-@club_role(SCOREKEEPER)
+@club_role(SCOREKEEPER, table_link=True)
 def hand_new(request, pk):
     """Enter a new hand on one screen; POST records it (once per one-time token)."""
     table = _table(request, pk)
@@ -465,7 +468,8 @@ def hand_new(request, pk):
             token=token,
             number=form.cleaned_data["number"],
             version=form.cleaned_data["version"],
-            by=request.user,
+            begun_before_signal=form.cleaned_data["begun_before_signal"],
+            by=actor(request),
         )
     except (HandError, LedgerError) as error:
         context = _hand_form_context(
@@ -481,7 +485,7 @@ def hand_new(request, pk):
     return _saved(request, table_url, number=hand.number)
 
 
-@club_role(SCOREKEEPER)
+@club_role(SCOREKEEPER, table_link=True)
 @require_POST
 def hand_preview(request, pk):
     """Show who would pay whom for the hand being entered, and the pools after; write nothing."""
@@ -503,13 +507,17 @@ def hand_preview(request, pk):
 
 def _hand(request, pk) -> Hand:
     return get_object_or_404(
-        Hand.objects.select_related("table__evening__club", "table__first_dealer", "dealer"),
+        granted(
+            request,
+            Hand.objects.select_related("table__evening__club", "table__first_dealer", "dealer"),
+            "table_id",
+        ),
         pk=pk,
         table__evening__club=request.club,
     )
 
 
-@club_role()
+@club_role(table_link=True)
 def hand_detail(request, pk):
     """Show one hand: its record, who paid whom, and every revision (who, when, why)."""
     hand = _hand(request, pk)
@@ -615,7 +623,7 @@ def _changes(*, table: Table, title: str, changed, voided=None) -> dict:
     return {"table": table.pk, "title": title, "hands": hands, "resettled": len(changed)}
 
 
-@club_role(SCOREKEEPER)
+@club_role(SCOREKEEPER, table_link=True)
 def hand_correct(request, pk):
     """Correct a hand of an open evening with a reason; later hands are re-settled."""
     hand = _hand(request, pk)
@@ -682,7 +690,7 @@ def hand_correct(request, pk):
                 reason=reason,
                 override=request.POST.get("override") == "1",
                 override_reason=request.POST.get("override_reason", ""),
-                by=request.user,
+                by=actor(request),
             )
         else:
             changed = services.hand_correct(
@@ -690,7 +698,7 @@ def hand_correct(request, pk):
                 record=record,
                 reason=reason,
                 based_on=form.cleaned_data["base_revision"],
-                by=request.user,
+                by=actor(request),
             )
     except (HandError, LedgerError) as error:
         context = page(record, errors_by_section(error, table.game), reason)
@@ -700,7 +708,7 @@ def hand_correct(request, pk):
     return _saved(request, table_url, number=hand.number)
 
 
-@club_role(SCOREKEEPER)
+@club_role(SCOREKEEPER, table_link=True)
 @require_POST
 def hand_correct_preview(request, pk):
     """Preview a correction of a hand from the state it started from; write nothing."""
@@ -728,7 +736,7 @@ def hand_correct_preview(request, pk):
     return _feedback(request, hand.table.game, preview=preview)
 
 
-@club_role(SCOREKEEPER)
+@club_role(SCOREKEEPER, table_link=True)
 @require_POST
 def hand_void(request, pk):
     """Void a hand with a reason; the later hands are re-settled without it."""
@@ -741,7 +749,9 @@ def hand_void(request, pk):
         return redirect(hand_url)
     old = selectors.live_hand_postings(table.pk).get(hand.pk)
     try:
-        changed = services.hand_void(hand=hand, reason=form.cleaned_data["reason"], by=request.user)
+        changed = services.hand_void(
+            hand=hand, reason=form.cleaned_data["reason"], by=actor(request)
+        )
     except LedgerError as error:
         messages.error(request, str(error.message))
         return redirect(hand_url)

@@ -9,12 +9,16 @@ standings and the wall.
 
 from __future__ import annotations
 
+import secrets
+
 from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 from django_tables2 import RequestConfig
 
 from ledger import reports
@@ -23,17 +27,19 @@ from ledger.forms.tournaments import (
     GuestForm,
     ImportForm,
     MembersEntryForm,
+    SubstituteForm,
     SwapForm,
     TournamentForm,
 )
-from ledger.models import Entry, Member, Round, tournament_format_choices
+from ledger.models import Club, Entry, Member, Round, RoundTable, Table, tournament_format_choices
 from ledger.selectors import tournaments as reads
 from ledger.services import tournaments as service
 from ledger.services.errors import LedgerError
 from ledger.tables.tournaments import TournamentStandingsTable
 from ledger.tournaments import engine
 from ledger.web.http import found
-from ledger.web.permissions import can, club_role
+from ledger.web.permissions import ROLE_RANK, TABLE_LINKS, can, club_role, role_of
+from ledger.web.qr import qr_svg
 
 ADMIN = Member.Role.ADMIN
 WALL_STANDINGS = 15  # the top of the live standings that fits the wall at 1280x720
@@ -278,6 +284,7 @@ def tournament_round(request, pk):
             "view": view,
             "clock": _clock(round_),
             "swap_form": SwapForm(players=view.players),
+            "substitute_form": _substitute_form(request, round_, view),
             "log": [_log_line(line) for line in round_.log],
             "corrections": reads.corrections(round_.tournament, round_=round_),
         },
@@ -343,6 +350,184 @@ def round_close(request, pk):
     return _round_action(request, pk, lambda r: service.round_close(round_=r, by=request.user))
 
 
+@club_role(ADMIN)
+@require_POST
+def round_unpublish(request, pk):
+    """Withdraw a published draw that has not started, to draw the round again (section 9)."""
+    return _round_action(request, pk, lambda r: service.round_unpublish(round_=r, by=request.user))
+
+
+def _round_table(round_: Round, number) -> RoundTable:
+    rt = round_.round_tables.filter(number=number).first() if str(number).isdigit() else None
+    if rt is None:
+        raise LedgerError(gettext("choose a table of the round"), "table")
+    return rt
+
+
+@club_role(ADMIN)
+@require_POST
+def round_release(request, pk):
+    """Hand a table's link over to another phone or tablet (the one holding it loses it)."""
+
+    def act(round_):
+        rt = service.round_table_release(
+            round_table=_round_table(round_, request.POST.get("table")), by=request.user
+        )
+        messages.success(
+            request,
+            gettext("Table {number}'s link is free: the next phone to open it keeps it.").format(
+                number=rt.number
+            ),
+        )
+
+    return _round_action(request, pk, act)
+
+
+def _substitute_form(request, round_: Round, view, data=None) -> SubstituteForm:
+    players = [
+        (s["code"], gettext("{name}, table {number}").format(name=s["name"], number=t.number))
+        for t in view.tables
+        for s in t.seats
+    ]
+    return SubstituteForm(
+        data, club=request.club, tournament=round_.tournament, players=sorted(players, key=_second)
+    )
+
+
+def _second(pair):
+    return pair[1].casefold()
+
+
+@club_role(ADMIN)
+@require_POST
+def round_substitute(request, pk):
+    """Seat a substitute for a drawn player who is not there or has left (section 9)."""
+
+    def act(round_):
+        form = _substitute_form(request, round_, reads.round_view(round_), request.POST)
+        if not form.is_valid():
+            raise LedgerError(
+                " ".join(e for errors in form.errors.values() for e in errors), "__all__"
+            )
+        data = form.cleaned_data
+        rt = next((rt for rt in round_.round_tables.all() if data["absent"] in rt.seats), None)
+        if rt is None:
+            raise LedgerError(gettext("a substitute is seated at a table of a round being played"))
+        service.round_substitute(
+            round_table=rt,
+            absent=data["absent"],
+            member=data["member"],
+            guest_name=data["guest_name"],
+            by=request.user,
+        )
+        messages.success(request, gettext("The substitute is seated."))
+
+    return _round_action(request, pk, act)
+
+
+@club_role(ADMIN)
+def round_cards_pdf(request, pk):
+    """Every table's card for a published round: its number, its players in seat order and
+    the QR code of the table's own link, for one phone or tablet at the table."""
+    round_ = _round(request, pk)
+    if round_.status not in service.LINK_ROUNDS:
+        messages.error(request, gettext("Publish the draw first: the cards carry its tables."))
+        return _to_round(request, round_)
+    return _pdf(reports.tournament_cards_pdf(round_=round_, cards=_cards(request, round_)))
+
+
+def _cards(request, round_: Round) -> list[dict]:
+    view = reads.round_view(round_)
+    tokens = dict(round_.round_tables.values_list("number", "token"))
+    cards = []
+    for table in view.tables:
+        link = request.build_absolute_uri(_link_path(request.club, tokens[table.number]))
+        cards.append({"table": table, "link": link, "qr": qr_svg(link, scale=5)})
+    return cards
+
+
+def _link_path(club, token: str) -> str:
+    return reverse("table_link", kwargs={"club": club.slug, "token": token})
+
+
+# --- the table's own link (issue 21 part 4) --------------------------------------------------
+
+
+def _linked(request, club, token) -> RoundTable:
+    rt = reads.round_table_by_token(club=club, token=token)
+    return found(rt, "table")
+
+
+def table_link(request, club, token):
+    """A round table's own link, the QR code on its card: the first phone or tablet to open
+    it keeps it for the round (a secret in its session) and scores that table only, logged in
+    or not; another device is told to ask the director, who can hand the link over.
+
+    While the round waits for its start the page shows the table's seats and reloads itself
+    (htmx); once the clock runs it opens the table's entry screen, or the table's screen when
+    the table has played its hands or its time is over.
+    """
+    club_obj = get_object_or_404(Club, slug=club)
+    rt = _linked(request, club_obj, token)
+    request.club = club_obj
+    round_ = rt.round
+    context = {"club": club_obj, "rt": rt, "round": round_, "tournament": round_.tournament}
+    if round_.status not in service.LINK_ROUNDS:
+        return render(request, "ledger/tournaments/link.html", {**context, "state": "over"})
+    role = role_of(request.user, club_obj)
+    if role is None or ROLE_RANK[role] < ROLE_RANK[Member.Role.SCOREKEEPER]:
+        # A scorekeeper of the club (the director too) scores any table: he never takes the
+        # link from the table's phone.
+        links = dict(request.session.get(TABLE_LINKS) or {})
+        secret = links.get(str(rt.pk)) or secrets.token_urlsafe(32)
+        try:
+            held = service.round_table_claim(round_table=rt, secret=secret)
+        except LedgerError:
+            return render(request, "ledger/tournaments/link.html", {**context, "state": "over"})
+        if not held:
+            return render(
+                request, "ledger/tournaments/link.html", {**context, "state": "held"}, status=409
+            )
+        if links.get(str(rt.pk)) != secret:
+            links[str(rt.pk)] = secret
+            request.session[TABLE_LINKS] = links
+    if round_.status == Round.Status.PUBLISHED or rt.table_id is None:
+        context["strip"] = reads.strip_of(rt, hands=0)
+        return render(request, "ledger/tournaments/link.html", {**context, "state": "waiting"})
+    strip = reads.round_strip(rt.table)
+    playable = strip is not None and rt.table.status == Table.Status.OPEN
+    if playable and strip.target is not None and strip.hands >= strip.target:
+        playable = False
+    if playable and strip.grace_left == 0:
+        playable = False
+    name = "hand_new" if playable else "table"
+    url = reverse(name, kwargs={"club": club_obj.slug, "pk": rt.table_id})
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+@require_POST
+def table_link_missing(request, club, token):
+    """The table says who of its drawn players is not there (from its own link): the director
+    sees it on the round's page and seats a substitute or waits."""
+    club_obj = get_object_or_404(Club, slug=club)
+    rt = _linked(request, club_obj, token)
+    link = _link_path(club_obj, token)
+    secret = (request.session.get(TABLE_LINKS) or {}).get(str(rt.pk))
+    if not secret or rt.device != service.device_digest(str(secret)):
+        return redirect(link)
+    try:
+        service.round_table_report_missing(round_table=rt, codes=request.POST.getlist("missing"))
+    except LedgerError as error:
+        messages.error(request, str(error.message))
+    else:
+        messages.success(request, gettext("The director is told."))
+    if rt.table_id is None:
+        return redirect(link)
+    return redirect("table", club=club_obj.slug, pk=rt.table_id)
+
+
 def _clock(round_: Round) -> dict | None:
     """Return the round's clock: its end and the time left (None before the start)."""
     if round_.started_at is None:
@@ -352,7 +537,8 @@ def _clock(round_: Round) -> dict | None:
     return {
         "started": round_.started_at,
         "ends": ends,
-        "left": f"{left // 3600}:{left % 3600 // 60:02d}:{left % 60:02d}",
+        "seconds": left,
+        "left": reads.clock_text(left),
         "over": left == 0,
     }
 

@@ -4,6 +4,14 @@ Roles rank member < scorekeeper < treasurer < admin; a higher role may do what a
 may. A user who is not a member of the club gets 404 (another club's data is never shown,
 not even its existence); a member whose role is too low gets 403. A superuser acts as a
 club admin everywhere.
+
+A tournament's round table has a link of its own for one phone or tablet at the table
+(``ledger.views.tournaments.table_link``): the device that opened it keeps a secret in its
+session, and the round table a digest of it. Views marked ``table_link=True`` (the table's
+screen and its hands) also let such a device in, logged in or not, for that one table while
+its round is published or being played: ``request.table_grants`` holds the ids of the
+tables it may score, and the views look their table up among those only. Everything else
+of the club stays closed to it.
 """
 
 from __future__ import annotations
@@ -14,8 +22,13 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.crypto import constant_time_compare
 
-from ledger.models import Club, Member
+from ledger.models import Club, Member, RoundTable
+from ledger.services.tournaments import LINK_ROUNDS, device_digest
+
+# The session's table links: {str(round table id): the device's secret}.
+TABLE_LINKS = "table_links"
 
 ROLE_RANK = {
     Member.Role.MEMBER: 0,
@@ -40,17 +53,45 @@ def role_of(user, club: Club) -> str | None:
     return member.role if member else None
 
 
-def club_role(role: str = Member.Role.MEMBER):
+def link_grants(request, club: Club) -> frozenset[int]:
+    """Return the ids of ``club``'s tables this device holds the link of (its round
+    published or being played), from the secrets in its session."""
+    links = request.session.get(TABLE_LINKS) or {}
+    ids = [int(k) for k in links if str(k).isdigit()]
+    if not ids:
+        return frozenset()
+    rows = RoundTable.objects.filter(
+        pk__in=ids,
+        round__tournament__club=club,
+        round__status__in=LINK_ROUNDS,
+        table__isnull=False,
+    ).values_list("pk", "device", "table_id")
+    return frozenset(
+        table_id
+        for pk, device, table_id in rows
+        if device and constant_time_compare(device, device_digest(str(links[str(pk)])))
+    )
+
+
+def actor(request):
+    """Return the user acting, or None for a table's link on a device nobody logged in on."""
+    return request.user if request.user.is_authenticated else None
+
+
+def club_role(role: str = Member.Role.MEMBER, *, table_link: bool = False):
     """Decorate a view taking ``club`` (a slug): resolve it and require ``role`` there.
 
     Sets ``request.club``, ``request.member`` (None for a superuser without a seat) and
-    ``request.club_role``.
+    ``request.club_role``. With ``table_link``, a device holding a table's own link may use
+    the view for that table without the role (``request.table_grants``, see above); the
+    view must look its table up through ``granted`` tables only.
     """
 
     def decorator(view):
         @wraps(view)
         def wrapper(request, *args, club: str, **kwargs):
-            if not request.user.is_authenticated:
+            linked = table_link and bool(request.session.get(TABLE_LINKS))
+            if not request.user.is_authenticated and not linked:
                 return redirect_to_login(request.get_full_path())
             club_obj = getattr(request, "url_club", None)  # ``ledger.web.locale`` found it
             if club_obj is None or club_obj.slug != club:
@@ -61,19 +102,35 @@ def club_role(role: str = Member.Role.MEMBER):
             current: str | None = Member.Role.ADMIN if request.user.is_superuser else None
             if current is None and member is not None:
                 current = member.role
-            if current is None:
-                raise Http404("No such club")
-            if ROLE_RANK[current] < ROLE_RANK[role]:
-                raise PermissionDenied
+            request.table_grants = None
+            if current is None or ROLE_RANK[current] < ROLE_RANK[role]:
+                grants = link_grants(request, club_obj) if linked else frozenset()
+                if not grants:
+                    if not request.user.is_authenticated:
+                        return redirect_to_login(request.get_full_path())
+                    if current is None:
+                        raise Http404("No such club")
+                    raise PermissionDenied
+                request.table_grants = grants
             request.club = club_obj
             request.member = member
             request.club_role = current
             return view(request, *args, **kwargs)
 
         wrapper.required_role = role
+        wrapper.table_link = table_link
         return wrapper
 
     return decorator
+
+
+def granted(request, queryset, field: str = "pk"):
+    """Return ``queryset`` limited to the tables a table's link lets this request score
+    (``field`` names the table's id), or whole when the request came in by its role."""
+    grants = getattr(request, "table_grants", None)
+    if grants is None:
+        return queryset
+    return queryset.filter(**{f"{field}__in": grants})
 
 
 def can(request, role: str) -> bool:

@@ -14,6 +14,11 @@ name="tarokclub-user">`` and ``<meta name="tarokclub-session">``, from the conte
 
 The hand views refuse a draft sent under another user, or from another session without the
 author's confirmation (``draft_refusal``); the log-out view clears the tablet.
+
+A phone or tablet that scores a tournament's table through the table's own link, with
+nobody logged in, is that link's "user": ``owner_key`` and ``session_key`` are then made of
+the tables it holds and of its session, so its entry screens and drafts are kept and sent
+like a logged-in scorekeeper's, and never mixed with a member's.
 """
 
 from __future__ import annotations
@@ -38,10 +43,23 @@ def user_key(user) -> str:
     return salted_hmac(USER_SALT, str(user.pk), algorithm="sha256").hexdigest()[:32]
 
 
+def owner_key(request) -> str:
+    """Return whose pages and drafts these are: the logged-in user's ``user_key``, else the
+    table's link a device holds (``ledger.web.permissions``), else ""."""
+    if request.user.is_authenticated:
+        return user_key(request.user)
+    grants = getattr(request, "table_grants", None)
+    if not grants:
+        return ""
+    tables = ",".join(str(t) for t in sorted(grants))
+    return salted_hmac(USER_SALT, f"table-link:{tables}", algorithm="sha256").hexdigest()[:32]
+
+
 def session_key(request) -> str:
-    """Return the identifier of the request's log-in session ("" without one)."""
+    """Return the identifier of the request's log-in session, or of the session holding a
+    table's link ("" without one)."""
     key = getattr(getattr(request, "session", None), "session_key", None)
-    if not key or not request.user.is_authenticated:
+    if not key or not (request.user.is_authenticated or getattr(request, "table_grants", None)):
         return ""
     return salted_hmac(SESSION_SALT, key, algorithm="sha256").hexdigest()[:32]
 
@@ -57,7 +75,7 @@ def draft_refusal(request) -> str | None:
     author = request.POST.get("draft_author")
     if author is None:
         return None
-    if not constant_time_compare(author, user_key(request.user)):
+    if not constant_time_compare(author, owner_key(request)):
         return "foreign"
     made_in = request.POST.get("draft_session", "")
     if request.POST.get("draft_confirmed") != "1" and not constant_time_compare(

@@ -495,3 +495,115 @@ def test_publishing_gives_every_table_its_own_link_and_the_close_says_why_it_end
     ended = dict(RoundTable.objects.filter(round=r).values_list("number", "ended_by"))
     assert ended == {1: "target", 2: "time", 3: "short", 4: "time"}
     assert verify_ledger().ok
+
+
+def test_a_substitute_plays_for_an_absent_player_and_his_result_counts_for_no_one():
+    """Section 9: the substitute takes the absent player's seat in one step (the table never
+    has a seat too few); his hands count for the table and his result for no one; the
+    absent player takes the last place at his table (1/2 at a DP table of three) and is
+    withdrawn after the round; the other tables are untouched."""
+    t = slovenian_tournament(rounds=3)
+    twelve(t)
+    r = tour.round_start(round_=tour.round_publish(round_=tour.round_draw(tournament=t)))
+    rt = r.round_tables.select_related("table__evening").get(number=2)
+    absent = rt.seats[2]
+    reserve = Member.objects.create(club=t.club, name="Rezerva")
+    tour.round_table_report_missing(round_table=rt, codes=[absent])
+    tour.round_substitute(round_table=rt, absent=absent, member=reserve)
+    rt.refresh_from_db()
+    assert rt.missing == [] and rt.substitutes[absent]["name"] == "Rezerva"
+    seats = [(s.member.name, s.left) for s in rt.table.seats.order_by("position")]
+    names = dict(Entry.objects.filter(tournament=t).values_list("code", "name"))
+    assert seats[:2] == [(names[rt.seats[0]], False), (names[rt.seats[1]], False)]
+    assert sorted(seats[2:]) == [(names[absent], True), ("Rezerva", False)]
+    rng = random.Random(21)
+    from ledger.tests.helpers import next_random_record
+
+    for _ in range(3):
+        services.hand_record(table=rt.table, record=next_random_record(rt.table, rng))
+    with pytest.raises(LedgerError) as caught:
+        tour.round_substitute(round_table=rt, absent=absent, guest_name="Druga")
+    assert caught.value.field == "absent"
+    r = tour.round_close(round_=r)
+    rt.refresh_from_db()
+    assert set(rt.results) == set(rt.seats)  # the substitute has no result
+    assert rt.results[absent]["place"] == 3 and rt.results[absent]["points"] == "1/2"
+    assert rt.results[absent]["left"] is True
+    assert Entry.objects.get(tournament=t, code=absent).withdrawn_after == 1
+    assert verify_ledger().ok
+
+
+def test_a_substitute_is_refused_when_entered_or_from_elsewhere_and_writes_nothing():
+    """A substitute is not an entry of the tournament, belongs to the club, and is seated only
+    at a table of a round being played; a refusal names the field and writes nothing."""
+    t = slovenian_tournament(rounds=3)
+    codes = twelve(t)
+    r = tour.round_publish(round_=tour.round_draw(tournament=t))
+    rt = r.round_tables.get(number=1)
+    with pytest.raises(LedgerError) as caught:
+        tour.round_substitute(round_table=rt, absent=rt.seats[0], guest_name="Rezerva")
+    assert caught.value.field == "absent"
+    r = tour.round_start(round_=r)
+    rt = r.round_tables.select_related("table").get(number=1)
+    entered = Entry.objects.get(tournament=t, code=r.round_tables.get(number=2).seats[0])
+    with pytest.raises(LedgerError) as caught:
+        tour.round_substitute(round_table=rt, absent=rt.seats[0], member=entered.member)
+    assert caught.value.field == "member"
+    stranger = Member.objects.create(club=make_club(slug="other", name="Other"), name="X")
+    with pytest.raises(LedgerError) as caught:
+        tour.round_substitute(round_table=rt, absent=rt.seats[0], member=stranger)
+    assert caught.value.field == "member"
+    with pytest.raises(LedgerError) as caught:
+        tour.round_substitute(round_table=rt, absent="nobody", guest_name="Rezerva")
+    assert caught.value.field == "absent"
+    with pytest.raises(LedgerError) as caught:
+        tour.round_substitute(round_table=rt, absent=rt.seats[0], guest_name="pool")
+    assert caught.value.field == "guest_name"
+    assert not Member.objects.filter(name__in=["Rezerva", "pool"]).exists()
+    assert rt.table.seats.filter(left=True).count() == 0 and len(codes) == 12
+
+
+def test_a_hungarian_table_of_five_takes_a_substitute_in_one_step():
+    """At a table already at the game's most seats the substitute still takes the seat: the
+    absent player leaves and the substitute sits down in the same transaction."""
+    club = make_club(slug="hu", name="Budapest", game="hungarian_tarokk")
+    t = tour.tournament_create(
+        club=club,
+        name="Kupa",
+        date=DATE,
+        game="hungarian_tarokk",
+        tournament_format="hu_kupa",
+        seed="five",
+    )
+    tour.entries_import(tournament=t, text="\n".join(f"P{i},Eger" for i in range(5)))
+    r = tour.round_start(round_=tour.round_publish(round_=tour.round_draw(tournament=t)))
+    rt = r.round_tables.select_related("table").get()
+    assert len(rt.seats) == 5
+    tour.round_substitute(round_table=rt, absent=rt.seats[4], guest_name="Helyettes")
+    assert rt.table.seats.filter(left=False).count() == 5
+    assert verify_ledger().ok
+
+
+def test_a_published_draw_that_has_not_started_can_be_withdrawn_and_drawn_again():
+    """Section 9: before the round starts the director may withdraw its published draw (its
+    tables' links go with it), change the entries and draw again; once started, never."""
+    t = slovenian_tournament(rounds=3)
+    codes = twelve(t)
+    r = tour.round_publish(round_=tour.round_draw(tournament=t))
+    tokens = set(RoundTable.objects.filter(round=r).values_list("token", flat=True))
+    r = tour.round_unpublish(round_=r)
+    assert r.status == Round.Status.DRAFTED and not RoundTable.objects.filter(round=r).exists()
+    tour.entry_remove(entry=Entry.objects.get(tournament=t, code=codes["Lara"]))
+    tour.entry_remove(entry=Entry.objects.get(tournament=t, code=codes["Kim"]))
+    tour.entry_remove(entry=Entry.objects.get(tournament=t, code=codes["Jana"]))
+    with pytest.raises(LedgerError) as caught:
+        tour.round_publish(round_=r)  # drawn with the three removed
+    assert "draw it again" in caught.value.message
+    r = tour.round_redraw(round_=r)
+    assert sorted(len(x) for x in r.tables) == [3, 3, 3]
+    r = tour.round_publish(round_=r)
+    assert not tokens & set(RoundTable.objects.filter(round=r).values_list("token", flat=True))
+    tour.round_start(round_=r)
+    with pytest.raises(LedgerError):
+        tour.round_unpublish(round_=r)
+    assert r.log[-1]["action"] == "publish" and any(x["action"] == "unpublish" for x in r.log)

@@ -33,8 +33,8 @@ from django.urls import reverse
 from ledger.games.danish import demo as danish_demo
 from ledger.games.hungarian import demo as hungarian_demo
 from ledger.games.slovenian import demo as slovenian_demo
-from ledger.models import Club, Evening, Hand, Member, Profile, Season, Table, Tournament
-from ledger.tests.helpers import MATRIX, drawn_tournament, kwargs_for
+from ledger.models import Club, Evening, Hand, Member, Profile, Round, Season, Table, Tournament
+from ledger.tests.helpers import MATRIX, drawn_tournament, kwargs_for, published_round
 from ledger.tournaments.engine.rules import Params
 
 pytestmark = pytest.mark.django_db
@@ -63,6 +63,7 @@ NOT_HTML = {
     "table_state",
     "tournament_ranking_pdf",
     "tournament_round_pdf",
+    "tournament_round_cards_pdf",
 }
 # The pages that name an evening (or its table, hand or treasury), crawled for both evenings.
 OF_AN_EVENING = {"evening", "evening_wall", "evening_sheet", "evening_treasury"}
@@ -122,6 +123,10 @@ def world_of(slug: str) -> dict:
     if tournament is None:
         tournament, _ = drawn_tournament(club)
     round_ = tournament.rounds.order_by("-number").first()
+    # A published round for the table's own link (the demo's round 3, else one made here).
+    link_round = Round.objects.filter(
+        tournament__club=club, status__in=("published", "playing")
+    ).first() or published_round(club)
     evening = (
         Evening.objects.filter(club=club, status=Evening.Status.OPEN)
         .exclude(tournaments__isnull=False)
@@ -138,6 +143,7 @@ def world_of(slug: str) -> dict:
         "season": Season.objects.filter(club=club).order_by("pk").first(),
         "tournament": tournament,
         "round": round_,
+        "link_round": link_round,
     }
 
 
@@ -167,7 +173,7 @@ def admin_client(slug: str, language: str) -> Client:
 class TestLanguageCrawl:
     def test_the_crawl_sees_every_page(self, demo):
         """Every GET page of the matrix but the PDFs and the JSON state is crawled."""
-        assert len(PAGES) == 24  # 19 of the club, 5 of a tournament
+        assert len(PAGES) == 25  # 19 of the club, 5 of a tournament, a table's own link
         assert {"club", "hand_new", "evening_treasury", "setup_settings"} <= set(PAGES)
 
     def test_the_checks_catch_what_they_are_meant_to(self):

@@ -37,8 +37,8 @@ QUERIES = {
     "evening_treasury": 18,
     "evening_wall": 11,
     "hand": 9,
-    "hand_correct": 10,
-    "hand_new": 10,
+    "hand_correct": 11,  # + is it a round table (the round's strip)
+    "hand_new": 11,  # + is it a round table (the round's strip)
     "member_season": 9,
     "member_season_pdf": 16,
     "my_page": 12,  # + the member's running tournament entries
@@ -51,7 +51,8 @@ QUERIES = {
     "setup_settings": 4,
     "standings": 10,
     "standings_pdf": 24,
-    "table": 18,
+    "table": 19,  # + is it a round table (the round's strip)
+    "table_link": 7,
     "table_state": 13,
     "table_sheet_pdf": 20,
     "table_new": 11,
@@ -59,6 +60,7 @@ QUERIES = {
     "tournament": 8,
     "tournament_round": 9,
     "tournament_round_pdf": 9,
+    "tournament_round_cards_pdf": 10,
     "tournament_standings": 9,
     "tournament_ranking_pdf": 10,  # +1: the rounds' logs, for the corrections after the period
     "tournament_wall": 9,
