@@ -345,8 +345,12 @@ class RoundStrip:
     substitutes: list[tuple[str, str]]
 
     @property
+    def closed(self) -> bool:
+        return self.round.status == Round.Status.CLOSED
+
+    @property
     def after_signal(self) -> bool:
-        return self.left == 0
+        return self.left == 0 and not self.closed
 
     @property
     def left_text(self) -> str:
@@ -373,13 +377,9 @@ def clock_text(seconds: int) -> str:
 
 
 def round_strip(table, *, now=None) -> RoundStrip | None:
-    """Return the round strip of ``table`` when it is a round table of a tournament whose
-    round is published or being played, else None (two queries; one for another table)."""
-    rt = (
-        RoundTable.objects.filter(table_id=table.pk, round__status__in=service.LINK_ROUNDS)
-        .select_related("round__tournament")
-        .first()
-    )
+    """Return the round strip of ``table`` when it is a round table of a tournament, else
+    None (three queries; one for another table)."""
+    rt = RoundTable.objects.filter(table_id=table.pk).select_related("round__tournament").first()
     if rt is None:
         return None
     return strip_of(rt, hands=service.hands_played(table.pk), now=now)

@@ -246,7 +246,7 @@ def table_detail(request, pk):
         context["changes"] = request.session.pop(CHANGES_KEY)
     seats = [s for s in Seat.objects.filter(table=table, left=False).select_related("member")]
     context["seat_form"] = SeatForm(table=table, seats=sorted(seats, key=lambda s: s.position))
-    context["round_strip"] = tournament_reads.round_strip(table)
+    context.update(_round_context(table))
     return render(request, "ledger/table.html", context)
 
 
@@ -377,8 +377,18 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
         "errors": errors or {},
         "sections": web.sections(),
         "preview_url": preview_url,
-        "round_strip": tournament_reads.round_strip(table),
         "begun_before_signal": request.POST.get("begun_before_signal") == "1",
+        **_round_context(table),
+    }
+
+
+def _round_context(table) -> dict:
+    """Return a table's round strip (a tournament's round table) and the number its screens
+    show: the round's table number there, else the evening's."""
+    strip = tournament_reads.round_strip(table)
+    return {
+        "round_strip": strip,
+        "table_number": strip.round_table.number if strip else table.number,
     }
 
 
@@ -562,6 +572,7 @@ def hand_detail(request, pk):
         ),
         "correctable": hand.status == Hand.Status.RECORDED
         and _tournament_correction(request, table) is not None,
+        **_round_context(table),
     }
     return render(request, "ledger/hand.html", context)
 

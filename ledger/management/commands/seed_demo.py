@@ -182,6 +182,18 @@ class Command(BaseCommand):
                 f"Demo tournament {tournament.name}: {url}{page} (the wall: {url}{wall}); "
                 f"its director logs in as {director}"
             )
+            published = tournament.rounds.filter(status="published").order_by("number").first()
+            if published is not None:
+                first = published.round_tables.order_by("number").first()
+                link = reverse("table_link", kwargs={"club": club.slug, "token": first.token})
+                cards = reverse(
+                    "tournament_round_cards_pdf", kwargs={"club": club.slug, "pk": published.pk}
+                )
+                self.stdout.write(
+                    f"  Round {published.number} is drawn: after its start a phone scores "
+                    f"table {first.number} at {url}{link} (no log-in; every table's QR "
+                    f"code: {url}{cards})"
+                )
 
 
 def foreign_rows(demos: list[Demo]) -> str:

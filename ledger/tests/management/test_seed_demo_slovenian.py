@@ -127,6 +127,7 @@ class TestSlovenianDemoTournament:
         assert len(tour.current_standings(t)) == 24
         assert verify_ledger().ok
         assert "/c/demo-sl/t/" in demo and "its director logs in as sl-predsednik" in demo
+        assert "/c/demo-sl/link/" in demo and "cards.pdf" in demo
 
     def test_a_second_seed_demo_changes_nothing(self, demo):
         counts = (Tournament.objects.count(), Hand.objects.count(), Member.objects.count())

@@ -36,7 +36,7 @@ QUERIES = {
     "evening_sheet_pdf": 19,
     "evening_treasury": 18,
     "evening_wall": 11,
-    "hand": 9,
+    "hand": 10,  # + is it a round table (its number and strip)
     "hand_correct": 11,  # + is it a round table (the round's strip)
     "hand_new": 11,  # + is it a round table (the round's strip)
     "member_season": 9,
