@@ -353,6 +353,14 @@ class RoundStrip:
         return self.left == 0 and not self.closed
 
     @property
+    def finished(self) -> bool:
+        """Return whether the table takes no more hands: its target played, its hands closed
+        after the signal's grace, or its round closed."""
+        if self.closed or self.grace_left == 0:
+            return True
+        return self.target is not None and self.hands >= self.target
+
+    @property
     def left_text(self) -> str:
         return clock_text(self.left or 0)
 

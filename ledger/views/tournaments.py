@@ -495,11 +495,7 @@ def table_link(request, club, token):
         context["strip"] = reads.strip_of(rt, hands=0)
         return render(request, "ledger/tournaments/link.html", {**context, "state": "waiting"})
     strip = reads.round_strip(rt.table)
-    playable = strip is not None and rt.table.status == Table.Status.OPEN
-    if playable and strip.target is not None and strip.hands >= strip.target:
-        playable = False
-    if playable and strip.grace_left == 0:
-        playable = False
+    playable = strip is not None and not strip.finished and rt.table.status == Table.Status.OPEN
     name = "hand_new" if playable else "table"
     url = reverse(name, kwargs={"club": club_obj.slug, "pk": rt.table_id})
     if request.htmx:
