@@ -167,6 +167,7 @@ def test_a_25_player_dm_round_at_tables_of_four_and_three(pages):
     page = pages(director.user, locale="en-US")  # the club's language wins over the browser's
     page.goto(url("tournaments"))
     expect_language(page, "da")
+    expect(page.locator("#id_date")).not_to_have_value("")  # today, in the date picker
     page.fill("#id_name", "DM i tarok")
     page.fill("#id_date", "2026-11-11")
     page.select_option("#id_game", "danish_tarok")
