@@ -16,7 +16,10 @@ MAX_LIST = 100_000  # characters of a pasted or uploaded list
 
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    # A date picker reads only ISO dates: today's date shows in it, whatever the language.
+    date = forms.DateField(
+        label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
     game = forms.ChoiceField(label=_("Game"), choices=game_choices)
     tournament_format = forms.ChoiceField(label=_("Format"), choices=tournament_format_choices)
     seed = forms.CharField(

@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -225,7 +226,7 @@ class CorrectionLine:
     table: int
     hand: int
     reason: str
-    at: str
+    at: datetime.datetime | str  # a page writes it in the club's time zone and language
     by: str
     after_period: bool
     override_reason: str
@@ -240,7 +241,7 @@ def corrections(tournament: Tournament, *, round_: Round | None = None) -> list[
             table=line.get("table", 0),
             hand=line.get("hand", 0),
             reason=line.get("reason", ""),
-            at=line.get("at", ""),
+            at=parse_datetime(line.get("at", "")) or line.get("at", ""),
             by=line.get("by") or "",
             after_period=bool(line.get("after_period")),
             override_reason=line.get("override_reason", ""),

@@ -95,6 +95,21 @@ def figure_html(points):
     )
 
 
+def decimal_points_html(text):
+    """Render exact points shown with two decimals (a tournament's, ``points_decimal``: "2.50",
+    "-7.00") as the active language writes numbers (2,50 in Danish and Slovenian), with a true
+    minus, red when negative; the figure as given in ``data-points``; "" for none."""
+    if text is None or text == "":
+        return ""
+    value = Decimal(str(text))
+    shown = number_format(value, 2, force_grouping=True)
+    if shown.startswith("-"):
+        shown = MINUS + shown[1:]
+    return format_html(
+        '<span class="{}" data-points="{}">{}</span>', "neg" if value < 0 else "", text, shown
+    )
+
+
 def _num_class(value) -> str:
     if isinstance(value, int | float) or hasattr(value, "as_tuple"):
         return "num pos" if value > 0 else "num neg" if value < 0 else "num"

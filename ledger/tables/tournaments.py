@@ -6,7 +6,13 @@ import django_tables2 as tables
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ledger.tables.columns import MORE_NUM_ATTRS, NUM_ATTRS, CountColumn, figure_html
+from ledger.tables.columns import (
+    MORE_NUM_ATTRS,
+    NUM_ATTRS,
+    CountColumn,
+    decimal_points_html,
+    figure_html,
+)
 
 
 def status_text(status: str) -> str:
@@ -16,6 +22,17 @@ def status_text(status: str) -> str:
     if status.startswith("entered_round_"):
         return gettext("entered in round {k}").format(k=status.rsplit("_", 1)[1])
     return ""
+
+
+class DecimalPointsColumn(tables.Column):
+    """Tournament points with two decimals: as the language writes numbers on the screen and
+    the sheets (a true minus), as the selectors give them in the exports ("-7.00")."""
+
+    def render(self, value):
+        return decimal_points_html(value)
+
+    def value(self, value):
+        return value
 
 
 class TournamentStandingsTable(tables.Table):
@@ -29,7 +46,7 @@ class TournamentStandingsTable(tables.Table):
         orderable=False,
         attrs={"td": {"class": "more"}, "th": {"class": "more"}},
     )
-    points = tables.Column(verbose_name=_("Points"), orderable=False, attrs=NUM_ATTRS)
+    points = DecimalPointsColumn(verbose_name=_("Points"), orderable=False, attrs=NUM_ATTRS)
     score_sum = CountColumn(verbose_name=_("Score sum"), orderable=False, attrs=MORE_NUM_ATTRS)
     firsts = CountColumn(verbose_name=_("Firsts"), orderable=False, attrs=MORE_NUM_ATTRS)
     best_round = tables.Column(
@@ -48,7 +65,7 @@ class TournamentStandingsTable(tables.Table):
         extra = [
             (
                 f"round_{k}",
-                tables.Column(
+                DecimalPointsColumn(
                     verbose_name=gettext("R{k}").format(k=k),
                     accessor=tables.A(f"round_points__{k - 1}"),
                     orderable=False,

@@ -5,7 +5,13 @@ from django.conf import settings
 
 from ledger.games.money import sign_class, signed_points
 from ledger.games.registry import get_web
-from ledger.tables.columns import currency_symbol, figure_html, money_html, money_text
+from ledger.tables.columns import (
+    currency_symbol,
+    decimal_points_html,
+    figure_html,
+    money_html,
+    money_text,
+)
 
 register = template.Library()
 
@@ -34,6 +40,13 @@ def money_signed(amount, currency=None):
 def figure(points):
     """A running figure (a pool, a total): a true minus, red when negative."""
     return figure_html(points)
+
+
+@register.filter
+def decimal_points(text):
+    """Exact points with two decimals (a tournament's): the language's decimal sign, a true
+    minus, red when negative."""
+    return decimal_points_html(text)
 
 
 @register.filter

@@ -282,7 +282,8 @@ def tournament_round(request, pk):
             "tournament": round_.tournament,
             "round": round_,
             "view": view,
-            "clock": _clock(round_),
+            # The time left only while the round is played (a closed round has none).
+            "clock": _clock(round_) if round_.status == Round.Status.PLAYING else None,
             "swap_form": SwapForm(players=view.players),
             "substitute_form": _substitute_form(request, round_, view),
             "log": [_log_line(line) for line in round_.log],

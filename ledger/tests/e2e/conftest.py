@@ -234,3 +234,45 @@ def reload_keeps_draft(page, token: str) -> None:
     expect(page.locator("#hand-form")).to_be_visible()
     expect(page.locator("#hand-form input[name=token]")).to_have_value(token)
     expect(page.locator("#save-state")).to_have_attribute("data-state", "queued")
+
+
+@pytest.fixture
+def pages(browser, live_server):
+    """Return ``open(user, *, width=1280, height=800, locale="da-DK") -> page``: a logged-in
+    page of its own browser context (one per user: a director, a scorekeeper at each table),
+    named for its size in screenshots. A Content-Security-Policy violation fails the test."""
+    contexts = []
+    violations: list[str] = []
+
+    def open_page(user, *, width=1280, height=800, locale="da-DK"):
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            has_touch=True,
+            locale=locale,
+            base_url=live_server.url,
+        )
+        log_in(context, user, live_server.url)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.viewport_name = f"{width}x{height}"
+        page.on(
+            "console",
+            lambda message: (
+                violations.append(message.text)
+                if "Content Security Policy" in message.text
+                else None
+            ),
+        )
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert violations == [], "Content-Security-Policy violations in the browser"
+
+
+def resize(page, width: int, height: int) -> None:
+    """Show ``page`` at another size (a phone, 390x844); screenshots are named for it."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.viewport_name = f"{width}x{height}"
