@@ -14,7 +14,7 @@ from ledger.services import tournaments as tour
 from ledger.tests import factories
 from ledger.tests.e2e.conftest import ARTIFACTS
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 NAMES = [f"Igralec {chr(65 + i)}" for i in range(24)]
 

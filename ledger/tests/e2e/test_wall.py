@@ -15,7 +15,7 @@ from ledger.tests import factories
 from ledger.tests.conftest import load_example
 from ledger.tests.e2e.conftest import ARTIFACTS
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 E_HANDS = load_example("EVENING_E.evening.json")["hands"]
 
