@@ -6,6 +6,7 @@ from django.conf import settings
 from ledger.games.money import sign_class, signed_points
 from ledger.games.registry import get_web
 from ledger.tables.columns import currency_symbol, figure_html, money_html, money_text
+from ledger.tables.tournaments import points_shown
 
 register = template.Library()
 
@@ -34,6 +35,13 @@ def money_signed(amount, currency=None):
 def figure(points):
     """A running figure (a pool, a total): a true minus, red when negative."""
     return figure_html(points)
+
+
+@register.filter
+def tournament_points(value):
+    """Tournament points (two decimals, as the selectors write them) in the reader's language,
+    with a true minus (``ledger.tables.tournaments.points_shown``)."""
+    return points_shown(value)
 
 
 @register.filter

@@ -82,11 +82,10 @@ def public_tournament(request, club, pk):
     public = found(selectors.published_club(slug=club), "club")
     tournament = found(reads.tournament_for_club(club=public, pk=pk), "tournament")
     rounds = list(tournament.rounds.exclude(status="drafted").order_by("number"))
-    closed = sum(1 for r in rounds if r.status == "closed")
     context = {
         "public_club": public,
         "tournament": tournament,
-        "table": TournamentStandingsTable(reads.standings_lines(tournament), rounds=closed),
+        "table": TournamentStandingsTable.of(reads.standings_after(tournament), ladder=True),
         "draws": [reads.round_view(r) for r in rounds],
         "rules": reads.rules_note(tournament),
     }

@@ -63,6 +63,8 @@ NOT_HTML = {
     "table_state",
     "tournament_ranking_pdf",
     "tournament_round_pdf",
+    "tournament_round_result_pdf",
+    "tournament_round_table_sheet_pdf",
 }
 # The pages that name an evening (or its table, hand or treasury), crawled for both evenings.
 OF_AN_EVENING = {"evening", "evening_wall", "evening_sheet", "evening_treasury"}
