@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -307,8 +308,8 @@ class RoundTableSheet:
     players: list[SheetPlayer]
     target: int | None
     hands: int | None
-    started_at: object | None
-    ended_at: object | None
+    started_at: datetime.datetime | None
+    ended_at: datetime.datetime | None
     ended_by: str
     basis: str
     closed: bool

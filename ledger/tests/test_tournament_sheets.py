@@ -20,6 +20,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext
 
 from ledger import reports, services
 from ledger.models import Round, RoundTable
@@ -480,8 +481,8 @@ def test_the_ranking_exports_carry_the_pdfs_columns_as_numbers_and_formula_safe(
 
 def test_members_read_a_published_rounds_sheets_the_director_an_unpublished_one(six, client):
     """A member reads the result and a table's sheet of a published round; of a round whose
-    draw is not published yet he gets 404, the director the draft; a table the draw does not
-    have is 404."""
+    draw is not published yet he gets 404, the director the draft, marked so; a table the
+    draw does not have is 404."""
     t, r = six
     make_member(t.club, "Mia", login=True)
     director = client_for(make_member(t.club, "Director", role="admin", login=True).user)
@@ -503,7 +504,10 @@ def test_members_read_a_published_rounds_sheets_the_director_an_unpublished_one(
     r2 = tour.round_draw(tournament=t)
     for url in urls(r2):
         assert client.get(url).status_code == 404
-        assert director.get(url).content.startswith(b"%PDF")
+        response = director.get(url)
+        with translation.override(response["Content-Language"]):
+            draft = gettext("the draw is not published yet")
+        assert draft in flat(pdf_text(response.content)[1])
     missing = reverse(
         "tournament_round_table_sheet_pdf", kwargs={"club": "bled", "pk": r.pk, "number": 3}
     )
