@@ -26,6 +26,7 @@ from ledger.games.money import signed_points
 from ledger.games.registry import get_game
 from ledger.games.web import stats_notes
 from ledger.models import Evening, Member, Season, Table
+from ledger.selectors import tournaments as reads
 from ledger.tables.columns import price_text
 from ledger.tables.season import (
     MemberEveningsTable,
@@ -35,6 +36,11 @@ from ledger.tables.season import (
     standing_summary,
 )
 from ledger.tables.sheet import EveningSheetTable, settlement_table
+from ledger.tables.tournaments import (
+    TournamentStandingsTable,
+    draw_mode_text,
+    round_kind_text,
+)
 from ledger.web import charts
 
 PDF = "application/pdf"
@@ -231,18 +237,14 @@ def evening_sheet_pdf(*, evening: Evening, transfers: bool = False) -> tuple[str
     return f"evening-{evening.club.slug}-{evening.date:%Y-%m-%d}{suffix}.pdf", PDF, content
 
 
-def table_sheet_pdf(*, table: Table) -> tuple[str, str, bytes]:
-    """Return one table's score sheet on one page, to sign at the table: the club, the date,
-    the table and its game, every hand, each member's result (and money once the evening is
-    closed) and a line for each member's signature with his name under it."""
-    table = Table.objects.select_related("evening__club", "evening__season").get(pk=table.pk)
+def _table_sheet_context(table: Table) -> tuple[dict, bool]:
+    """Return what the table sheet shows of an ordinary table (its score sheet, each
+    member's result, the price) and whether it is printed in landscape."""
     evening = table.evening
     sheet = selectors.evening_sheet(evening=evening, table=table)
     tables, landscape = _score_sheets(sheet)
     score_sheet = tables[0] if tables else None
     seats = score_sheet["sheet"].seats if score_sheet else []
-    date = formats.date_format(evening.date, "DATE_FORMAT")
-    title = gettext("Table {number}, {date}").format(number=table.number, date=date)
     context = {
         "evening": evening,
         "table": table,
@@ -251,6 +253,18 @@ def table_sheet_pdf(*, table: Table) -> tuple[str, str, bytes]:
         "results": sorted(sheet.settlement, key=lambda r: seats.index(r.name)),
         "price": price_text(evening.price_per_point),
     }
+    return context, landscape
+
+
+def table_sheet_pdf(*, table: Table) -> tuple[str, str, bytes]:
+    """Return one table's score sheet on one page, to sign at the table: the club, the date,
+    the table and its game, every hand, each member's result (and money once the evening is
+    closed) and a line for each member's signature with his name under it."""
+    table = Table.objects.select_related("evening__club", "evening__season").get(pk=table.pk)
+    evening = table.evening
+    context, landscape = _table_sheet_context(table)
+    date = formats.date_format(evening.date, "DATE_FORMAT")
+    title = gettext("Table {number}, {date}").format(number=table.number, date=date)
     content = _render(
         "ledger/pdf/table_sheet.html", context, club=evening.club, title=title, landscape=landscape
     )
@@ -309,23 +323,38 @@ def member_season_pdf(*, season: Season, member: Member) -> tuple[str, str, byte
 # --- tournaments (issue 21) ----------------------------------------------------------------
 
 
-def tournament_ranking_pdf(*, tournament) -> tuple[str, str, bytes]:
-    """Return a tournament's ranking (provisional or final) in large type for the board: every
-    entry with the points of each round, the total and the tie-breaks, the format and seed."""
-    from ledger.selectors import tournaments as reads
-    from ledger.tables.tournaments import TournamentStandingsTable
+# A standings table of more columns than this is printed in landscape: rank, name, club, a
+# column per round, the total, two tie-breaks, rounds, byes and status fit A4 portrait in the
+# board's large type for one round (Danish headers are the longest).
+PORTRAIT_COLUMNS = 10
 
-    closed = tournament.rounds.filter(status="closed").count()
+
+def board_type(columns: int) -> int:
+    """Return the point size of a standings table on the notice board: 12 (large type, read
+    from a metre) up to 13 columns, smaller for a wider table (a ``hu_kupa`` ranking after
+    four rounds and its final has 18), so that every column stays on A4 landscape."""
+    return 12 if columns <= 13 else 11 if columns <= 15 else 10
+
+
+def tournament_ranking_pdf(*, tournament) -> tuple[str, str, bytes]:
+    """Return a tournament's ranking (provisional or final) in large type for the board:
+    position, name, club, ladder rank, the points of each round and the total, every
+    tie-break in the format's order, rounds played, byes and status (and a ``hu_kupa``
+    final's group and score); a note naming the format, the tie-break order, the seed and
+    each place the lot decided; the corrections made after the correction period."""
+
+    standings = reads.standings_after(tournament)
     final = tournament.status == "final"
     title = (
         gettext("Final ranking: {name}") if final else gettext("Provisional ranking: {name}")
     ).format(name=tournament.name)
+    table = TournamentStandingsTable.of(standings, ladder=True, orderable=False)
     context = {
         "tournament": tournament,
-        "table": TournamentStandingsTable(
-            reads.standings_lines(tournament), rounds=closed, orderable=False
-        ),
+        "table": table,
+        "board_pt": board_type(len(table.columns)),
         "rules": reads.rules_note(tournament),
+        "lot_notes": reads.lot_notes(standings),
         "corrections": [c for c in reads.corrections(tournament) if c.after_period],
     }
     content = _render(
@@ -333,15 +362,83 @@ def tournament_ranking_pdf(*, tournament) -> tuple[str, str, bytes]:
         context,
         club=tournament.club,
         title=title,
-        landscape=closed > 4,
+        landscape=len(table.columns) > PORTRAIT_COLUMNS,
     )
     return f"ranking-{tournament.club.slug}-{tournament.pk}.pdf", PDF, content
+
+
+def tournament_round_result_pdf(*, round_) -> tuple[str, str, bytes]:
+    """Return a round's result in large type for the board: every table with its players in
+    seat order, their table scores, places and tournament points, the byes with their
+    points, and the standings after the round (later rounds left out) with the tie-breaks in
+    the format's order; the places the lot decided and the corrections of the round."""
+
+    tournament = round_.tournament
+    result = reads.round_result(round_)
+    table = (
+        TournamentStandingsTable.of(result.standings, orderable=False)
+        if result.standings is not None
+        else None
+    )
+    title = gettext("{name}: result of round {number}").format(
+        name=tournament.name, number=round_.number
+    )
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "kind": round_kind_text(round_.kind),
+        "view": result.view,
+        "standings_table": table,
+        "board_pt": board_type(len(table.columns)) if table is not None else 12,
+        "basis": reads.score_basis_text(tournament),
+        "rules": reads.rules_note(tournament),
+        "lot_notes": reads.lot_notes(result.standings) if result.standings else [],
+        "corrections": result.corrections,
+    }
+    content = _render(
+        "ledger/pdf/tournament_round_result.html",
+        context,
+        club=tournament.club,
+        title=title,
+        landscape=table is not None and len(table.columns) > PORTRAIT_COLUMNS,
+    )
+    name = f"round-{tournament.club.slug}-{tournament.pk}-{round_.number}.pdf"
+    return name, PDF, content
+
+
+def round_table_sheet_pdf(*, round_, round_table, number: int) -> tuple[str, str, bytes]:
+    """Return a round table's sheet to sign: the ordinary table sheet (every hand as it
+    shows them) with the tournament, round, table and game, the start and end, why the
+    table's round ended, the hands played against the target, each player's table score
+    (its basis named), place, tournament points and a line to sign (a substitute marked:
+    his result counts for no one), and the corrections made after the round closed. Before
+    the round starts, the draw's players with empty lines."""
+
+    tournament = round_.tournament
+    data = reads.round_table_sheet(round_, round_table, number)
+    table = round_table.table if round_table is not None else None
+    if table is not None:
+        context, landscape = _table_sheet_context(table)
+    else:
+        context, landscape = {"score_sheet": None}, False
+    context |= {"tournament": tournament, "round": round_, "data": data}
+    title = gettext("{name}: round {round}, table {number}").format(
+        name=tournament.name, round=round_.number, number=number
+    )
+    content = _render(
+        "ledger/pdf/tournament_table_sheet.html",
+        context,
+        club=tournament.club,
+        title=title,
+        landscape=landscape,
+    )
+    name = f"table-{tournament.club.slug}-{tournament.pk}-{round_.number}-{number}.pdf"
+    return name, PDF, content
 
 
 def tournament_draw_pdf(*, round_) -> tuple[str, str, bytes]:
     """Return a round's draw sheet: every table with its players in seat order (seat 1 deals
     first), their clubs and seeding groups, the byes, the draw's mode and its warnings."""
-    from ledger.selectors import tournaments as reads
 
     tournament = round_.tournament
     title = gettext("{name}: draw of round {number}").format(
@@ -350,6 +447,8 @@ def tournament_draw_pdf(*, round_) -> tuple[str, str, bytes]:
     context = {
         "tournament": tournament,
         "round": round_,
+        "kind": round_kind_text(round_.kind),
+        "mode": draw_mode_text(round_.mode),
         "view": reads.round_view(round_),
         "rules": reads.rules_note(tournament),
         "corrections": reads.corrections(tournament, round_=round_),

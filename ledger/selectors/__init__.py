@@ -16,6 +16,7 @@ from ledger.selectors.public import (
     evening_results,
     published_club,
     published_evening,
+    published_tournaments,
 )
 from ledger.selectors.season import (
     member_hands,
@@ -80,6 +81,7 @@ __all__ = [
     "posting_effects",
     "published_club",
     "published_evening",
+    "published_tournaments",
     "season_evenings",
     "season_open_evenings",
     "season_pick",

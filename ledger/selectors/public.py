@@ -14,10 +14,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Count
+from django.db.models import Count, Exists, OuterRef
 from django.db.models.functions import Coalesce
 
-from ledger.models import Account, Club, Evening, EveningResult, Season
+from ledger.models import Account, Club, Evening, EveningResult, Round, Season, Tournament
 
 
 def published_club(*, slug: str, known: Club | None = None) -> Club | None:
@@ -26,6 +26,13 @@ def published_club(*, slug: str, known: Club | None = None) -> Club | None:
     if known is not None and known.slug == slug:
         return known if known.publish_results else None
     return Club.objects.filter(slug=slug, publish_results=True).first()
+
+
+def published_tournaments(*, club: Club) -> list[Tournament]:
+    """Return the club's tournaments with at least one published draw, newest first (a
+    tournament whose draws are all unpublished shows nothing yet; one query)."""
+    published = Round.objects.filter(tournament=OuterRef("pk")).exclude(status=Round.Status.DRAFTED)
+    return list(Tournament.objects.filter(Exists(published), club=club).order_by("-date", "-pk"))
 
 
 def closed_evenings(*, season: Season) -> list[Evening]:

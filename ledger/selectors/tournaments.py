@@ -11,9 +11,10 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ledger.models import Entry, Hand, Round, RoundTable, Tournament
+from ledger.models import Entry, Hand, Posting, Round, RoundTable, Seat, Tournament
 from ledger.services import tournaments as service
 from ledger.tournaments import engine
+from ledger.tournaments.engine.rules import BEFORE_SPLIT, FINAL, FINAL_BASIS, LOT
 
 TIE_BREAK_NAMES = {
     "score_sum": _("score sum"),
@@ -169,14 +170,33 @@ class StandingLine:
     byes: int
     status: str
     final_score: int | None
+    final_group: int | None = None
+    lot: str = ""
 
 
-def standings_lines(tournament: Tournament) -> list[StandingLine]:
-    """Return the ranking after the closed rounds, one line per entry, points with two
-    decimals (computed exactly by the engine)."""
+@dataclass
+class Standings:
+    """The standings after a round (or the ranking after the closed rounds) and what the
+    sheets say of them: the format's tie-breaks in order (the lot left out: it decides
+    last, always), the rounds counted, whether a ladder rank or a final is there to show,
+    and the neighbours only the lot set apart (section 12)."""
+
+    lines: list[StandingLine]
+    rounds: int
+    tie_breaks: tuple[str, ...]
+    ladder: bool
+    final: bool
+    lot_ties: list[tuple[StandingLine, StandingLine]]
+    through: int | None = None
+
+
+def standings_after(tournament: Tournament, *, through: int | None = None) -> Standings:
+    """Return the ranking after the closed rounds, or the standings after round ``through``
+    (later rounds left out, the entries as they stood then): one line per entry, points with
+    two decimals (computed exactly by the engine). Four queries, whatever the rounds."""
     entries = {e.code: e for e in tournament.entries.all()}
-    rows = service.current_standings(tournament)
-    return [
+    rows, played = service.ranking_after(tournament, through=through)
+    lines = [
         StandingLine(
             rank=row.rank,
             code=row.id,
@@ -192,9 +212,239 @@ def standings_lines(tournament: Tournament) -> list[StandingLine]:
             byes=row.byes,
             status=row.status,
             final_score=row.final_score,
+            final_group=row.final_group,
+            lot=row.lot,
         )
         for row in rows
     ]
+    by_code = {line.code: line for line in lines}
+    ties = engine.lot_decided(format_code=tournament.tournament_format, rows=rows, rounds=played)
+    rules = engine.FORMATS[tournament.tournament_format]
+    return Standings(
+        lines=lines,
+        rounds=sum(1 for r in played if r.kind != FINAL),
+        tie_breaks=tuple(t for t in rules.tie_breaks if t != LOT),
+        ladder=any(line.ladder_rank is not None for line in lines),
+        final=any(line.final_group is not None for line in lines),
+        lot_ties=[(by_code[a], by_code[b]) for a, b in ties],
+        through=through,
+    )
+
+
+def standings_lines(tournament: Tournament) -> list[StandingLine]:
+    """Return the ranking after the closed rounds, one line per entry (``standings_after``)."""
+    return standings_after(tournament).lines
+
+
+LOT_DIGITS = 4  # of the lot's hash on a sheet: enough to see which is smaller, as the spec does
+
+
+def lot_notes(standings: Standings) -> list[str]:
+    """Return a sentence for each place the lot decided: the two neighbours, equal on every
+    criterion but the lot, and the start of their lots (the smaller ranks higher)."""
+    return [
+        gettext(
+            "Places {a_rank} and {b_rank}: {a} and {b} are equal on every criterion but the "
+            "lot; the lot decided ({a_lot}… before {b_lot}…)."
+        ).format(
+            a_rank=a.rank,
+            b_rank=b.rank,
+            a=a.name,
+            b=b.name,
+            a_lot=a.lot[:LOT_DIGITS],
+            b_lot=b.lot[:LOT_DIGITS],
+        )
+        for a, b in standings.lot_ties
+    ]
+
+
+@dataclass
+class RoundResult:
+    """A round's result for the notice board: its tables and byes with their figures, the
+    standings after it (once it is closed) and the corrections made after it closed."""
+
+    view: RoundView
+    standings: Standings | None
+    corrections: list[CorrectionLine]
+
+
+def round_result(round_: Round) -> RoundResult:
+    """Return the round's tables (seats, scores, places, points), its byes and, once it is
+    closed, the standings after it: later rounds are left out (a fixed number of queries)."""
+    closed = round_.status == Round.Status.CLOSED
+    tournament = round_.tournament
+    return RoundResult(
+        view=round_view(round_),
+        standings=standings_after(tournament, through=round_.number) if closed else None,
+        corrections=corrections(tournament, round_=round_),
+    )
+
+
+# --- the table sheet of a round table -------------------------------------------------------
+
+SCORE_BASIS = {BEFORE_SPLIT: _("before the split"), FINAL_BASIS: _("after the split")}
+
+
+def score_basis_text(tournament: Tournament) -> str:
+    """Return the format's score basis in words (section 6): the table score is a player's
+    balance before the split (placement formats) or after it (sum formats)."""
+    return str(SCORE_BASIS[engine.FORMATS[tournament.tournament_format].basis])
+
+
+@dataclass
+class SheetPlayer:
+    """One who sat at a round table (or was drawn there) on its sheet: his round result, or
+    his balance so far before the round closes. A substitute (no entry of the tournament)
+    plays for the table and his result counts for no one (section 9)."""
+
+    seat: int | None
+    name: str
+    club: str
+    score: int | None
+    place: int | None = None
+    points: str = ""
+    first: bool = False
+    left: bool = False
+    substitute: bool = False
+    replaces: str = ""  # a substitute: the name of the drawn player he sits in for
+    from_hand: int | None = None  # a substitute: the hand he joined at
+
+
+@dataclass
+class RoundTableSheet:
+    """What the table sheet of a round table adds to the ordinary one (section 12)."""
+
+    tournament: Tournament
+    round: Round
+    number: int
+    round_table: RoundTable | None
+    players: list[SheetPlayer]
+    target: int | None
+    hands: int | None
+    started_at: datetime.datetime | None
+    ended_at: datetime.datetime | None
+    ended_by: str
+    basis: str
+    closed: bool
+    corrections: list[CorrectionLine]
+    signal_hand: int | None = None  # the hand the table marked begun before the signal
+
+
+def round_table_for_club(
+    *, club, round_pk: int, number: int
+) -> tuple[Round, RoundTable | None] | None:
+    """Return the club's round ``round_pk`` and its table ``number`` (None before the draw is
+    published, when the draw alone seats it); None when the round or the table is not there."""
+    round_ = round_for_club(club=club, pk=round_pk)
+    if round_ is None or not 1 <= number <= len(round_.tables):
+        return None
+    rt = (
+        RoundTable.objects.filter(round=round_, number=number)
+        .select_related("table__evening__club", "table__evening__season")
+        .first()
+    )
+    return round_, rt
+
+
+def round_table_sheet(round_: Round, rt: RoundTable | None, number: int) -> RoundTableSheet:
+    """Return the tournament's part of a round table's sheet: who sat there in seat order
+    (seat 1 dealt first) with his table score in the format's basis, place and tournament
+    points (before the close: the balance so far), a substitute marked, the start (the
+    round's) and the end (the table's first close), why it ended, the hands against the
+    target and the corrections made to it after the round closed. A fixed number of
+    queries."""
+    tournament = round_.tournament
+    rules = engine.FORMATS[tournament.tournament_format]
+    params = service.tournament_params(tournament)
+    entries = list(tournament.entries.all())
+    by_code = {e.code: e for e in entries}
+    by_member = {e.member_id: e for e in entries}
+    codes = list(rt.seats) if rt is not None else list(round_.tables[number - 1])
+    closed = round_.status == Round.Status.CLOSED and rt is not None
+    results = rt.results if closed else {}
+    players: list[SheetPlayer] = []
+    ended_at = None
+    hands = None
+    table = rt.table if rt is not None else None
+    if table is not None:
+        scores = service.table_scores(table)
+        replaced = {
+            sub.get("member"): by_code[code].name if code in by_code else code
+            for code, sub in (rt.substitutes or {}).items()
+        }
+        seated = set()
+        for i, seat in enumerate(Seat.objects.filter(table=table).order_by("position"), 1):
+            entry = by_member.get(seat.member_id)
+            before, final, left = scores.get(seat.member_id, (0, 0, seat.left))
+            score = before if rules.basis == BEFORE_SPLIT else final
+            if entry is None or entry.code not in codes:
+                players.append(
+                    SheetPlayer(
+                        seat=i,
+                        name=seat.name,
+                        club="",
+                        score=score,
+                        left=left,
+                        substitute=True,
+                        replaces=replaced.get(seat.member_id, ""),
+                        from_hand=seat.joined_at_hand,
+                    )
+                )
+                continue
+            seated.add(entry.code)
+            players.append(_drawn_player(entry, i, results.get(entry.code), score, left))
+        for code in codes:  # drawn, never seated (a substitute sat in for him)
+            if code not in seated and code in by_code:
+                players.append(_drawn_player(by_code[code], None, results.get(code), None, False))
+        hands = (
+            rt.hands_played
+            if closed and rt.hands_played is not None
+            else (service.hands_played(table.pk))
+        )
+        ended_at = (
+            Posting.objects.filter(table=table, kind=Posting.Kind.SPLIT)
+            .order_by("created_at")
+            .values_list("created_at", flat=True)
+            .first()
+        )
+    else:
+        players = [
+            _drawn_player(by_code[c], i, None, None, False)
+            if c in by_code
+            else SheetPlayer(seat=i, name=c, club="", score=None)
+            for i, c in enumerate(codes, 1)
+        ]
+    return RoundTableSheet(
+        tournament=tournament,
+        round=round_,
+        number=number,
+        round_table=rt,
+        players=players,
+        target=params.target_for(len(codes)),
+        hands=hands,
+        started_at=round_.started_at,
+        ended_at=ended_at,
+        ended_by=rt.get_ended_by_display() if rt is not None and rt.ended_by else "",
+        basis=score_basis_text(tournament),
+        closed=closed,
+        corrections=[c for c in corrections(tournament, round_=round_) if c.table == number],
+        signal_hand=rt.signal_hand if rt is not None else None,
+    )
+
+
+def _drawn_player(entry: Entry, seat, result: dict | None, score, left: bool) -> SheetPlayer:
+    if result is None:
+        return SheetPlayer(seat=seat, name=entry.name, club=entry.club_name, score=score, left=left)
+    return SheetPlayer(
+        seat=seat,
+        name=entry.name,
+        club=entry.club_name,
+        score=result["score"],
+        place=result["place"],
+        points=engine.points_decimal(service.points_of(result["points"])),
+        first=bool(result.get("first")),
+        left=bool(result.get("left")),
+    )
 
 
 def where_to_sit(round_: Round | None) -> list[dict]:

@@ -29,7 +29,7 @@ import hashlib
 import io
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from django.core.exceptions import ValidationError
@@ -475,11 +475,16 @@ def stored_draw(round_: Round) -> engine.Draw:
     )
 
 
-def played_rounds(tournament: Tournament) -> list[engine.PlayedRound]:
-    """Return the closed rounds as the engine sees them (points recomputed from the stored
-    table scores, so a stored figure can be checked against them)."""
+def played_rounds(
+    tournament: Tournament, *, through: int | None = None
+) -> list[engine.PlayedRound]:
+    """Return the closed rounds (up to round ``through``) as the engine sees them (points
+    recomputed from the stored table scores, so a stored figure can be checked against
+    them)."""
     played = []
     rounds = tournament.rounds.filter(status=Round.Status.CLOSED).prefetch_related("round_tables")
+    if through is not None:
+        rounds = rounds.filter(number__lte=through)
     for r in rounds.order_by("number"):
         scores, leavers = {}, set()
         for rt in r.round_tables.all():
@@ -500,14 +505,39 @@ def played_rounds(tournament: Tournament) -> list[engine.PlayedRound]:
     return played
 
 
-def current_standings(tournament: Tournament) -> tuple[engine.StandingRow, ...]:
-    """Return the ranking after the closed rounds (every entry, section 8)."""
-    return engine.final_ranking(
+def entries_as_of(entries: Sequence[engine.Entry], through: int | None) -> tuple[engine.Entry, ...]:
+    """Return the entries as they stood after round ``through`` (None: now): those entered by
+    then, a withdrawal only if it came after that round or before."""
+    if through is None:
+        return tuple(entries)
+    return tuple(
+        e
+        if e.withdrawn_after is None or e.withdrawn_after <= through
+        else replace(e, withdrawn_after=None)
+        for e in entries
+        if e.from_round <= through
+    )
+
+
+def ranking_after(
+    tournament: Tournament, *, through: int | None = None
+) -> tuple[tuple[engine.StandingRow, ...], list[engine.PlayedRound]]:
+    """Return the ranking after the closed rounds (every entry, section 8), or after round
+    ``through`` and the closed rounds before it (the entries as they stood then), with the
+    rounds it counts."""
+    played = played_rounds(tournament, through=through)
+    rows = engine.final_ranking(
         format_code=tournament.tournament_format,
         seed=tournament.seed,
-        entries=engine_entries(tournament),
-        rounds=played_rounds(tournament),
+        entries=entries_as_of(engine_entries(tournament), through),
+        rounds=played,
     )
+    return rows, played
+
+
+def current_standings(tournament: Tournament) -> tuple[engine.StandingRow, ...]:
+    """Return the ranking after the closed rounds (every entry, section 8)."""
+    return ranking_after(tournament)[0]
 
 
 # --- the draw ------------------------------------------------------------------------------

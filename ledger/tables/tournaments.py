@@ -1,6 +1,8 @@
-"""The tables of a tournament: the standings (screen, CSV, XLSX) and the list of tournaments."""
+"""The tables of a tournament: the standings (screen, CSV, XLSX, PDF) and the words of a round."""
 
 from __future__ import annotations
+
+from decimal import Decimal
 
 import django_tables2 as tables
 from django.utils.translation import gettext
@@ -14,6 +16,21 @@ from ledger.tables.columns import (
     figure_html,
 )
 
+ROUND_KINDS = {
+    "seeded_groups": _("drawn in seeded groups"),
+    "random": _("drawn by lot"),
+    "standings": _("drawn by the standings"),
+    "final": _("the final"),
+}
+DRAW_MODES = {
+    "search": _("the search found the draw"),
+    "fallback": _("the fallback fill made the draw"),
+    "direct": _("drawn directly"),
+    "manual": _("set by the director"),
+}
+# The columns of the tie-breaks (section 8), shown in the format's order.
+TIE_BREAK_COLUMNS = ("score_sum", "firsts", "best_round")
+
 
 def status_text(status: str) -> str:
     """Return an entry's status (section 8) in words: active, entered in round k, withdrawn."""
@@ -24,20 +41,33 @@ def status_text(status: str) -> str:
     return ""
 
 
+def round_kind_text(kind: str) -> str:
+    """Return how a round was drawn (section 5.1) in words."""
+    return str(ROUND_KINDS.get(kind, kind))
+
+
+def draw_mode_text(mode: str) -> str:
+    """Return how a round's draw was made (section 5.3) in words."""
+    return str(DRAW_MODES.get(mode, mode))
+
+
 class DecimalPointsColumn(tables.Column):
-    """Tournament points with two decimals: as the language writes numbers on the screen and
-    the sheets (a true minus), as the selectors give them in the exports ("-7.00")."""
+    """Tournament points as the selectors write them (two decimals, ``"-0.50"``): as the
+    reader's language writes numbers on the screen and the sheets (a true minus, red when
+    negative), a number in the exports (empty stays empty)."""
 
     def render(self, value):
         return decimal_points_html(value)
 
     def value(self, value):
-        return value
+        return Decimal(value) if value not in (None, "") else value
 
 
 class TournamentStandingsTable(tables.Table):
-    """Position, name, club, the points of each round (added per round), the total and the
-    tie-break values; the points are exact rationals shown with two decimals."""
+    """Position, name, club, ladder rank, the points of each round (added per round), the
+    total, a ``hu_kupa`` final's group and score, the tie-break values in the format's order,
+    rounds played, byes and status; the points are exact rationals shown with two decimals
+    (numbers in the exports). Build it with ``of`` from the selector's ``Standings``."""
 
     rank = CountColumn(verbose_name="#", orderable=False)
     name = tables.Column(verbose_name=_("Player"), orderable=False)
@@ -46,7 +76,20 @@ class TournamentStandingsTable(tables.Table):
         orderable=False,
         attrs={"td": {"class": "more"}, "th": {"class": "more"}},
     )
-    points = DecimalPointsColumn(verbose_name=_("Points"), orderable=False, attrs=NUM_ATTRS)
+    ladder_rank = tables.Column(
+        verbose_name=_("Ladder rank"), orderable=False, attrs=MORE_NUM_ATTRS, default=""
+    )
+    points = DecimalPointsColumn(
+        verbose_name=_("Points"),
+        orderable=False,
+        attrs={**NUM_ATTRS, "td": {"class": "num total-points"}},
+    )
+    final_group = tables.Column(
+        verbose_name=_("Final group"), orderable=False, attrs=MORE_NUM_ATTRS, default=""
+    )
+    final_score = tables.Column(
+        verbose_name=_("Final score"), orderable=False, attrs=MORE_NUM_ATTRS, default=""
+    )
     score_sum = CountColumn(verbose_name=_("Score sum"), orderable=False, attrs=MORE_NUM_ATTRS)
     firsts = CountColumn(verbose_name=_("Firsts"), orderable=False, attrs=MORE_NUM_ATTRS)
     best_round = tables.Column(
@@ -61,7 +104,16 @@ class TournamentStandingsTable(tables.Table):
         row_attrs = {"data-player": lambda record: record.name}
         empty_text = _("No entries yet.")
 
-    def __init__(self, data, *, rounds: int = 0, **kwargs):
+    def __init__(
+        self,
+        data,
+        *,
+        rounds: int = 0,
+        tie_breaks: tuple[str, ...] = TIE_BREAK_COLUMNS,
+        ladder: bool = False,
+        final: bool = False,
+        **kwargs,
+    ):
         extra = [
             (
                 f"round_{k}",
@@ -75,9 +127,43 @@ class TournamentStandingsTable(tables.Table):
             )
             for k in range(1, rounds + 1)
         ]
+        shown = [t for t in tie_breaks if t in TIE_BREAK_COLUMNS]
+        hidden = [t for t in TIE_BREAK_COLUMNS if t not in shown]
+        if not ladder:
+            hidden.append("ladder_rank")
+        if not final:
+            hidden += ["final_group", "final_score"]
+        kwargs["exclude"] = (*kwargs.get("exclude", ()), *hidden)
         super().__init__(data, extra_columns=extra, **kwargs)
-        order = ["rank", "name", "club", *[name for name, _c in extra], "points"]
-        self.sequence = [*order, "..."]
+        self.sequence = [
+            "rank",
+            "name",
+            "club",
+            "ladder_rank",
+            *[name for name, _c in extra],
+            "points",
+            "final_group",
+            "final_score",
+            *shown,
+            *(t for t in TIE_BREAK_COLUMNS if t not in shown),
+            "rounds_played",
+            "byes",
+            "status",
+        ]
+
+    @classmethod
+    def of(cls, standings, *, ladder: bool = False, **kwargs) -> TournamentStandingsTable:
+        """Return the table of ``standings`` (``selectors.tournaments.Standings``): a column per
+        round counted, its format's tie-breaks in order, the ladder rank when ``ladder`` and
+        some entry has one, a ``hu_kupa`` final's group and score once it is played."""
+        return cls(
+            standings.lines,
+            rounds=standings.rounds,
+            tie_breaks=standings.tie_breaks,
+            ladder=ladder and standings.ladder,
+            final=standings.final,
+            **kwargs,
+        )
 
     def render_status(self, value):
         return status_text(value)
@@ -95,5 +181,17 @@ class TournamentStandingsTable(tables.Table):
     def value_best_round(self, value):
         return value
 
+    def render_final_score(self, value):
+        return figure_html(value) if isinstance(value, int) else value
+
+    def value_final_score(self, value):
+        return value
+
     def value_status(self, value):
         return status_text(value)
+
+    def value_ladder_rank(self, value):
+        return value
+
+    def value_final_group(self, value):
+        return value

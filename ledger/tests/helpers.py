@@ -33,6 +33,7 @@ from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
 from ledger.games.registry import get_game
 from ledger.models import (
     Account,
+    Entry,
     Member,
     Seat,
 )
@@ -340,6 +341,8 @@ MATRIX = {
     "tournament_ranking_pdf": ("member", None),
     "tournament_round": ("admin", None),
     "tournament_round_pdf": ("admin", None),
+    "tournament_round_result_pdf": ("member", None),
+    "tournament_round_table_sheet_pdf": ("member", None),
     "tournament_round_swap": (None, "admin"),
     "tournament_round_redraw": (None, "admin"),
     "tournament_round_publish": (None, "admin"),
@@ -368,6 +371,9 @@ TOURNAMENT_URLS = {
     "tournament_ranking_pdf",
 }
 ROUND_URLS = {name for name in MATRIX if name.startswith("tournament_round")}
+# The round URLs a member reads once the draw is published (the director before): the matrix
+# names the world's published round for them.
+PUBLISHED_ROUND_URLS = {"tournament_round_result_pdf", "tournament_round_table_sheet_pdf"}
 
 
 def drawn_tournament(club, names=("Ana", "Bor", "Cene")):
@@ -414,8 +420,9 @@ def build_world():
     return {
         "tournament": tournament,
         "round": round_,
-        "link_round": published_round(a),
-        "b_link_round": published_round(b),
+        # A published round of another tournament (its sheets, its tables' own links).
+        "published_round": published_round(a),
+        "b_published_round": published_round(b),
         "b_tournament": b_tournament,
         "b_round": b_round,
         "club": a,
@@ -472,15 +479,18 @@ def kwargs_for(name, w, *, foreign=False):
     if name in TOURNAMENT_URLS:
         pk = (w["b_tournament"] if foreign else w["tournament"]).pk
     elif name == "tournament_round_cards_pdf":  # a published round's cards
-        pk = (w["b_link_round"] if foreign else w["link_round"]).pk
+        pk = (w["b_published_round"] if foreign else w["published_round"]).pk
     elif name in ROUND_URLS:
-        pk = (w["b_round"] if foreign else w["round"]).pk
+        own = w.get("published_round", w["round"]) if name in PUBLISHED_ROUND_URLS else w["round"]
+        pk = (w["b_round"] if foreign else own).pk
     kwargs = {"club": "alpha"}
     if name in LINK_URLS:
-        linked = w["b_link_round"] if foreign else w["link_round"]
+        linked = w["b_published_round"] if foreign else w["published_round"]
         kwargs["token"] = linked.round_tables.order_by("number").first().token
     if pk is not None:
         kwargs["pk"] = pk
+    if name == "tournament_round_table_sheet_pdf":
+        kwargs["number"] = 1
     if name in ("treasury_count", "treasury_adjust", "table_sheet_pdf"):
         kwargs["table"] = table.pk
     return kwargs
@@ -564,3 +574,47 @@ def first_hand_again(table, rng):
     schedule = schedule_in_turn(game, seats, seats[0], 1, rates)
     state = game.next_state(None, dict.fromkeys(game.features.pool_codes, 0), seats)
     return {**game.random_hand(rng, schedule, rates, state), "seats": seats}
+
+
+# from the tournament tests: a round table's scores given by adjustments
+def score_table(round_table, scores):
+    """Give each seated player his table score with an adjustment from or to the pool (the
+    Slovenian pool is split at the close; the score before the split is the adjustments)."""
+    table = round_table.table
+    pool = get_game(table.game).features.pool_codes[0]
+    names = dict(
+        Entry.objects.filter(tournament=round_table.round.tournament).values_list("code", "name")
+    )
+    for code in round_table.seats:
+        points = scores[code]
+        if points > 0:
+            source, target = pool, names[code]
+        else:
+            source, target = names[code], pool
+        if points:
+            services.adjustment_post(
+                table=table, source=source, target=target, points=abs(points), reason="test"
+            )
+
+
+def settle_zero_sum(round_table, scores):
+    """Give each seated player his table score at a zero-sum table by adjustments from the
+    players below zero to those above it."""
+    names = dict(
+        Entry.objects.filter(tournament=round_table.round.tournament).values_list("code", "name")
+    )
+    debtors = [[names[c], -scores[c]] for c in round_table.seats if scores[c] < 0]
+    creditors = [[names[c], scores[c]] for c in round_table.seats if scores[c] > 0]
+    for creditor in creditors:
+        while creditor[1]:
+            debtor = next(d for d in debtors if d[1])
+            points = min(debtor[1], creditor[1])
+            services.adjustment_post(
+                table=round_table.table,
+                source=debtor[0],
+                target=creditor[0],
+                points=points,
+                reason="test",
+            )
+            debtor[1] -= points
+            creditor[1] -= points

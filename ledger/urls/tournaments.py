@@ -16,6 +16,12 @@ urlpatterns = [
     path("t/<int:pk>/wall/", views.tournament_wall, name="tournament_wall"),
     path("t/round/<int:pk>/", views.tournament_round, name="tournament_round"),
     path("t/round/<int:pk>/draw.pdf", views.round_pdf, name="tournament_round_pdf"),
+    path("t/round/<int:pk>/result.pdf", views.round_result_pdf, name="tournament_round_result_pdf"),
+    path(
+        "t/round/<int:pk>/table/<int:number>/sheet.pdf",
+        views.round_table_sheet_pdf,
+        name="tournament_round_table_sheet_pdf",
+    ),
     path("t/round/<int:pk>/swap/", views.round_swap, name="tournament_round_swap"),
     path("t/round/<int:pk>/redraw/", views.round_redraw, name="tournament_round_redraw"),
     path("t/round/<int:pk>/publish/", views.round_publish, name="tournament_round_publish"),

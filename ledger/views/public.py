@@ -1,6 +1,7 @@
 """The public results pages of a club that publishes them: no log-in, names and points.
 
-``/p/<club>/`` shows the running season's standings and its closed evenings, ``standings/``
+``/p/<club>/`` shows the running season's standings, its closed evenings and links to the
+club's tournaments (those with a published draw), ``standings/``
 another season's (``?season=``), ``evening/<pk>/`` a closed evening's results, ``t/<pk>/`` a
 tournament's ranking and its published draws. Every page
 answers 404 unless the club publishes its results, and an open evening is never shown, so a
@@ -26,13 +27,15 @@ def _money_excluded(club) -> tuple[str, ...]:
     return () if club.publish_money else ("money",)
 
 
-def _standings(request, club: str, *, value: str | None):
+def _standings(request, club: str, *, value: str | None, tournaments: bool = False):
     public = found(
         selectors.published_club(slug=club, known=getattr(request, "url_club", None)), "club"
     )
     seasons = selectors.seasons_for_club(club=public)
     season = picked_season(seasons=seasons, value=value)
     context = {"public_club": public, "seasons": seasons, "season": season}
+    if tournaments:
+        context["tournaments"] = selectors.published_tournaments(club=public)
     if season is not None:
         # Published results are the closed evenings' only: an open evening is never public.
         # A member who left the club (inactive) is not named on the public pages.
@@ -48,8 +51,8 @@ def _standings(request, club: str, *, value: str | None):
 @require_safe
 def public_club(request, club):
     """The club's public page: the running season's standings, its closed evenings, the
-    other seasons."""
-    return _standings(request, club, value=None)
+    other seasons and the club's tournaments (those with a published draw)."""
+    return _standings(request, club, value=None, tournaments=True)
 
 
 @require_safe
@@ -82,11 +85,10 @@ def public_tournament(request, club, pk):
     public = found(selectors.published_club(slug=club), "club")
     tournament = found(reads.tournament_for_club(club=public, pk=pk), "tournament")
     rounds = list(tournament.rounds.exclude(status="drafted").order_by("number"))
-    closed = sum(1 for r in rounds if r.status == "closed")
     context = {
         "public_club": public,
         "tournament": tournament,
-        "table": TournamentStandingsTable(reads.standings_lines(tournament), rounds=closed),
+        "table": TournamentStandingsTable.of(reads.standings_after(tournament), ladder=True),
         "draws": [reads.round_view(r) for r in rounds],
         "rules": reads.rules_note(tournament),
     }

@@ -12,7 +12,7 @@ from __future__ import annotations
 import secrets
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -35,8 +35,9 @@ from ledger.models import Club, Entry, Member, Round, RoundTable, Table, tournam
 from ledger.selectors import tournaments as reads
 from ledger.services import tournaments as service
 from ledger.services.errors import LedgerError
-from ledger.tables.tournaments import TournamentStandingsTable
+from ledger.tables.tournaments import TournamentStandingsTable, draw_mode_text, round_kind_text
 from ledger.tournaments import engine
+from ledger.web import kept
 from ledger.web.http import found
 from ledger.web.permissions import ROLE_RANK, TABLE_LINKS, can, club_role, role_of
 from ledger.web.qr import qr_svg
@@ -285,6 +286,8 @@ def tournament_round(request, pk):
             # The time left only while the round is played (a closed round has none).
             "clock": _clock(round_) if round_.status == Round.Status.PLAYING else None,
             "swap_form": SwapForm(players=view.players),
+            "kind_text": round_kind_text(round_.kind),
+            "mode_text": draw_mode_text(round_.mode),
             "substitute_form": _substitute_form(request, round_, view),
             "log": [_log_line(line) for line in round_.log],
             "corrections": reads.corrections(round_.tournament, round_=round_),
@@ -434,7 +437,8 @@ def round_cards_pdf(request, pk):
     if round_.status not in service.LINK_ROUNDS:
         messages.error(request, gettext("Publish the draw first: the cards carry its tables."))
         return _to_round(request, round_)
-    return _pdf(reports.tournament_cards_pdf(round_=round_, cards=_cards(request, round_)))
+    cards = _cards(request, round_)
+    return _pdf(request, lambda: reports.tournament_cards_pdf(round_=round_, cards=cards))
 
 
 def _cards(request, round_: Round) -> list[dict]:
@@ -543,11 +547,47 @@ def _clock(round_: Round) -> dict | None:
 @club_role(ADMIN)
 def round_pdf(request, pk):
     """The round's draw sheet as a PDF for the notice board."""
-    return _pdf(reports.tournament_draw_pdf(round_=_round(request, pk)))
+    round_ = _round(request, pk)
+    return _pdf(request, lambda: reports.tournament_draw_pdf(round_=round_))
 
 
-def _pdf(report) -> HttpResponse:
-    filename, content_type, content = report
+def _published(request, round_: Round) -> Round:
+    """Return ``round_`` unless its draw is unpublished and the reader is not the director
+    (404: an unpublished draw may still change, so only the director reads it)."""
+    if round_.status == Round.Status.DRAFTED and not can(request, ADMIN):
+        raise Http404("No such round")
+    return round_
+
+
+@club_role()
+def round_result_pdf(request, pk):
+    """The round's result as a PDF in large type for the notice board: every table's
+    scores, places and points, the byes, the standings after the round."""
+    round_ = _published(request, _round(request, pk))
+    return _pdf(request, lambda: reports.tournament_round_result_pdf(round_=round_))
+
+
+@club_role()
+def round_table_sheet_pdf(request, pk, number):
+    """A round table's sheet to sign: the ordinary table sheet with the tournament's facts,
+    each player's table score, place and points and a line to sign."""
+    round_, rt = found(
+        reads.round_table_for_club(club=request.club, round_pk=pk, number=number), "table"
+    )
+    _published(request, round_)
+    return _pdf(
+        request,
+        lambda: reports.round_table_sheet_pdf(round_=round_, round_table=rt, number=number),
+    )
+
+
+def _pdf(request, render) -> HttpResponse:
+    """Serve the report ``render()`` returns, rendered under the user's lock (one render at a
+    time per user, ``ledger.web.kept``; 429 while his last one is under way)."""
+    try:
+        filename, content_type, content = kept.kept_report(request, None, render)
+    except kept.Busy:
+        return kept.busy_response()
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
@@ -557,8 +597,9 @@ def _pdf(report) -> HttpResponse:
 
 
 def _standings_table(request, tournament):
-    closed = tournament.rounds.filter(status=Round.Status.CLOSED).count()
-    table = TournamentStandingsTable(reads.standings_lines(tournament), rounds=closed)
+    """Return the standings' table: the ranking PDF's columns (ladder rank, rounds, total,
+    final, tie-breaks in the format's order, rounds played, byes, status)."""
+    table = TournamentStandingsTable.of(reads.standings_after(tournament), ladder=True)
     RequestConfig(request, paginate=False).configure(table)
     return table
 
@@ -584,7 +625,8 @@ def tournament_standings(request, pk):
 @club_role()
 def tournament_ranking_pdf(request, pk):
     """The ranking (provisional or final) as a PDF in large type for the notice board."""
-    return _pdf(reports.tournament_ranking_pdf(tournament=_tournament(request, pk)))
+    tournament = _tournament(request, pk)
+    return _pdf(request, lambda: reports.tournament_ranking_pdf(tournament=tournament))
 
 
 @club_role()

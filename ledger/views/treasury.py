@@ -310,9 +310,18 @@ def evening_sheet_pdf(request, pk):
 @club_role()
 def table_sheet_pdf(request, pk, table):
     """One table's score sheet on one page, each member's result and a line to sign (kept
-    once the evening is closed)."""
+    once the evening is closed). A tournament's round table has its own sheet (its round's
+    facts, places and points): the address leads there."""
     evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
-    table_obj = _table_of(evening, table)
+    table_obj = _table_of(evening, table, related=("round_table",))
+    round_table = _round_table_of(table_obj)
+    if round_table is not None:
+        return redirect(
+            "tournament_round_table_sheet_pdf",
+            club=request.club.slug,
+            pk=round_table.round_id,
+            number=round_table.number,
+        )
     return _kept_pdf(
         request,
         kept.closed_evening_key(evening, "table", table_obj.pk),
@@ -390,11 +399,24 @@ def _treasury(request, evening, *, status: int = 200, **forms):
     return render(request, "ledger/treasury/evening.html", context, status=status)
 
 
-def _table_of(evening, table_pk: int) -> Table:
-    table = Table.objects.filter(evening=evening, pk=table_pk).select_related("evening").first()
+def _table_of(evening, table_pk: int, related: tuple[str, ...] = ()) -> Table:
+    table = (
+        Table.objects.filter(evening=evening, pk=table_pk)
+        .select_related("evening", *related)
+        .first()
+    )
     if table is None:
         raise Http404("No such table")
     return table
+
+
+def _round_table_of(table: Table):
+    """Return the tournament's round table ``table`` was opened as (read with the table),
+    or None for an ordinary table."""
+    try:
+        return table.round_table
+    except Table.round_table.RelatedObjectDoesNotExist:
+        return None
 
 
 def _back(request, evening, anchor: str = ""):

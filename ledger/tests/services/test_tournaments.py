@@ -17,7 +17,7 @@ from ledger.selectors.verify import verify_ledger
 from ledger.services import tournaments as tour
 from ledger.services.errors import LedgerError
 from ledger.tests.factories import make_club
-from ledger.tests.helpers import first_hand_again, random_hand_at
+from ledger.tests.helpers import first_hand_again, random_hand_at, score_table, settle_zero_sum
 from ledger.tests.tournaments.helpers import example
 
 pytestmark = pytest.mark.django_db
@@ -40,26 +40,6 @@ def services_create(club, params, seed="SL12-2025-03-01"):
         params=params,
         seed=seed,
     )
-
-
-def score_table(round_table, scores):
-    """Give each seated player his table score with an adjustment from or to the pool (the
-    Slovenian pool is split at the close; the score before the split is the adjustments)."""
-    table = round_table.table
-    pool = get_game(table.game).features.pool_codes[0]
-    names = dict(
-        Entry.objects.filter(tournament=round_table.round.tournament).values_list("code", "name")
-    )
-    for code in round_table.seats:
-        points = scores[code]
-        if points > 0:
-            source, target = pool, names[code]
-        else:
-            source, target = names[code], pool
-        if points:
-            services.adjustment_post(
-                table=table, source=source, target=target, points=abs(points), reason="test"
-            )
 
 
 def test_example_01_through_the_ledger():
@@ -101,29 +81,6 @@ def test_example_01_through_the_ledger():
     out = io.StringIO()
     call_command("verify_ledger", stdout=out)
     assert "OK" in out.getvalue()
-
-
-def settle_zero_sum(round_table, scores):
-    """Give each seated player his table score at a zero-sum table by adjustments from the
-    players below zero to those above it."""
-    names = dict(
-        Entry.objects.filter(tournament=round_table.round.tournament).values_list("code", "name")
-    )
-    debtors = [[names[c], -scores[c]] for c in round_table.seats if scores[c] < 0]
-    creditors = [[names[c], scores[c]] for c in round_table.seats if scores[c] > 0]
-    for creditor in creditors:
-        while creditor[1]:
-            debtor = next(d for d in debtors if d[1])
-            points = min(debtor[1], creditor[1])
-            services.adjustment_post(
-                table=round_table.table,
-                source=debtor[0],
-                target=creditor[0],
-                points=points,
-                reason="test",
-            )
-            debtor[1] -= points
-            creditor[1] -= points
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from ledger.tournaments.engine import (
     Tournament,
     TournamentError,
     bye_points,
+    lot_decided,
     params_for,
     placement_points,
     read_tournament,
@@ -327,3 +328,41 @@ def test_a_blank_club_is_no_club():
     with pytest.raises(TournamentError) as caught:
         read_tournament(data)
     assert caught.value.problems[0].field == "entries[0].club"
+
+
+def test_the_lot_decides_only_neighbours_equal_on_every_other_criterion():
+    """Example 01: after round 1 Dana and Franc (3/2, score sum 80, a first each) are ordered
+    by the lot alone, after round 3 Eva and Hana (7/2, 65, one first); Ivo and Jana (5 each)
+    are not, the score sum decides."""
+    data = example("01_sl12_dp")
+    tournament, rounds = read_tournament(without_expected(data))
+    run = run_tournament(tournament, rounds)
+
+    def decided(played):
+        rows = standings(format_code="sl_dp", seed=data["seed"], entries=run.entries, rounds=played)
+        return lot_decided(format_code="sl_dp", rows=rows, rounds=played)
+
+    assert decided(run.rounds[:1]) == (("Dana", "Franc"),)
+    assert decided(run.rounds) == (("Eva", "Hana"),)
+
+
+def test_in_a_hu_kupa_final_the_lot_decides_only_inside_a_group_at_an_equal_final_score():
+    """hu_kupa, eight players level after one round (every table score 0): the preliminary
+    standing is the lot's. In the final two of group 1 with equal final scores are ordered by
+    the lot; two of group 2 with different final scores are not, nor the last of group 1 and
+    the first of group 2."""
+    tournament = Tournament(
+        "hungarian_tarokk",
+        "hu_kupa",
+        "K8",
+        params_for("hu_kupa", {"rounds": 1}),
+        tuple(Entry(p) for p in "ABCDEFGH"),
+    )
+    one = results_for(tournament, [], [0] * 8)
+    final = results_for(tournament, [one], [5, 5, -5, -5, 9, 3, -3, -9])
+    run = run_tournament(tournament, [one, final])
+    assert lot_decided(format_code="hu_kupa", rows=run.ranking, rounds=run.rounds) == (
+        (run.ranking[0].id, run.ranking[1].id),
+        (run.ranking[2].id, run.ranking[3].id),
+    )
+    assert [r.final_score for r in run.ranking] == [5, 5, -5, -5, 9, 3, -3, -9]

@@ -64,6 +64,8 @@ NOT_HTML = {
     "tournament_ranking_pdf",
     "tournament_round_pdf",
     "tournament_round_cards_pdf",
+    "tournament_round_result_pdf",
+    "tournament_round_table_sheet_pdf",
 }
 # The pages that name an evening (or its table, hand or treasury), crawled for both evenings.
 OF_AN_EVENING = {"evening", "evening_wall", "evening_sheet", "evening_treasury"}
@@ -143,7 +145,7 @@ def world_of(slug: str) -> dict:
         "season": Season.objects.filter(club=club).order_by("pk").first(),
         "tournament": tournament,
         "round": round_,
-        "link_round": link_round,
+        "published_round": link_round,
     }
 
 

@@ -59,10 +59,13 @@ QUERIES = {
     "tournaments": 5,
     "tournament": 8,
     "tournament_round": 9,
-    "tournament_round_pdf": 9,
-    "tournament_round_cards_pdf": 10,
-    "tournament_standings": 9,
-    "tournament_ranking_pdf": 10,  # +1: the rounds' logs, for the corrections after the period
+    # The tournament's PDFs are rendered under the user's render lock (+6, see above).
+    "tournament_round_pdf": 15,
+    "tournament_round_cards_pdf": 16,  # the round's tables and their links
+    "tournament_round_result_pdf": 15,  # the round, its draw's figures, the corrections
+    "tournament_round_table_sheet_pdf": 13,  # a published round's table before the start
+    "tournament_standings": 8,
+    "tournament_ranking_pdf": 15,  # the rounds' logs, for the corrections after the period
     "tournament_wall": 9,
 }
 

@@ -3,6 +3,7 @@ without log-in; names and points only, money only when ticked too; otherwise 404
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
@@ -12,15 +13,17 @@ from django.urls import reverse
 from ledger import selectors, services
 from ledger.forms.admin import ClubForm
 from ledger.models import Club, EveningResult
+from ledger.services import tournaments as tour
 from ledger.tables.columns import money_text
 from ledger.tests import factories
 from ledger.tests.helpers import build_season, form_data
 
 pytestmark = pytest.mark.django_db
 
-# The public pages' queries: the club, its seasons, the standings (three) and its closed
-# evenings; an evening: the club, the evening, its results and its tables.
-PUBLIC_STANDINGS_QUERIES = 6
+# The public pages' queries: the club, its seasons, the standings (three), its closed
+# evenings and (the club's page) its tournaments; an evening: the club, the evening, its
+# results and its tables.
+PUBLIC_STANDINGS_QUERIES = 7
 PUBLIC_EVENING_QUERIES = 4
 
 
@@ -306,3 +309,32 @@ def test_a_member_who_left_is_not_named_on_the_public_pages(season_club):
         assert f">{gone.name}<" not in html, url
     names = [r.name for r in selectors.standings_for_season(season=season, closed_only=True)]
     assert gone.name in names
+
+
+def test_the_clubs_public_page_links_its_tournaments_with_a_published_draw():
+    """While the club publishes its results, its public page lists each tournament with a
+    published draw (name, date, game) and links its public page; a tournament whose only
+    draw is unpublished is not listed; while it does not, both pages answer 404."""
+    club = factories.make_club(slug="bled", name="Tarok Bled", game="slovenian_tarok")
+    tournaments = []
+    for name, day in (("Odprti turnir", 5), ("Zimski turnir", 12)):
+        t = tour.tournament_create(
+            club=club,
+            name=name,
+            date=datetime.date(2026, 12, day),
+            game="slovenian_tarok",
+            tournament_format="sl_dp",
+        )
+        tour.entries_import(tournament=t, text=f"Ana {day},Bled\nBor {day},Bled\nCene {day},Bled")
+        tournaments.append((t, tour.round_draw(tournament=t)))
+    (shown, first_round), (hidden, _) = tournaments
+    tour.round_publish(round_=first_round)
+    home = reverse("public_club", kwargs={"club": "bled"})
+    page = reverse("public_tournament", kwargs={"club": "bled", "pk": shown.pk})
+    assert Client().get(home).status_code == 404 and Client().get(page).status_code == 404
+    club.publish_results = True
+    club.save(update_fields=["publish_results"])
+    html = Client().get(home).content.decode()
+    assert f'<a href="{page}" data-tournament="{shown.pk}">Odprti turnir</a>' in html
+    assert "Zimski turnir" not in html
+    assert Client().get(page).status_code == 200

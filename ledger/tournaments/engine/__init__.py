@@ -45,7 +45,7 @@ from .rules import (
 )
 from .search import Conflicts
 from .seeding import ladder, seeding_groups
-from .standings import PlayedRound, final_ranking, standings
+from .standings import PlayedRound, final_ranking, lot_decided, standings
 from .tournament import (
     Correction,
     ManualDraw,
@@ -100,6 +100,7 @@ __all__ = [
     "h",
     "ladder",
     "lot",
+    "lot_decided",
     "manual_draw",
     "needs_override",
     "params_for",

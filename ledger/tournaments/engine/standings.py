@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from itertools import pairwise
 
 from .hashing import lot
 from .model import Draw, Entry, RoundPoints, StandingRow
@@ -38,7 +39,9 @@ class PlayedRound:
         return self.draw.kind
 
 
-def _sort_key(row: StandingRow, tie_breaks: Sequence[str]):
+def _criteria(row: StandingRow, tie_breaks: Sequence[str]) -> list:
+    """Return what ranks ``row`` before the lot: its points, then the format's tie-breaks up
+    to the lot, each so that the smaller sorts first."""
     key: list = [-row.points]
     for criterion in tie_breaks:
         if criterion == SCORE_SUM:
@@ -48,10 +51,13 @@ def _sort_key(row: StandingRow, tie_breaks: Sequence[str]):
         elif criterion == BEST_ROUND:
             key.append((row.best_round is None, -(row.best_round or 0)))
         elif criterion == LOT:
-            key.append(row.lot)
-    # The lot is the last tie-break everywhere, the id only guards against a hash collision.
-    key.extend([row.lot, row.id])
+            break
     return key
+
+
+def _sort_key(row: StandingRow, tie_breaks: Sequence[str]):
+    # The lot is the last tie-break everywhere, the id only guards against a hash collision.
+    return [*_criteria(row, tie_breaks), row.lot, row.id]
 
 
 def standings(
@@ -129,3 +135,30 @@ def final_ranking(
     placed.update(final.draw.byes)
     ordered.extend(row for row in preliminary if row.id not in placed)
     return tuple(replace(row, rank=i) for i, row in enumerate(ordered, 1))
+
+
+def lot_decided(
+    *,
+    format_code: str,
+    rows: Sequence[StandingRow],
+    rounds: Sequence[PlayedRound],
+) -> tuple[tuple[str, str], ...]:
+    """Return the neighbours of a ranking (``rows`` in rank order, as ``final_ranking`` gives
+    them after ``rounds``) whose order only the lot decided: equal on the points and on every
+    tie-break of the format before the lot (section 8). In a played ``hu_kupa`` final, only
+    two of one final group with the same final score (and neither having left), or two of the
+    final's byes, or two players not in the final, can be so equal: the groups, the final's
+    score and a seat left decide before the preliminary standing does."""
+    rules = FORMATS[format_code]
+    final = next((r for r in rounds if r.kind == FINAL), None)
+    stage: dict[str, tuple] = {}
+    if final is not None:
+        stage.update(dict.fromkeys(final.draw.byes, (1,)))
+        for seat in final.result.seats:
+            stage[seat.player] = (0, seat.table, seat.left, -seat.score)
+
+    def key(row: StandingRow) -> tuple:
+        where = stage.get(row.id, (2,)) if final is not None else ()
+        return (*where, *_criteria(row, rules.tie_breaks))
+
+    return tuple((a.id, b.id) for a, b in pairwise(rows) if key(a) == key(b))
