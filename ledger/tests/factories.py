@@ -11,6 +11,7 @@ from ledger import services
 from ledger.games.danish.engine import rotation
 from ledger.games.danish.engine.generate import random_hand
 from ledger.models import Club, Member, Season
+from ledger.services import tournaments as tournament_services
 from ledger.tests.conftest import load_example
 
 PASSWORD = "tarok-test-pw-1"
@@ -66,3 +67,31 @@ def random_table_hands(table, count: int, seed: int = 1, rates=None):
         record = random_hand(rng, seats, dealer, rates, sitting_out=out, with_table=False)
         hands.append(services.hand_record(table=table, record=record))
     return hands
+
+
+def make_tournament(
+    club: Club,
+    players=(),
+    *,
+    name: str = "DP Kranj",
+    game: str = "slovenian_tarok",
+    tournament_format: str = "sl_dp",
+    params: dict | None = None,
+    seed: str = "",
+    players_club: str = "Kranj",
+):
+    """Create a tournament of ``club`` on 5 December 2026 and enter ``players`` by name through
+    the pasted list, their ladder ranks in the given order."""
+    tournament = tournament_services.tournament_create(
+        club=club,
+        name=name,
+        date=datetime.date(2026, 12, 5),
+        game=game,
+        tournament_format=tournament_format,
+        params=params,
+        seed=seed,
+    )
+    if players:
+        text = "\n".join(f"{n},{players_club},{i}" for i, n in enumerate(players, 1))
+        tournament_services.entries_import(tournament=tournament, text=text)
+    return tournament

@@ -25,7 +25,7 @@ from django.utils.translation import gettext
 from ledger import reports, services
 from ledger.models import Round, RoundTable
 from ledger.services import tournaments as tour
-from ledger.tests.factories import PASSWORD, make_club, make_member
+from ledger.tests.factories import PASSWORD, make_club, make_member, make_tournament
 from ledger.tests.helpers import (
     client_for,
     first_hand_again,
@@ -138,20 +138,13 @@ def test_the_table_sheet_of_a_round_table(dp):
 def six():
     """A Slovenian DP of six players (two tables of three) with round 1 started."""
     club = make_club(slug="bled", name="Tarok Bled", game="slovenian_tarok")
-    t = tour.tournament_create(
-        club=club,
+    t = make_tournament(
+        club,
+        ["Ana", "Bor", "Cene", "Dana", "Eva", "Franc"],
         name="Odprti turnir",
-        date=datetime.date(2026, 12, 5),
-        game="slovenian_tarok",
-        tournament_format="sl_dp",
         params={"rounds": 2},
         seed="B6",
-    )
-    tour.entries_import(
-        tournament=t,
-        text="\n".join(
-            f"{n},Bled,{i}" for i, n in enumerate(["Ana", "Bor", "Cene", "Dana", "Eva", "Franc"], 1)
-        ),
+        players_club="Bled",
     )
     r = tour.round_draw(tournament=t)
     tour.round_publish(round_=r)

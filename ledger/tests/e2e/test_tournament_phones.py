@@ -10,7 +10,6 @@ engine computed; round 2 is drawn by the standings and entered through the new l
 
 from __future__ import annotations
 
-import datetime
 import re
 
 import pytest
@@ -68,17 +67,8 @@ def test_a_dp_of_two_rounds_from_four_phones_with_the_wall_open(browser, live_se
         time_zone="Europe/Ljubljana",
     )
     viewer = factories.make_member(club, "Zaslon", Member.Role.MEMBER, login=True)
-    t = tour.tournament_create(
-        club=club,
-        name="DP Kranj",
-        date=datetime.date(2026, 12, 5),
-        game="slovenian_tarok",
-        tournament_format="sl_dp",
-        params={"rounds": 2, "hands_target": {"3": TARGET}},
-        seed="phones",
-    )
-    tour.entries_import(
-        tournament=t, text="\n".join(f"{n},Kranj,{i}" for i, n in enumerate(NAMES, 1))
+    t = factories.make_tournament(
+        club, NAMES, params={"rounds": 2, "hands_target": {"3": TARGET}}, seed="phones"
     )
 
     client = Client()

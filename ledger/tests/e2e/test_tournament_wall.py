@@ -3,8 +3,6 @@ the countdown, where every player sits and the standings on one screen, no CSP v
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
 from django.test import Client
 from playwright.sync_api import expect
@@ -23,16 +21,7 @@ NAMES = [f"Igralec {chr(65 + i)}" for i in range(24)]
 def test_the_tournament_wall(browser, live_server, width, height):
     club = factories.make_club(slug="dp", name="Tarok Kranj", game="slovenian_tarok")
     viewer = factories.make_member(club, "Zaslon", Member.Role.MEMBER, login=True)
-    t = tour.tournament_create(
-        club=club,
-        name="DP Kranj",
-        date=datetime.date(2026, 12, 5),
-        game="slovenian_tarok",
-        tournament_format="sl_dp",
-    )
-    tour.entries_import(
-        tournament=t, text="\n".join(f"{n},Kranj,{i}" for i, n in enumerate(NAMES, 1))
-    )
+    t = factories.make_tournament(club, NAMES)
     r = tour.round_draw(tournament=t)
     tour.round_publish(round_=r)
     tour.round_start(round_=r)

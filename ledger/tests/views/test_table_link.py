@@ -12,7 +12,7 @@ from django.urls import reverse
 from ledger.models import Hand, HandRevision, Member, Round, RoundTable
 from ledger.selectors.verify import verify_ledger
 from ledger.services import tournaments as tour
-from ledger.tests.factories import make_club, make_member
+from ledger.tests.factories import make_club, make_member, make_tournament
 from ledger.tests.helpers import client_for, hand_post, next_random_record
 
 pytestmark = pytest.mark.django_db
@@ -22,17 +22,8 @@ SLUG = "kranj"
 
 def six_players(club, **params):
     """Return a Slovenian DP of six guests (two tables of three), round 1 published."""
-    t = tour.tournament_create(
-        club=club,
-        name="DP Kranj",
-        date=datetime.date(2026, 12, 5),
-        game="slovenian_tarok",
-        tournament_format="sl_dp",
-        params=params or {"rounds": 2},
-        seed="link",
-    )
-    tour.entries_import(
-        tournament=t, text="\n".join(f"{n},Bled,{i}" for i, n in enumerate("ABCDEF", 1))
+    t = make_tournament(
+        club, "ABCDEF", params=params or {"rounds": 2}, seed="link", players_club="Bled"
     )
     return tour.round_publish(round_=tour.round_draw(tournament=t))
 

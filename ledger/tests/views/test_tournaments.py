@@ -1,7 +1,6 @@
 """The director's screens (issue 21 part 3): a tournament from creation to the final ranking
 through the pages, the hall's wall and the ranking's exports."""
 
-import datetime
 import json
 import random
 
@@ -14,7 +13,7 @@ from django.utils.translation import gettext
 
 from ledger.models import Entry, Round, Tournament
 from ledger.services import tournaments as tour
-from ledger.tests.factories import make_club, make_member
+from ledger.tests.factories import make_club, make_member, make_tournament
 from ledger.tests.helpers import client_for, first_hand_again, random_hand_at
 
 pytestmark = pytest.mark.django_db
@@ -162,16 +161,7 @@ def test_bad_parameters_are_shown_on_the_form(director):
 
 def test_the_public_page_shows_the_ranking_and_the_published_draws(director):
     club, client = director
-    t = tour.tournament_create(
-        club=club,
-        name="Odprti turnir",
-        date=datetime.date(2026, 12, 5),
-        game="slovenian_tarok",
-        tournament_format="sl_dp",
-    )
-    tour.entries_import(
-        tournament=t, text="\n".join(f"{n},Bled,{i}" for i, n in enumerate(NAMES, 1))
-    )
+    t = make_tournament(club, NAMES, name="Odprti turnir", players_club="Bled")
     r = tour.round_draw(tournament=t)
     public = reverse("public_tournament", kwargs={"club": "kranj", "pk": t.pk})
     assert client.get(public).status_code == 404  # the club keeps its results private
@@ -189,14 +179,7 @@ def test_the_director_corrects_a_hand_of_a_closed_round_on_the_hand_form(directo
     """The hand form of a closed round's table: open to the director, the correction goes
     through tournament_hand_correct; after the period it asks for the override."""
     club, client = director
-    t = tour.tournament_create(
-        club=club,
-        name="DP",
-        date=datetime.date(2026, 12, 5),
-        game="slovenian_tarok",
-        tournament_format="sl_dp",
-    )
-    tour.entries_import(tournament=t, text="\n".join(NAMES))
+    t = make_tournament(club, NAMES, name="DP")
     r = tour.round_draw(tournament=t)
     tour.round_publish(round_=r)
     r = tour.round_start(round_=r)
