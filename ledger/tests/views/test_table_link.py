@@ -209,3 +209,21 @@ def test_the_cards_carry_each_tables_link_as_a_qr_code(playing, club):
     text = text.replace("\n", "")
     for rt in playing.values():
         assert f"Table {rt.number}" in text and rt.token in text
+
+
+def test_the_director_seats_a_substitute_from_the_round_page(playing, club):
+    """The round page's form seats a guest for a drawn player (the table's seat changes hands
+    at once); a form naming neither a member nor a guest is refused, naming the rule."""
+    director = client_for(make_member(club, "Direktor", role=Member.Role.ADMIN, login=True).user)
+    url = reverse("tournament_round_substitute", kwargs={"club": SLUG, "pk": playing[2].round_id})
+    absent = playing[2].seats[0]
+    response = director.post(url, {"absent": absent}, follow=True)
+    assert "choose a member or type a guest" in response.content.decode()
+    assert RoundTable.objects.get(pk=playing[2].pk).substitutes == {}
+    response = director.post(url, {"absent": absent, "guest_name": "Rezerva"}, follow=True)
+    assert "The substitute is seated." in response.content.decode()
+    assert RoundTable.objects.get(pk=playing[2].pk).substitutes[absent]["name"] == "Rezerva"
+    seated = [s.name for s in playing[2].table.seats.filter(left=False).order_by("position")]
+    assert seated[0] == "Rezerva" and len(seated) == 3
+    page = response.content.decode()
+    assert "Rezerva plays for" in page
