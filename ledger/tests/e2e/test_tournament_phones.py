@@ -103,7 +103,8 @@ def test_a_dp_of_two_rounds_from_four_phones_with_the_wall_open(browser, live_se
         for number in (1, 2):
             round_ = tour.round_publish(round_=tour.round_draw(tournament=t))
             round_ = tour.round_start(round_=round_)
-            expect(wall.locator("#wall-clock")).to_be_visible()  # the countdown, every 5 s
+            # The wall polls every 5 s: the countdown appears once the round is started.
+            expect(wall.locator("#wall-clock")).to_be_visible(timeout=20_000)
             expect(wall.locator("#wall-seats li[data-player]")).to_have_count(12)
             pages = open_links(browser, live_server, round_, phones)
             first = pages[1]
@@ -144,7 +145,7 @@ def test_a_dp_of_two_rounds_from_four_phones_with_the_wall_open(browser, live_se
             tour.round_close(round_=round_)  # the director closes the round
             lines = reads.standings_lines(Tournament.objects.get(pk=t.pk))
             top = wall.locator("#wall-ranking tr[data-player]").first
-            expect(top).to_have_attribute("data-player", lines[0].name)
+            expect(top).to_have_attribute("data-player", lines[0].name, timeout=20_000)
             expect(top).to_contain_text(lines[0].points.replace(".", ","))  # in Slovenian
             wall.screenshot(path=str(ARTIFACTS / f"dp-wall-round{number}-1280x720.png"))
 
