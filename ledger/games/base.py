@@ -41,6 +41,12 @@ class Features:
         return tuple(p.code for p in self.pools)
 
 
+# The reason of a close's moves that split the pools among the members (``hand-format.md``,
+# "An evening"): a member's balance before the split is his balance after every other move of
+# the close (the Slovenian radli penalties), and his final one after these too.
+SPLIT = "split"
+
+
 @dataclass(frozen=True)
 class Move:
     """``points`` (> 0) moved from one account key to another, with the rule that moved them."""

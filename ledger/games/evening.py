@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import cast
 
 from ledger.games import validation
+from ledger.games.base import SPLIT
 from ledger.games.errors import EveningError, HandError, Problems, _
 
 EVENING_FORMAT = "tarokclub.evening/1"
@@ -42,7 +43,7 @@ class EveningRun:
         """Each pool after the close's penalties, before its split."""
         pools = {code: v for code, v in self.balances.items() if code not in self.seats}
         for move in self.close:
-            if move.reason != "split":
+            if move.reason != SPLIT:
                 for account, amount in ((move.source, -move.points), (move.target, move.points)):
                     if account in pools:
                         pools[account] += amount
@@ -145,7 +146,7 @@ def run_evening(game, data, rates) -> EveningRun:
     except HandError as error:
         raise EveningError(error.problems) from error
     before = dict(balances)
-    _apply(before, [m for m in close if m.reason != "split"])
+    _apply(before, [m for m in close if m.reason != SPLIT])
     after = dict(balances)
     _apply(after, close)
     return EveningRun(

@@ -38,6 +38,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from ledger.games.base import SPLIT
 from ledger.games.registry import get_game, is_reserved_name
 from ledger.models import (
     Bye,
@@ -892,14 +893,17 @@ def note_begun_hand(round_table: RoundTable, number: int) -> None:
 
 def table_scores(table: Table) -> dict[int, tuple[int, int, bool]]:
     """Return each seated member's (before_split, final, left) of a closed table, by member
-    id: ``final`` his balance after the close, ``before_split`` that less his split share."""
+    id: ``final`` his balance after the close, ``before_split`` that less his share of the
+    split (the close's moves of reason ``SPLIT``; a Slovenian radelc penalty of the close
+    counts before the split, section 6)."""
     balances = table_balances(table.pk)
     split = Posting.objects.filter(
         table=table, kind=Posting.Kind.SPLIT, reversed_by__isnull=True
     ).first()
     net: dict[str, int] = {}
     if split is not None:
-        for t in Transfer.objects.filter(posting=split).select_related("source", "target"):
+        shares = Transfer.objects.filter(posting=split, reason=SPLIT)
+        for t in shares.select_related("source", "target"):
             net[t.source.code] = net.get(t.source.code, 0) - t.points
             net[t.target.code] = net.get(t.target.code, 0) + t.points
     result = {}

@@ -16,6 +16,7 @@ from ledger.selectors import tournaments as reads
 from ledger.selectors.verify import verify_ledger
 from ledger.services import tournaments as tour
 from ledger.services.errors import LedgerError
+from ledger.tests.conftest import load_example
 from ledger.tests.factories import make_club
 from ledger.tests.helpers import first_hand_again, random_hand_at, score_table, settle_zero_sum
 from ledger.tests.tournaments.helpers import example
@@ -564,3 +565,29 @@ def test_a_published_draw_that_has_not_started_can_be_withdrawn_and_drawn_again(
     with pytest.raises(LedgerError):
         tour.round_unpublish(round_=r)
     assert r.log[-1]["action"] == "publish" and any(x["action"] == "unpublish" for x in r.log)
+
+
+def test_a_slovenian_table_score_counts_the_radli_penalties_of_the_close():
+    """Section 6: a Slovenian player's table score before the split is his hands less his
+    radli penalties of the close. The spec's evening SL_EVENING played as a round table of
+    four gives its ``before_split`` exactly, and the places and DP points at four follow."""
+    data = load_example("SL_EVENING.evening.json")
+    expected = load_example("SL_EVENING.expected.json")
+    t = slovenian_tournament(rounds=3)
+    tour.entries_import(tournament=t, text="\n".join(f"{n},Bled,,{n}" for n in data["seats"]))
+    r = tour.round_draw(tournament=t)
+    r = tour.round_set_draw(round_=r, tables=[data["seats"]])
+    r = tour.round_start(round_=tour.round_publish(round_=r))
+    table = r.round_tables.select_related("table__evening").get().table
+    for hand in data["hands"]:
+        services.hand_record(table=table, record={**hand, "seats": data["seats"]})
+    tour.round_close(round_=r)
+    results = r.round_tables.get().results
+    assert {c: v["score"] for c, v in results.items()} == expected["before_split"]
+    assert {c: v["points"] for c, v in results.items()} == {
+        "Bo": "2",
+        "Carl": "3/2",
+        "Anna": "1",
+        "Dorte": "1/2",
+    }
+    assert verify_ledger().ok
