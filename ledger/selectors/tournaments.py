@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -155,17 +157,67 @@ class StandingLine:
     final_score: int | None
 
 
-def standings_lines(tournament: Tournament) -> list[StandingLine]:
+@dataclass
+class StandingsInput:
+    """What a tournament's standings are computed from (section 8), read in three queries
+    whatever the history: its entries, its closed rounds' draws and their round tables'
+    stored results ((round number, results) in order). The same input gives the same
+    standings, so its ``version`` (a digest of all of it) keys them where they are kept."""
+
+    tournament: Tournament
+    entries: tuple[engine.Entry, ...]
+    draws: tuple[engine.Draw, ...]
+    results: tuple[tuple[int, dict], ...]
+
+    @cached_property
+    def version(self) -> str:
+        t = self.tournament
+        parts = (t.pk, t.tournament_format, t.game, t.seed, self.entries, self.draws, self.results)
+        return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def standings_input(tournament: Tournament) -> StandingsInput:
+    """Return what the standings after the closed rounds are computed from (three queries)."""
+    closed = Round.Status.CLOSED
+    draws = tournament.rounds.filter(status=closed).order_by("number")
+    results = (
+        RoundTable.objects.filter(round__tournament=tournament, round__status=closed)
+        .order_by("round__number", "number")
+        .values_list("round__number", "results")
+    )
+    return StandingsInput(
+        tournament=tournament,
+        entries=service.engine_entries(tournament),
+        draws=tuple(service.stored_draw(r) for r in draws),
+        results=tuple(results),
+    )
+
+
+def standings_lines(
+    tournament: Tournament, given: StandingsInput | None = None
+) -> list[StandingLine]:
     """Return the ranking after the closed rounds, one line per entry, points with two
-    decimals (computed exactly by the engine)."""
-    entries = {e.code: e for e in tournament.entries.all()}
-    rows = service.current_standings(tournament)
+    decimals (computed exactly by the engine) from ``given`` (read now when None)."""
+    given = given or standings_input(tournament)
+    results: dict[int, list[dict]] = {}
+    for number, table_results in given.results:
+        results.setdefault(number, []).append(table_results)
+    rows = engine.final_ranking(
+        format_code=tournament.tournament_format,
+        seed=tournament.seed,
+        entries=given.entries,
+        rounds=[
+            service.played_round(tournament, draw, results.get(draw.number, []))
+            for draw in given.draws
+        ],
+    )
+    entries = {e.id: e for e in given.entries}
     return [
         StandingLine(
             rank=row.rank,
             code=row.id,
             name=entries[row.id].name,
-            club=entries[row.id].club_name,
+            club=entries[row.id].club or "",
             ladder_rank=entries[row.id].ladder_rank,
             round_points=[engine.points_decimal(p) for p in row.round_points],
             points=engine.points_decimal(row.points),

@@ -439,16 +439,21 @@ def entry_remove(*, entry: Entry, by=None) -> None:
 
 
 def engine_entries(tournament: Tournament) -> tuple[engine.Entry, ...]:
+    """Return the tournament's entries as the engine sees them, in the order entered (read as
+    plain values: the standings read them on every request)."""
+    rows = tournament.entries.order_by("pk").values_list(
+        "code", "name", "club_name", "ladder_rank", "from_round", "withdrawn_after"
+    )
     return tuple(
         engine.Entry(
-            id=e.code,
-            name=e.name,
-            club=e.club_name or None,
-            ladder_rank=e.ladder_rank,
-            from_round=e.from_round,
-            withdrawn_after=e.withdrawn_after,
+            id=code,
+            name=name,
+            club=club_name or None,
+            ladder_rank=ladder_rank,
+            from_round=from_round,
+            withdrawn_after=withdrawn_after,
         )
-        for e in tournament.entries.order_by("pk")
+        for code, name, club_name, ladder_rank, from_round, withdrawn_after in rows
     )
 
 
@@ -476,26 +481,33 @@ def stored_draw(round_: Round) -> engine.Draw:
 def played_rounds(tournament: Tournament) -> list[engine.PlayedRound]:
     """Return the closed rounds as the engine sees them (points recomputed from the stored
     table scores, so a stored figure can be checked against them)."""
-    played = []
     rounds = tournament.rounds.filter(status=Round.Status.CLOSED).prefetch_related("round_tables")
-    for r in rounds.order_by("number"):
-        scores, leavers = {}, set()
-        for rt in r.round_tables.all():
-            for code, result in rt.results.items():
-                scores[code] = result["score"]
-                if result.get("left"):
-                    leavers.add(code)
-        draw = stored_draw(r)
-        points = engine.round_points(
-            tournament.tournament_format,
-            tournament.game,
-            draw.tables,
-            scores,
-            byes=draw.byes,
-            leavers=leavers,
-        )
-        played.append(engine.PlayedRound(draw, points))
-    return played
+    return [
+        played_round(tournament, stored_draw(r), [rt.results for rt in r.round_tables.all()])
+        for r in rounds.order_by("number")
+    ]
+
+
+def played_round(
+    tournament: Tournament, draw: engine.Draw, results: Iterable[dict]
+) -> engine.PlayedRound:
+    """Return a closed round as the engine sees it: its stored ``draw`` and the points its
+    round tables' stored ``results`` (one ``{code: result}`` per table) give now."""
+    scores, leavers = {}, set()
+    for table_results in results:
+        for code, result in table_results.items():
+            scores[code] = result["score"]
+            if result.get("left"):
+                leavers.add(code)
+    points = engine.round_points(
+        tournament.tournament_format,
+        tournament.game,
+        draw.tables,
+        scores,
+        byes=draw.byes,
+        leavers=leavers,
+    )
+    return engine.PlayedRound(draw, points)
 
 
 def current_standings(tournament: Tournament) -> tuple[engine.StandingRow, ...]:

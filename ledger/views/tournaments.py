@@ -32,6 +32,7 @@ from ledger.services import tournaments as service
 from ledger.services.errors import LedgerError
 from ledger.tables.tournaments import TournamentStandingsTable
 from ledger.tournaments import engine
+from ledger.web import render_cache
 from ledger.web.http import found
 from ledger.web.permissions import can, club_role
 
@@ -373,10 +374,23 @@ def _pdf(report) -> HttpResponse:
 # --- standings and the wall ----------------------------------------------------------------
 
 
+def _standings(tournament) -> tuple[reads.StandingsInput, list[reads.StandingLine]]:
+    """Return the standings' input (three queries) and their lines, kept by the input's
+    version: the engine ranks every entry once per closed round, correction or entry change,
+    not once per reader."""
+    given = reads.standings_input(tournament)
+    lines = render_cache.kept(
+        f"tournament-standings:{given.version}", lambda: reads.standings_lines(tournament, given)
+    )
+    return given, lines
+
+
 def _standings_table(request, tournament):
-    closed = tournament.rounds.filter(status=Round.Status.CLOSED).count()
-    table = TournamentStandingsTable(reads.standings_lines(tournament), rounds=closed)
+    given, lines = _standings(tournament)
+    table = TournamentStandingsTable(lines, rounds=len(given.draws))
     RequestConfig(request, paginate=False).configure(table)
+    # The lines (and the rounds' columns) follow from the input: its version keys the HTML.
+    render_cache.keep(table, request, rows=given.version)
     return table
 
 
@@ -416,7 +430,7 @@ def tournament_wall(request, pk):
         "round": current,
         "clock": _clock(current) if current and current.status == Round.Status.PLAYING else None,
         "seats": reads.where_to_sit(current),
-        "standings": reads.standings_lines(tournament)[:WALL_STANDINGS],
+        "standings": _standings(tournament)[1][:WALL_STANDINGS],
     }
     if request.htmx:
         return render(request, "ledger/tournaments/_wall_live.html", context)

@@ -59,7 +59,7 @@ QUERIES = {
     "tournament": 8,
     "tournament_round": 9,
     "tournament_round_pdf": 9,
-    "tournament_standings": 9,
+    "tournament_standings": 8,  # entries, closed rounds, their results; the rest kept
     "tournament_ranking_pdf": 10,  # +1: the rounds' logs, for the corrections after the period
     "tournament_wall": 9,
 }
