@@ -296,13 +296,21 @@ def readme_block(results: dict, *, when: str, source: str) -> str:
     return "\n".join(lines)
 
 
+def replace_in_readme(readme, start: str, end: str, block: str) -> bool:
+    """Replace the README's block from the marker ``start`` to ``end`` with ``block`` (which
+    holds both markers); False when the README has no such block."""
+    text = readme.read_text()
+    if start not in text or end not in text:
+        return False
+    before, rest = text.split(start, 1)
+    _old, after = rest.split(end, 1)
+    readme.write_text(before + block + after)
+    return True
+
+
 def record_in_readme(readme, results: dict, *, when: str, source: str) -> bool:
     """Replace the README's block between the markers with this run's aims; False when the
     README has no such block."""
-    text = readme.read_text()
-    if README_START not in text or README_END not in text:
-        return False
-    before, rest = text.split(README_START, 1)
-    _old, after = rest.split(README_END, 1)
-    readme.write_text(before + readme_block(results, when=when, source=source) + after)
-    return True
+    return replace_in_readme(
+        readme, README_START, README_END, readme_block(results, when=when, source=source)
+    )

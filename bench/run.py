@@ -5,6 +5,9 @@ over a million transfers) into a fresh database, then measures the real services
 verify_ledger and PDFs. SQLite (bench/bench.sqlite3) by default; PostgreSQL when
 DATABASE_URL is set (a database named <name>_bench is created afresh). Prints a table and
 writes bench/results.json. BENCH_SCALE=small runs a tenth of the history, for a quick look.
+
+Then the tournament bench (``bench/tournament.py``, a process of its own on a PostgreSQL
+database of its own, whatever the database above), unless ``BENCH_TOURNAMENT=0``.
 """
 
 from __future__ import annotations
@@ -65,7 +68,8 @@ def summary(times) -> dict:
     return {"median_ms": ms(statistics.median(ordered)), "p95_ms": ms(p95), "n": len(ordered)}
 
 
-def main() -> None:
+def main() -> int:
+    given_url = os.environ.get("DATABASE_URL", "")
     vendor = prepare_database()
     import django
 
@@ -109,7 +113,23 @@ def main() -> None:
         ROOT / "README.md", results, when=when, source=str(out.relative_to(ROOT))
     ):
         print("the aims are recorded in README.md (Benchmarks)")
+    return run_tournament(given_url)
+
+
+def run_tournament(database_url: str) -> int:
+    """Run the tournament bench in a process of its own (its own database and settings);
+    return its exit status."""
+    if os.environ.get("BENCH_TOURNAMENT", "1") == "0":
+        print("BENCH_TOURNAMENT=0: the tournament bench is skipped.")
+        return 0
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    if database_url:
+        env["DATABASE_URL"] = database_url
+    print("\nThe tournament bench (bench/tournament.py) ...")
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "tournament.py")], env=env
+    ).returncode
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime
+import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -175,6 +177,42 @@ class StandingLine:
 
 
 @dataclass
+class StandingsInput:
+    """What a tournament's standings are computed from (section 8), read in three queries
+    whatever the history: its entries, its closed rounds' draws and their round tables'
+    stored results ((round number, results) in order). The same input gives the same
+    standings, so its ``version`` (a digest of all of it) keys them where they are kept."""
+
+    tournament: Tournament
+    entries: tuple[engine.Entry, ...]
+    draws: tuple[engine.Draw, ...]
+    results: tuple[tuple[int, dict], ...]
+
+    @cached_property
+    def version(self) -> str:
+        t = self.tournament
+        parts = (t.pk, t.tournament_format, t.game, t.seed, self.entries, self.draws, self.results)
+        return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def standings_input(tournament: Tournament) -> StandingsInput:
+    """Return what the standings after the closed rounds are computed from (three queries)."""
+    closed = Round.Status.CLOSED
+    draws = tournament.rounds.filter(status=closed).order_by("number")
+    results = (
+        RoundTable.objects.filter(round__tournament=tournament, round__status=closed)
+        .order_by("round__number", "number")
+        .values_list("round__number", "results")
+    )
+    return StandingsInput(
+        tournament=tournament,
+        entries=service.engine_entries(tournament),
+        draws=tuple(service.stored_draw(r) for r in draws),
+        results=tuple(results),
+    )
+
+
+@dataclass
 class Standings:
     """The standings after a round (or the ranking after the closed rounds) and what the
     sheets say of them: the format's tie-breaks in order (the lot left out: it decides
@@ -190,18 +228,30 @@ class Standings:
     through: int | None = None
 
 
-def standings_after(tournament: Tournament, *, through: int | None = None) -> Standings:
+def standings_after(
+    tournament: Tournament, *, through: int | None = None, given: StandingsInput | None = None
+) -> Standings:
     """Return the ranking after the closed rounds, or the standings after round ``through``
     (later rounds left out, the entries as they stood then): one line per entry, points with
-    two decimals (computed exactly by the engine). Four queries, whatever the rounds."""
-    entries = {e.code: e for e in tournament.entries.all()}
-    rows, played = service.ranking_after(tournament, through=through)
+    two decimals (computed exactly by the engine), from ``given`` (read now when None: three
+    queries, whatever the rounds)."""
+    given = given or standings_input(tournament)
+    results: dict[int, list[dict]] = {}
+    for number, table_results in given.results:
+        results.setdefault(number, []).append(table_results)
+    played = [
+        service.played_round(tournament, draw, results.get(draw.number, []))
+        for draw in given.draws
+        if through is None or draw.number <= through
+    ]
+    rows = service.ranking_of(tournament, given.entries, played, through=through)
+    entries = {e.id: e for e in given.entries}
     lines = [
         StandingLine(
             rank=row.rank,
             code=row.id,
             name=entries[row.id].name,
-            club=entries[row.id].club_name,
+            club=entries[row.id].club or "",
             ladder_rank=entries[row.id].ladder_rank,
             round_points=[engine.points_decimal(p) for p in row.round_points],
             points=engine.points_decimal(row.points),
@@ -231,9 +281,11 @@ def standings_after(tournament: Tournament, *, through: int | None = None) -> St
     )
 
 
-def standings_lines(tournament: Tournament) -> list[StandingLine]:
+def standings_lines(
+    tournament: Tournament, given: StandingsInput | None = None
+) -> list[StandingLine]:
     """Return the ranking after the closed rounds, one line per entry (``standings_after``)."""
-    return standings_after(tournament).lines
+    return standings_after(tournament, given=given).lines
 
 
 LOT_DIGITS = 4  # of the lot's hash on a sheet: enough to see which is smaller, as the spec does

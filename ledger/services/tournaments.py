@@ -442,16 +442,21 @@ def entry_remove(*, entry: Entry, by=None) -> None:
 
 
 def engine_entries(tournament: Tournament) -> tuple[engine.Entry, ...]:
+    """Return the tournament's entries as the engine sees them, in the order entered (read as
+    plain values: the standings read them on every request)."""
+    rows = tournament.entries.order_by("pk").values_list(
+        "code", "name", "club_name", "ladder_rank", "from_round", "withdrawn_after"
+    )
     return tuple(
         engine.Entry(
-            id=e.code,
-            name=e.name,
-            club=e.club_name or None,
-            ladder_rank=e.ladder_rank,
-            from_round=e.from_round,
-            withdrawn_after=e.withdrawn_after,
+            id=code,
+            name=name,
+            club=club_name or None,
+            ladder_rank=ladder_rank,
+            from_round=from_round,
+            withdrawn_after=withdrawn_after,
         )
-        for e in tournament.entries.order_by("pk")
+        for code, name, club_name, ladder_rank, from_round, withdrawn_after in rows
     )
 
 
@@ -482,28 +487,35 @@ def played_rounds(
     """Return the closed rounds (up to round ``through``) as the engine sees them (points
     recomputed from the stored table scores, so a stored figure can be checked against
     them)."""
-    played = []
     rounds = tournament.rounds.filter(status=Round.Status.CLOSED).prefetch_related("round_tables")
     if through is not None:
         rounds = rounds.filter(number__lte=through)
-    for r in rounds.order_by("number"):
-        scores, leavers = {}, set()
-        for rt in r.round_tables.all():
-            for code, result in rt.results.items():
-                scores[code] = result["score"]
-                if result.get("left"):
-                    leavers.add(code)
-        draw = stored_draw(r)
-        points = engine.round_points(
-            tournament.tournament_format,
-            tournament.game,
-            draw.tables,
-            scores,
-            byes=draw.byes,
-            leavers=leavers,
-        )
-        played.append(engine.PlayedRound(draw, points))
-    return played
+    return [
+        played_round(tournament, stored_draw(r), [rt.results for rt in r.round_tables.all()])
+        for r in rounds.order_by("number")
+    ]
+
+
+def played_round(
+    tournament: Tournament, draw: engine.Draw, results: Iterable[dict]
+) -> engine.PlayedRound:
+    """Return a closed round as the engine sees it: its stored ``draw`` and the points its
+    round tables' stored ``results`` (one ``{code: result}`` per table) give now."""
+    scores, leavers = {}, set()
+    for table_results in results:
+        for code, result in table_results.items():
+            scores[code] = result["score"]
+            if result.get("left"):
+                leavers.add(code)
+    points = engine.round_points(
+        tournament.tournament_format,
+        tournament.game,
+        draw.tables,
+        scores,
+        byes=draw.byes,
+        leavers=leavers,
+    )
+    return engine.PlayedRound(draw, points)
 
 
 def entries_as_of(entries: Sequence[engine.Entry], through: int | None) -> tuple[engine.Entry, ...]:
@@ -527,13 +539,24 @@ def ranking_after(
     ``through`` and the closed rounds before it (the entries as they stood then), with the
     rounds it counts."""
     played = played_rounds(tournament, through=through)
-    rows = engine.final_ranking(
+    return ranking_of(tournament, engine_entries(tournament), played, through=through), played
+
+
+def ranking_of(
+    tournament: Tournament,
+    entries: Sequence[engine.Entry],
+    played: Sequence[engine.PlayedRound],
+    *,
+    through: int | None = None,
+) -> tuple[engine.StandingRow, ...]:
+    """Return the ranking of ``entries`` (as they stood after round ``through``) over the
+    ``played`` rounds (section 8)."""
+    return engine.final_ranking(
         format_code=tournament.tournament_format,
         seed=tournament.seed,
-        entries=entries_as_of(engine_entries(tournament), through),
-        rounds=played,
+        entries=entries_as_of(entries, through),
+        rounds=list(played),
     )
-    return rows, played
 
 
 def current_standings(tournament: Tournament) -> tuple[engine.StandingRow, ...]:

@@ -37,7 +37,7 @@ from ledger.services import tournaments as service
 from ledger.services.errors import LedgerError
 from ledger.tables.tournaments import TournamentStandingsTable, draw_mode_text, round_kind_text
 from ledger.tournaments import engine
-from ledger.web import kept
+from ledger.web import kept, render_cache
 from ledger.web.http import found
 from ledger.web.permissions import ROLE_RANK, TABLE_LINKS, can, club_role, role_of
 from ledger.web.qr import qr_svg
@@ -596,11 +596,26 @@ def _pdf(request, render) -> HttpResponse:
 # --- standings and the wall ----------------------------------------------------------------
 
 
+def _standings(tournament) -> tuple[reads.StandingsInput, reads.Standings]:
+    """Return the standings' input (three queries) and the standings, kept by the input's
+    version: the engine ranks every entry once per closed round, correction or entry change,
+    not once per reader."""
+    given = reads.standings_input(tournament)
+    standings = render_cache.kept(
+        f"tournament-standings:{given.version}",
+        lambda: reads.standings_after(tournament, given=given),
+    )
+    return given, standings
+
+
 def _standings_table(request, tournament):
     """Return the standings' table: the ranking PDF's columns (ladder rank, rounds, total,
     final, tie-breaks in the format's order, rounds played, byes, status)."""
-    table = TournamentStandingsTable.of(reads.standings_after(tournament), ladder=True)
+    given, standings = _standings(tournament)
+    table = TournamentStandingsTable.of(standings, ladder=True)
     RequestConfig(request, paginate=False).configure(table)
+    # The lines (and the rounds' columns) follow from the input: its version keys the HTML.
+    render_cache.keep(table, request, rows=given.version)
     return table
 
 
@@ -641,7 +656,7 @@ def tournament_wall(request, pk):
         "round": current,
         "clock": _clock(current) if current and current.status == Round.Status.PLAYING else None,
         "seats": reads.where_to_sit(current),
-        "standings": reads.standings_lines(tournament)[:WALL_STANDINGS],
+        "standings": _standings(tournament)[1].lines[:WALL_STANDINGS],
     }
     if request.htmx:
         return render(request, "ledger/tournaments/_wall_live.html", context)

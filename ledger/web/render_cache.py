@@ -9,6 +9,9 @@ The same rows render the same HTML, so a kept rendering is never stale: a new ha
 the rows, hence the key. The ``render_table_kept`` tag renders a table through it. The rows
 must be plain values (a list), not a queryset, so the queries are the same whether the
 rendering is kept or not.
+
+``kept`` keeps any value so, under a key that digests what it is computed from (a
+tournament's standings by the version of their input, ``selectors.tournaments``).
 """
 
 from __future__ import annotations
@@ -41,13 +44,20 @@ def keep(table, request, *, rows) -> None:
     table.render_key = "table:" + hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
+def kept(key: str, compute):
+    """Return the value kept under ``key``, else ``compute()`` it and keep it. The key must
+    name everything the value depends on (a digest of it), so a kept value is never stale."""
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        cache.set(key, value, TIMEOUT)
+    return value
+
+
 def render(table, request) -> str:
     """Return the table's HTML: kept when it has a key, rendered (and kept) otherwise."""
     key = getattr(table, "render_key", None)
     if key is None:
         return table.as_html(request)
-    html = cache.get(key)
-    if html is None:
-        html = str(table.as_html(request))
-        cache.set(key, html, TIMEOUT)
+    html = kept(key, lambda: str(table.as_html(request)))
     return mark_safe(html)  # noqa: S308 - the table's own rendering, escaped by its template

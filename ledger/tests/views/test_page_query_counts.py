@@ -64,7 +64,7 @@ QUERIES = {
     "tournament_round_cards_pdf": 16,  # the round's tables and their links
     "tournament_round_result_pdf": 15,  # the round, its draw's figures, the corrections
     "tournament_round_table_sheet_pdf": 13,  # a published round's table before the start
-    "tournament_standings": 8,
+    "tournament_standings": 8,  # entries, closed rounds, their results; the rest kept
     "tournament_ranking_pdf": 15,  # the rounds' logs, for the corrections after the period
     "tournament_wall": 9,
 }

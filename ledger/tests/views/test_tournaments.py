@@ -5,13 +5,14 @@ import json
 import random
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from ledger.models import Entry, Round, Tournament
+from ledger.models import Entry, Round, Tournament, Transfer
 from ledger.services import tournaments as tour
 from ledger.tests.factories import make_club, make_member, make_tournament
 from ledger.tests.helpers import client_for, first_hand_again, random_hand_at
@@ -207,3 +208,43 @@ def test_the_director_corrects_a_hand_of_a_closed_round_on_the_hand_form(directo
     page = client.get(url("tournament_round", pk=r.pk)).content.decode()
     assert 'id="corrections"' in page and "misread" in page
     assert client.get(url("tournament_round_pdf", pk=r.pk)).content.startswith(b"%PDF")
+
+
+def test_the_kept_standings_follow_a_correction_and_a_withdrawal(director):
+    """The standings page keeps the engine's lines and its table's rendering by the version of
+    what they are computed from: a correction of a closed round or a withdrawal shows at once,
+    exactly as a page rendered with nothing kept."""
+    club, client = director
+    t = make_tournament(club, NAMES, name="DP")
+    r = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r)
+    r = tour.round_start(round_=r)
+    rng = random.Random(3)
+    played = [random_hand_at(rt.table, rng) for rt in r.round_tables.select_related("table")]
+    tour.round_close(round_=r)
+    page = url("tournament_standings", pk=t.pk)
+
+    def table_of(response) -> str:
+        html = response.content.decode()
+        return html.split('id="tournament-standings"', 1)[1].split("</table>", 1)[0]
+
+    def fresh() -> str:
+        cache.clear()
+        return table_of(client.get(page))
+
+    first = table_of(client.get(page))
+    assert table_of(client.get(page)) == first  # kept
+    hand = next(h for h in played if Transfer.objects.filter(posting__hand=h).exists())
+    annulled = {
+        "format": "tarokclub.hand/1",
+        "game": "slovenian_tarok",
+        "dealer": hand.record["dealer"],
+        "seats": hand.record["seats"],
+        "annulled": True,
+    }
+    tour.tournament_hand_correct(hand=hand, record=annulled, reason="thrown in")
+    corrected = table_of(client.get(page))
+    assert corrected != first and corrected == fresh()
+    tour.entry_withdraw(entry=Entry.objects.get(tournament=t, name="Ana"))
+    withdrawn = table_of(client.get(page))
+    assert withdrawn != corrected and withdrawn == fresh()
