@@ -733,3 +733,58 @@ def round_table_by_token(*, club, token: str) -> RoundTable | None:
         .select_related("round__tournament__club", "table")
         .first()
     )
+
+
+LOG_ACTIONS = {
+    "draw": _("drawn"),
+    "redraw": _("drawn again"),
+    "manual": _("set by hand"),
+    "swap": _("two players swapped"),
+    "publish": _("published"),
+    "unpublish": _("draw withdrawn"),
+    "start": _("started"),
+    "close": _("closed"),
+    "correct": _("a hand corrected after the close"),
+    "release": _("a table's link handed over"),
+    "substitute": _("a substitute seated"),
+    "finish": _("made final"),
+    "reopen": _("reopened"),
+}
+
+
+@dataclass
+class LogLine:
+    """One act of the director on a round or the tournament, in words."""
+
+    at: datetime.datetime | str
+    text: str
+    by: str
+    detail: str
+
+
+def log_lines(log: list[dict], names: dict[str, str]) -> list[LogLine]:
+    """Return a round's or the tournament's log in words: when (a local time), what, who and
+    the detail that matters (a table, the players swapped or replaced, a reason)."""
+    lines = []
+    for line in log:
+        action = str(line.get("action", ""))
+        verb = action.split(" ", 1)[0]  # "swap <first> <second>"
+        details = []
+        if line.get("table"):
+            details.append(gettext("table {number}").format(number=line["table"]))
+        if verb == "swap":
+            details.append(" ⇄ ".join(names.get(c, c) for c in action.split(" ")[1:]))
+        if line.get("absent"):
+            absent = names.get(line["absent"], line["absent"])
+            details.append(f"{absent} → {line.get('substitute')}")
+        if line.get("reason"):
+            details.append(str(line["reason"]))
+        lines.append(
+            LogLine(
+                at=parse_datetime(line.get("at", "")) or line.get("at", ""),
+                text=str(LOG_ACTIONS.get(verb, verb)),
+                by=line.get("by") or "",
+                detail="; ".join(details),
+            )
+        )
+    return lines

@@ -150,7 +150,7 @@ def tournament(request, pk):
             "members_form": MembersEntryForm(),
             "guest_form": GuestForm(),
             "import_form": ImportForm(),
-            "log": [_log_line(line) for line in tournament.log],
+            "log": reads.log_lines(tournament.log, {}),
         },
     )
 
@@ -289,15 +289,10 @@ def tournament_round(request, pk):
             "kind_text": round_kind_text(round_.kind),
             "mode_text": draw_mode_text(round_.mode),
             "substitute_form": _substitute_form(request, round_, view),
-            "log": [_log_line(line) for line in round_.log],
+            "log": reads.log_lines(round_.log, {c: n for c, n in view.players}),
             "corrections": reads.corrections(round_.tournament, round_=round_),
         },
     )
-
-
-def _log_line(line: dict) -> str:
-    parts = [line.get("at", ""), line.get("action", ""), line.get("by") or "", line.get("reason")]
-    return " · ".join(str(p) for p in parts if p)
 
 
 def _round_action(request, pk, act):

@@ -118,6 +118,12 @@ def test_one_device_holds_the_link_until_the_director_hands_it_over(playing, clu
     assert "/login/" in save(first, playing[1].table, rng)["Location"]
     assert Hand.objects.filter(table=playing[1].table).count() == 1
     assert Round.objects.get(pk=playing[1].round_id).log[-1]["action"] == "release"
+    page = director.get(
+        reverse("tournament_round", kwargs={"club": SLUG, "pk": playing[1].round_id})
+    ).content.decode()
+    log = page.split('id="log"', 1)[1].split("</ul>", 1)[0]
+    assert "published" in log and "link handed over (table 1) · " in log  # words, not codes
+    assert "release" not in log
 
 
 def test_a_scorekeeper_of_the_club_opening_the_link_leaves_it_to_the_table(playing, club):
