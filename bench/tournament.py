@@ -441,9 +441,9 @@ def close(world: World, round_) -> float:
 
 # The standings (section 8) computed by the database alone from the ledger, in one query:
 # each seated player's table score per closed round is his balance at that round table from
-# its live transfers before the table's close (the split posting: sl_dp ranks by
-# ``before_split``, ``services.tournaments.table_scores``, which leaves out the radli
-# penalties too, since they are moves of that posting); the places at each table give the
+# its live transfers but the split's (sl_dp ranks by ``before_split``: the close's moves of
+# reason ``split`` left out, its radli penalties counted, ``services.tournaments.
+# table_scores`` and spec section 6); the places at each table give the
 # placement points of 7.1 (shared places share their points' mean), summed with the score
 # sum and the firsts, sorted by points, score sum and firsts as the page ranks (the lot,
 # a hash, breaks the ties left). It covers what this tournament has: sl_dp, no byes, no one
@@ -464,7 +464,8 @@ live AS (
     SELECT t.source_id, t.target_id, t.points
     FROM ledger_transfer t JOIN ledger_posting p ON p.id = t.posting_id
     WHERE t.table_id IN (SELECT table_id FROM closed_tables)
-      AND p.kind NOT IN ('split', 'reversal')
+      AND p.kind <> 'reversal'
+      AND NOT (p.kind = 'split' AND t.reason = 'split')
       AND NOT EXISTS (SELECT 1 FROM ledger_posting x WHERE x.reverses_id = p.id)
 ),
 moved AS (
