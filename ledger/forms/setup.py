@@ -44,10 +44,10 @@ class ClubCreateForm(forms.ModelForm):
     preset = forms.ChoiceField(label=_("House rules"), choices=PRESETS, initial="defaults")
     season_name = forms.CharField(label=_("First season"), max_length=60)
     season_starts_on = forms.DateField(
-        label=_("Season starts"), widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Season starts"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
     season_ends_on = forms.DateField(
-        label=_("Season ends"), widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Season ends"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
 
     class Meta:
