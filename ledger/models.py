@@ -1021,6 +1021,9 @@ class Tournament(models.Model):
     )
     # The director's acts on the whole tournament (finish, reopen with its reason).
     log = models.JSONField(_("log"), default=list, blank=True)
+    # Raised by every tournament service that locks the tournament (its entries, draws and
+    # results change only there), in the same transaction: the kept standings are keyed by it.
+    version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

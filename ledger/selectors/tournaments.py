@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import datetime
-import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -180,19 +178,12 @@ class StandingLine:
 class StandingsInput:
     """What a tournament's standings are computed from (section 8), read in three queries
     whatever the history: its entries, its closed rounds' draws and their round tables'
-    stored results ((round number, results) in order). The same input gives the same
-    standings, so its ``version`` (a digest of all of it) keys them where they are kept."""
+    stored results ((round number, results) in order)."""
 
     tournament: Tournament
     entries: tuple[engine.Entry, ...]
     draws: tuple[engine.Draw, ...]
     results: tuple[tuple[int, dict], ...]
-
-    @cached_property
-    def version(self) -> str:
-        t = self.tournament
-        parts = (t.pk, t.tournament_format, t.game, t.seed, self.entries, self.draws, self.results)
-        return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
 def standings_input(tournament: Tournament) -> StandingsInput:

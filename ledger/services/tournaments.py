@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from django.core.exceptions import ValidationError
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -147,6 +147,10 @@ def tournament_create(
 
 
 def _lock(tournament: Tournament) -> Tournament:
+    """Lock the tournament's row for the service's transaction and raise its ``version``
+    (whatever the service then changes: entries, draws, results), so the standings kept by
+    the version are read afresh after it commits."""
+    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
     return Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
 
 

@@ -591,26 +591,23 @@ def _pdf(request, render) -> HttpResponse:
 # --- standings and the wall ----------------------------------------------------------------
 
 
-def _standings(tournament) -> tuple[reads.StandingsInput, reads.Standings]:
-    """Return the standings' input (three queries) and the standings, kept by the input's
-    version: the engine ranks every entry once per closed round, correction or entry change,
-    not once per reader."""
-    given = reads.standings_input(tournament)
-    standings = render_cache.kept(
-        f"tournament-standings:{given.version}",
-        lambda: reads.standings_after(tournament, given=given),
+def _standings(tournament) -> reads.Standings:
+    """Return the standings after the closed rounds, kept by the tournament's version (raised
+    by every service that changes its entries, draws or results): the engine ranks every
+    entry once per close, correction or entry change, not once per reader."""
+    return render_cache.kept(
+        f"tournament-standings:{tournament.pk}:{tournament.version}",
+        lambda: reads.standings_after(tournament),
     )
-    return given, standings
 
 
 def _standings_table(request, tournament):
     """Return the standings' table: the ranking PDF's columns (ladder rank, rounds, total,
     final, tie-breaks in the format's order, rounds played, byes, status)."""
-    given, standings = _standings(tournament)
-    table = TournamentStandingsTable.of(standings, ladder=True)
+    table = TournamentStandingsTable.of(_standings(tournament), ladder=True)
     RequestConfig(request, paginate=False).configure(table)
-    # The lines (and the rounds' columns) follow from the input: its version keys the HTML.
-    render_cache.keep(table, request, rows=given.version)
+    # The rows (and the rounds' columns) follow from the version: it keys the HTML too.
+    render_cache.keep(table, request, rows=(tournament.pk, tournament.version))
     return table
 
 
@@ -651,7 +648,7 @@ def tournament_wall(request, pk):
         "round": current,
         "clock": _clock(current) if current and current.status == Round.Status.PLAYING else None,
         "seats": reads.where_to_sit(current),
-        "standings": _standings(tournament)[1].lines[:WALL_STANDINGS],
+        "standings": _standings(tournament).lines[:WALL_STANDINGS],
     }
     if request.htmx:
         return render(request, "ledger/tournaments/_wall_live.html", context)

@@ -10,8 +10,8 @@ the rows, hence the key. The ``render_table_kept`` tag renders a table through i
 must be plain values (a list), not a queryset, so the queries are the same whether the
 rendering is kept or not.
 
-``kept`` keeps any value so, under a key that digests what it is computed from (a
-tournament's standings by the version of their input, ``selectors.tournaments``).
+``kept`` keeps any value so, under a key that names what it is computed from (a tournament's
+standings by the tournament's version, which its services raise with every change).
 """
 
 from __future__ import annotations
