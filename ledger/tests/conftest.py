@@ -2,6 +2,7 @@ import json
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 from django.db import transaction
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,6 +50,13 @@ def _login_throttling_only_where_tested(request, settings):
     """
     if "axes" not in request.keywords:
         settings.AXES_ENABLED = False
+
+
+@pytest.fixture(autouse=True)
+def _nothing_kept_from_another_test():
+    """Start every test with nothing kept in this process's cache: a test's database rolls
+    back and its ids come again in the next test, so a value kept under one could leak."""
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)

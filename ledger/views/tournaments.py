@@ -596,9 +596,14 @@ def _standings(tournament) -> reads.Standings:
     by every service that changes its entries, draws or results): the engine ranks every
     entry once per close, correction or entry change, not once per reader."""
     return render_cache.kept(
-        f"tournament-standings:{tournament.pk}:{tournament.version}",
-        lambda: reads.standings_after(tournament),
+        f"tournament-standings:{_kept_as(tournament)}", lambda: reads.standings_after(tournament)
     )
+
+
+def _kept_as(tournament) -> str:
+    """Return what names a tournament's state where its standings are kept: its id, when it
+    was made (another database's tournament of the same id differs there) and its version."""
+    return f"{tournament.pk}:{tournament.created_at.timestamp()}:{tournament.version}"
 
 
 def _standings_table(request, tournament):
@@ -607,7 +612,7 @@ def _standings_table(request, tournament):
     table = TournamentStandingsTable.of(_standings(tournament), ladder=True)
     RequestConfig(request, paginate=False).configure(table)
     # The rows (and the rounds' columns) follow from the version: it keys the HTML too.
-    render_cache.keep(table, request, rows=(tournament.pk, tournament.version))
+    render_cache.keep(table, request, rows=_kept_as(tournament))
     return table
 
 
