@@ -38,6 +38,17 @@ def log_in(context, user, url: str, *, client=None) -> None:
     )
 
 
+def watch_csp(page, violations: list[str]) -> None:
+    """Collect the site's Content-Security-Policy violations on ``page`` (the test fails on
+    any): every page runs under the policy, so a script or style it forbids shows here."""
+    page.on(
+        "console",
+        lambda message: (
+            violations.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+
+
 def chromium_path() -> str | None:
     for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
         if candidate and Path(candidate).exists():
@@ -104,14 +115,7 @@ def tablet(browser, live_server, viewport):
         page = context.new_page()
         page.viewport_name = viewport["name"]
         # Every page runs under the site's Content-Security-Policy: a violation is a failure.
-        page.on(
-            "console",
-            lambda message: (
-                violations.append(message.text)
-                if "Content Security Policy" in message.text
-                else None
-            ),
-        )
+        watch_csp(page, violations)
         return page
 
     violations: list[str] = []
@@ -256,14 +260,7 @@ def pages(browser, live_server):
         contexts.append(context)
         page = context.new_page()
         page.viewport_name = f"{width}x{height}"
-        page.on(
-            "console",
-            lambda message: (
-                violations.append(message.text)
-                if "Content Security Policy" in message.text
-                else None
-            ),
-        )
+        watch_csp(page, violations)
         return page
 
     yield open_page

@@ -8,7 +8,7 @@ from django.test import Client
 
 from ledger.models import Member
 from ledger.tests import factories
-from ledger.tests.e2e.conftest import screenshot
+from ledger.tests.e2e.conftest import screenshot, watch_csp
 from ledger.tests.helpers import build_season
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -32,10 +32,7 @@ def test_my_page_on_a_phone(browser, live_server):
     )
     violations = []
     page = context.new_page()
-    page.on(
-        "console",
-        lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
-    )
+    watch_csp(page, violations)
     page.viewport_name = "390x844"
     page.goto(f"/c/{club.slug}/")
     page.click("#my-page-link")

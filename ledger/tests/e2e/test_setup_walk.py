@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from ledger import services
 from ledger.models import Club, Member, Table
-from ledger.tests.e2e.conftest import log_in, screenshot
+from ledger.tests.e2e.conftest import log_in, screenshot, watch_csp
 from ledger.views.setup import invitation_path
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -38,10 +38,7 @@ def open_page(browser, live_server):
         contexts.append(context)
         page = context.new_page()
         page.viewport_name = f"{width}x{height}"
-        page.on(
-            "console",
-            lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
-        )
+        watch_csp(page, violations)
         return page
 
     yield _open

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from ledger import services
 from ledger.models import Hand, HandRevision, Member
 from ledger.tests import factories
-from ledger.tests.e2e.conftest import screenshot, wait_until_kept
+from ledger.tests.e2e.conftest import screenshot, wait_until_kept, watch_csp
 from ledger.tests.e2e.test_tablet import DanishScreen
 from ledger.web.tablet import user_key
 
@@ -65,10 +65,7 @@ def profile(browser, live_server):
     page = context.new_page()
     page.viewport_name = "1280x800"
     violations: list[str] = []
-    page.on(
-        "console",
-        lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
-    )
+    watch_csp(page, violations)
     yield page
     context.close()
     assert violations == []

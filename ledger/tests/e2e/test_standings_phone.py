@@ -7,7 +7,7 @@ import pytest
 
 from ledger.models import Club
 from ledger.tests import factories
-from ledger.tests.e2e.conftest import log_in, screenshot
+from ledger.tests.e2e.conftest import log_in, screenshot, watch_csp
 from ledger.tests.helpers import build_season
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -34,10 +34,7 @@ def open_page(browser, live_server, viewport, user=None):
     context.set_default_timeout(15_000)
     violations: list[str] = []
     page = context.new_page()
-    page.on(
-        "console",
-        lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
-    )
+    watch_csp(page, violations)
     page.viewport_name = f"{viewport['width']}x{viewport['height']}"
     return context, page, violations
 

@@ -16,7 +16,7 @@ from ledger import selectors, services
 from ledger.models import Hand, HandRevision, Member
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.tests.e2e.conftest import HandScreen, screenshot, wait_until_kept
+from ledger.tests.e2e.conftest import HandScreen, screenshot, wait_until_kept, watch_csp
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -592,10 +592,7 @@ def open_at(browser, live_server, user, size):
     page = context.new_page()
     page.viewport_name = size
     violations = []
-    page.on(
-        "console",
-        lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
-    )
+    watch_csp(page, violations)
     return context, page, violations
 
 

@@ -17,7 +17,7 @@ from django.urls import reverse
 from ledger import services
 from ledger.models import Evening, Member, Table
 from ledger.tests import factories
-from ledger.tests.e2e.conftest import log_in, screenshot
+from ledger.tests.e2e.conftest import log_in, screenshot, watch_csp
 from ledger.tests.helpers import build_season
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -174,10 +174,7 @@ def test_every_tap_target_is_at_least_44_px(browser, live_server, club_data, siz
     try:
         page = context.new_page()
         page.viewport_name = size
-        page.on(
-            "console",
-            lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
-        )
+        watch_csp(page, violations)
         for name, path in screens(club_data):
             response = page.goto(path)
             assert response.status == 200, (name, path, response.status)

@@ -22,7 +22,7 @@ from ledger.selectors import tournaments as reads
 from ledger.selectors.verify import verify_ledger
 from ledger.services import tournaments as tour
 from ledger.tests import factories
-from ledger.tests.e2e.conftest import ARTIFACTS, expect_language, overflowing
+from ledger.tests.e2e.conftest import ARTIFACTS, expect_language, overflowing, watch_csp
 from ledger.tournaments import engine
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -88,10 +88,7 @@ def test_a_dp_of_two_rounds_from_four_phones_with_the_wall_open(browser, live_se
     violations = []
 
     def watch(page):
-        page.on(
-            "console",
-            lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
-        )
+        watch_csp(page, violations)
         page.set_default_timeout(15_000)
         return page
 

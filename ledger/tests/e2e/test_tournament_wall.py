@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from ledger.models import Member
 from ledger.services import tournaments as tour
 from ledger.tests import factories
-from ledger.tests.e2e.conftest import ARTIFACTS
+from ledger.tests.e2e.conftest import ARTIFACTS, watch_csp
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -37,10 +37,7 @@ def test_the_tournament_wall(browser, live_server, width, height):
     violations = []
     try:
         page = context.new_page()
-        page.on(
-            "console",
-            lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
-        )
+        watch_csp(page, violations)
         page.goto(f"/c/{club.slug}/t/{t.pk}/wall/")
         expect(page.locator("#wall-clock")).to_be_visible()
         assert page.locator("#wall-seats li[data-player]").count() == 24

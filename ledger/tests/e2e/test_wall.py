@@ -13,7 +13,7 @@ from ledger import services
 from ledger.models import Member
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.tests.e2e.conftest import ARTIFACTS
+from ledger.tests.e2e.conftest import ARTIFACTS, watch_csp
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -56,10 +56,7 @@ def test_the_wall_at_1920x1080(browser, live_server):
     violations = []
     try:
         page = context.new_page()
-        page.on(
-            "console",
-            lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
-        )
+        watch_csp(page, violations)
         page.goto(f"/c/{club.slug}/evening/{evening.pk}/wall/")
         expect(page.locator(".wall-table")).to_have_count(3)
         assert page.locator(".topbar").count() == 0
