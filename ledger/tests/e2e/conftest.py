@@ -243,8 +243,9 @@ def reload_keeps_draft(page, token: str) -> None:
 @pytest.fixture
 def pages(browser, live_server):
     """Return ``open(user, *, width=1280, height=800, locale="da-DK") -> page``: a logged-in
-    page of its own browser context (one per user: a director, a scorekeeper at each table),
-    named for its size in screenshots. A Content-Security-Policy violation fails the test."""
+    page (``user`` None: a visitor's) of its own browser context (one per user: a director,
+    a scorekeeper at each table), named for its size in screenshots. A
+    Content-Security-Policy violation fails the test."""
     contexts = []
     violations: list[str] = []
 
@@ -255,7 +256,8 @@ def pages(browser, live_server):
             locale=locale,
             base_url=live_server.url,
         )
-        log_in(context, user, live_server.url)
+        if user is not None:  # None: a visitor, nobody logged in
+            log_in(context, user, live_server.url)
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()

@@ -12,39 +12,12 @@ from playwright.sync_api import expect
 
 from ledger import services
 from ledger.models import Club, Member, Table
-from ledger.tests.e2e.conftest import log_in, screenshot, watch_csp
+from ledger.tests.e2e.conftest import screenshot
 from ledger.views.setup import invitation_path
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 SIX = ["Anna", "Bo", "Carl", "Dorte", "Ejnar", "Frida"]
-
-
-@pytest.fixture
-def open_page(browser, live_server):
-    """Return ``open(user, width, height) -> page``; a CSP violation fails the test."""
-    contexts, violations = [], []
-
-    def _open(user, width, height):
-        context = browser.new_context(
-            viewport={"width": width, "height": height},
-            has_touch=True,
-            locale="da-DK",
-            base_url=live_server.url,
-        )
-        if user is not None:
-            log_in(context, user, live_server.url)
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.viewport_name = f"{width}x{height}"
-        watch_csp(page, violations)
-        return page
-
-    yield _open
-    for context in contexts:
-        context.close()
-    assert violations == [], violations
 
 
 class Inputs:
@@ -66,9 +39,9 @@ class Inputs:
         self.page.locator(selector).select_option(label=label)
 
 
-def test_from_a_fresh_superuser_to_the_first_hand(open_page):
+def test_from_a_fresh_superuser_to_the_first_hand(pages):
     user = get_user_model().objects.create_superuser("chef", password="x-very-secret-9")
-    page = open_page(user, 1280, 800)
+    page = pages(user)
     inputs = Inputs(page)
 
     page.goto("/")
@@ -112,7 +85,7 @@ def test_from_a_fresh_superuser_to_the_first_hand(open_page):
     print(f"inputs typed or selected: {inputs.count}")
 
 
-def test_an_invited_members_first_log_in_on_a_phone(open_page):
+def test_an_invited_members_first_log_in_on_a_phone(pages):
     club, _, _ = services.club_create(
         name="Hjørring Tarokklub",
         slug="hjoerring",
@@ -123,7 +96,7 @@ def test_an_invited_members_first_log_in_on_a_phone(open_page):
     )
     (dorte,) = services.members_add(club=club, names=["Dorte Ærø"])
     invitation, token = services.invitation_create(member=dorte)
-    page = open_page(None, 390, 844)
+    page = pages(None, width=390, height=844)
     page.goto(invitation_path(invitation))
     expect(page.locator("#invitation-form")).to_be_visible()
     expect(page.locator("#id_username")).to_have_value("dorte-aeroe")
