@@ -264,9 +264,17 @@ class Season(models.Model):
 
 
 class Evening(models.Model):
+    """A date's play: a club's evening (its scorekeepers open tables, its treasurer counts,
+    closes and settles it) or a tournament's (its tables are the round tables, opened and
+    closed only by the tournament's round services; no club role touches it)."""
+
     class Status(models.TextChoices):
         OPEN = "open", _("open")
         CLOSED = "closed", _("closed")
+
+    class Kind(models.TextChoices):
+        CLUB: Evening.Kind = "club", _("club evening")  # type: ignore[assignment]
+        TOURNAMENT: Evening.Kind = "tournament", _("tournament")  # type: ignore[assignment]
 
     club = models.ForeignKey(
         Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="evenings"
@@ -283,6 +291,7 @@ class Evening(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
     )
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices, default=Kind.CLUB)
     game = models.CharField(_("game"), max_length=30, choices=game_choices, default=default_game)
     rate_card = models.JSONField(_("rate card in force"))
     price_per_point = models.DecimalField(_("price per point"), max_digits=8, decimal_places=4)
@@ -296,10 +305,11 @@ class Evening(models.Model):
         ordering = ["-date", "-id"]
         indexes = [models.Index(fields=["club", "date"])]
         constraints = [
+            # One open club evening per date; any number of tournaments beside it.
             models.UniqueConstraint(
                 fields=["club", "date"],
-                condition=models.Q(status="open"),
-                name="one_open_evening_per_date",
+                condition=models.Q(status="open", kind="club"),
+                name="one_open_club_evening_per_date",
             )
         ]
 
@@ -309,6 +319,10 @@ class Evening(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
+
+    @property
+    def is_tournament(self) -> bool:
+        return self.kind == self.Kind.TOURNAMENT
 
 
 class EveningLog(models.Model):
@@ -832,6 +846,7 @@ class Seal(models.Model):
         HAND: Seal.Kind = "hand", _("hand")  # type: ignore[assignment]
         TABLE: Seal.Kind = "table", _("table")  # type: ignore[assignment]
         EVENING: Seal.Kind = "evening", _("evening")  # type: ignore[assignment]
+        TOURNAMENT: Seal.Kind = "tournament", _("tournament")  # type: ignore[assignment]
 
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     object_id = models.BigIntegerField(_("object"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -26,6 +27,22 @@ TIE_BREAK_NAMES = {
 
 def tournaments_for_club(*, club) -> list[Tournament]:
     return list(Tournament.objects.filter(club=club).order_by("-date", "-id"))
+
+
+def running_tournaments(*, club) -> list[Tournament]:
+    """Return the club's tournaments being played (started, not yet over), latest first."""
+    return list(
+        Tournament.objects.filter(club=club, status=Tournament.Status.RUNNING).order_by(
+            "-date", "-id"
+        )
+    )
+
+
+def tournament_of_evening(evening) -> Tournament | None:
+    """Return the tournament whose evening ``evening`` is (None for a club evening)."""
+    if not evening.is_tournament:
+        return None
+    return Tournament.objects.filter(evening=evening).select_related("club").first()
 
 
 def tournament_for_club(*, club, pk: int) -> Tournament | None:
@@ -714,10 +731,14 @@ def strip_of(rt: RoundTable, *, hands: int, now=None) -> RoundStrip:
     )
 
 
+# A round table's link token: ``secrets.token_urlsafe`` text (URL-safe base64), at most 64.
+LINK_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 def round_table_by_token(*, club, token: str) -> RoundTable | None:
     """Return the round table of ``club`` whose own link is ``token`` (its round and
     tournament selected), or None."""
-    if not token or len(token) > 64:
+    if not token or not LINK_TOKEN.fullmatch(token):
         return None
     return (
         RoundTable.objects.filter(token=token, round__tournament__club=club)

@@ -23,6 +23,7 @@ from ledger.models import (
     Seal,
     Seat,
     Table,
+    Tournament,
     Transfer,
 )
 from ledger.services import seals, stats, tournaments
@@ -42,7 +43,7 @@ class Report:
         return not self.problems
 
 
-def verify_ledger(tables=None) -> Report:
+def verify_ledger(tables=None, *, club=None) -> Report:
     """Re-settle every hand posting and check reversals, funding, closes, zero-sum and pools,
     that the account balance summary equals the balances summed from the transfers, and that
     the statistics summary equals the statistics derived from the live hands.
@@ -51,10 +52,16 @@ def verify_ledger(tables=None) -> Report:
     settlement of the revision it points at from the state the ledger held at that moment.
     Every recorded hand has exactly one live posting (a voided one none), its record equals
     its latest revision, and every adjustment moved what was asked of it.
+
+    With neither ``tables`` nor ``club`` the whole ledger is checked, the tournaments and the
+    seals of what is gone included; with ``club`` all of that club's (its evenings, tables,
+    tournaments and the seals it held). ``tables`` alone checks those tables and their
+    evenings only (a service's own check).
     """
     report = Report()
     whole = tables is None
-    tables = Table.objects.all() if tables is None else tables
+    if tables is None:
+        tables = Table.objects.all() if club is None else Table.objects.filter(evening__club=club)
     for table in tables.select_related("evening").order_by("pk").iterator(chunk_size=500):
         try:
             _verify_table(table, report)
@@ -64,9 +71,12 @@ def verify_ledger(tables=None) -> Report:
                 f"{type(error).__name__}: {error}"
             )
     _verify_stats(tables, report.problems)
-    evenings = (
-        Evening.objects.all() if whole else Evening.objects.filter(tables__in=tables).distinct()
-    )
+    if not whole:
+        evenings = Evening.objects.filter(tables__in=tables).distinct()
+    elif club is not None:
+        evenings = Evening.objects.filter(club=club)
+    else:
+        evenings = Evening.objects.all()
     for evening in evenings.order_by("pk").iterator(chunk_size=500):
         try:
             _verify_evening(evening, report.problems)
@@ -75,16 +85,38 @@ def verify_ledger(tables=None) -> Report:
                 f"evening {evening.date}: cannot be checked: {type(error).__name__}: {error}"
             )
     if whole:
-        _verify_orphan_seals(report.problems)
-        _verify_tournaments(report.problems)
+        _verify_orphan_seals(report.problems, club)
+        _verify_tournaments(report.problems, club)
     return report
 
 
-def _verify_tournaments(problems) -> None:
-    """Every closed round of a tournament: its stored table scores, places, points and byes'
-    points must be what its tables' closes give now (``services.tournaments.round_results``,
-    recomputed through the engine)."""
-    rounds = Round.objects.filter(status=Round.Status.CLOSED).select_related("tournament")
+def _verify_tournaments(problems, club=None) -> None:
+    """Every tournament's head seal (its row, entries, rounds with their published draws,
+    round tables, byes and logs), its evening's kind, and every closed round: its stored
+    table scores, places, points and byes' points must be what its tables' closes give now
+    (``services.tournaments.round_results``, recomputed through the engine)."""
+    events = Tournament.objects.all() if club is None else club.tournaments.all()
+    heads = dict(
+        Seal.objects.filter(kind=Kind.TOURNAMENT, object_id__in=events.values("pk")).values_list(
+            "object_id", "digest"
+        )
+    )
+    for tournament in events.select_related("evening").order_by("pk").iterator(200):
+        label = f"tournament {tournament.name}"
+        have = heads.get(tournament.pk)
+        if have is None:
+            problems.append(f"{label}: the tournament has no seal")
+        elif have != seals.digest(Kind.TOURNAMENT, seals.tournament_content(tournament.pk)):
+            problems.append(
+                f"{label}: differs from its seal: its parameters, seed, log, entries, a "
+                "round's draw, log or results, a round table or a bye changed, was added or was "
+                "removed outside the ledger"
+            )
+        if tournament.evening is not None and not tournament.evening.is_tournament:
+            problems.append(f"{label}: its evening {tournament.evening.date} is a club evening")
+    rounds = Round.objects.filter(status=Round.Status.CLOSED, tournament__in=events).select_related(
+        "tournament"
+    )
     for round_ in rounds.order_by("pk").iterator(chunk_size=200):
         label = f"tournament {round_.tournament.name} round {round_.number}"
         try:
@@ -259,13 +291,23 @@ def _verify_evening(evening, problems) -> None:
             )
 
 
-def _verify_orphan_seals(problems) -> None:
-    """Report heads sealed for tables and evenings that are gone."""
-    for kind, model, noun in ((Kind.TABLE, Table, "table"), (Kind.EVENING, Evening, "evening")):
-        gone = (
-            Seal.objects.filter(kind=kind)
-            .exclude(object_id__in=model.objects.values("pk"))
-            .values_list("object_id", flat=True)
+def _verify_orphan_seals(problems, club=None) -> None:
+    """Report heads sealed for tables, evenings and tournaments that are gone (of ``club``:
+    its evenings' and tournaments' seals, scoped by the club, and the tables' of its evenings,
+    present or gone)."""
+    for kind, model, noun in (
+        (Kind.TABLE, Table, "table"),
+        (Kind.EVENING, Evening, "evening"),
+        (Kind.TOURNAMENT, Tournament, "tournament"),
+    ):
+        sealed = Seal.objects.filter(kind=kind)
+        if club is not None and kind == Kind.TABLE:
+            evenings = Seal.objects.filter(kind=Kind.EVENING, scope=club.pk).values("object_id")
+            sealed = sealed.filter(scope__in=evenings)
+        elif club is not None:
+            sealed = sealed.filter(scope=club.pk)
+        gone = sealed.exclude(object_id__in=model.objects.values("pk")).values_list(
+            "object_id", flat=True
         )
         for object_id in gone.order_by("object_id"):
             problems.append(f"{noun} {object_id} was sealed and is missing")

@@ -48,6 +48,7 @@ from ledger.services.setup import (
 from ledger.services.tables import (
     evening_file_under,
     evening_open,
+    open_club_evening,
     table_close,
     table_leave,
     table_open,
@@ -97,6 +98,7 @@ __all__ = [
     "member_update",
     "members_add",
     "next_hand_number",
+    "open_club_evening",
     "parse_names",
     "protected_login",
     "rate_card",

@@ -19,6 +19,12 @@ class EveningClosedError(LedgerError):
         super().__init__(_("the evening is closed; a treasurer must reopen it first"), field)
 
 
+class TournamentEveningError(LedgerError):
+    """Raised when a club role's service (open a table, seat, count jetons, adjust, close,
+    reopen, file under a season) is asked to change a tournament's evening: its tables are
+    opened and closed only by the tournament's round services."""
+
+
 class SeatingError(LedgerError):
     """Raised when seating or leaving breaks the table's rules (3 to 5, each once)."""
 

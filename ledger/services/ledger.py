@@ -55,7 +55,9 @@ def writing(*, durable: bool = True):
     are sealed as they now stand (``ledger.services.seals``). ``durable=False`` only for a
     service the admin calls inside its own transaction."""
     with transaction.atomic(durable=durable):
-        token = _TOUCHED.set({"hands": set(), "tables": set(), "evenings": set()})
+        token = _TOUCHED.set(
+            {"hands": set(), "tables": set(), "evenings": set(), "tournaments": set()}
+        )
         try:
             yield
             seals.seal_heads(**(_TOUCHED.get() or {}))
@@ -68,13 +70,19 @@ _TOUCHED: contextvars.ContextVar[dict | None] = contextvars.ContextVar("touched"
 
 
 def touched(
-    *, table_id: int | None = None, evening_id: int | None = None, hand_id: int | None = None
+    *,
+    table_id: int | None = None,
+    evening_id: int | None = None,
+    hand_id: int | None = None,
+    tournament_id: int | None = None,
 ) -> None:
-    """Note that the current service writes to a table, an evening or a hand: its seal is
-    written at the end of the transaction."""
+    """Note that the current service writes to a table, an evening, a hand or a tournament (its
+    entries, rounds, round tables, byes): its seal is written at the end of the transaction."""
     current = _TOUCHED.get()
     if current is None:
         return
+    if tournament_id is not None:
+        current["tournaments"].add(tournament_id)
     if hand_id is not None:
         current["hands"].add(hand_id)
     if table_id is not None:

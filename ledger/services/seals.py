@@ -17,15 +17,20 @@ rows that only this module writes:
   accounts with their members, how many hands and postings it has and the seal of its last
   posting, so a last hand cut off with its postings, a seat's member swapped or a table moved
   to another evening shows;
-- each **evening**'s head: club, season, date, status, game, rate card, price, starting
-  jetons, closing time, its tables, every result, and its log's length and last seal.
+- each **evening**'s head: club, season, date, status, kind, game, rate card, price, starting
+  jetons, closing time, its tables, every result, and its log's length and last seal;
+- each **tournament**'s head: its row (name, date, game, format, seed, parameters, rate card,
+  status, evening, the director's log), every entry (name, club, guest, ladder rank, rounds),
+  every round (its draw as published, mode, status, log, times), every round table (seats,
+  its table, results, how it ended, substitutes) and every bye with its points. What a phone
+  changes at a round table while it plays (the device holding the link, the players it
+  reports missing, the hand begun before the signal) is not a ledger fact and is left out.
 
 Seals are written in the transaction that writes what they seal: postings, revisions and log
 entries as they are written; hands and the heads of every table and evening a service locked
 at the end of its transaction (``services.ledger.writing``). Without the secret a seal cannot
 be forged; ``verify_ledger`` recomputes every one. ``seal_all`` seals a ledger loaded from a
-trusted source (the demo fixtures, the bench's generated history, migration 0014, ``restore
---reseal``).
+trusted source (the demo fixtures, the bench's generated history, ``restore --reseal``).
 """
 
 from __future__ import annotations
@@ -45,15 +50,20 @@ SALT = "ledger.seal"
 Kind = current.Seal.Kind
 MODELS = (
     "Account",
+    "Bye",
+    "Entry",
     "Evening",
     "EveningLog",
     "EveningResult",
     "Hand",
     "HandRevision",
     "Posting",
+    "Round",
+    "RoundTable",
     "Seal",
     "Seat",
     "Table",
+    "Tournament",
     "Transfer",
 )
 BATCH = 2000
@@ -211,6 +221,7 @@ def evening_content(evening_id: int, m=None):
             "season_id",
             "date",
             "status",
+            "kind",
             "game",
             "rate_card",
             "price_per_point",
@@ -241,6 +252,92 @@ def evening_content(evening_id: int, m=None):
             .values_list("pk", "member_id", "points", "money", "closing")
         ),
         [logs["n"], logs["last"], last or ""],
+    ]
+
+
+TOURNAMENT_FIELDS = (
+    "pk",
+    "club_id",
+    "name",
+    "date",
+    "game",
+    "tournament_format",
+    "seed",
+    "params",
+    "rate_card",
+    "status",
+    "evening_id",
+    "log",
+    "created_at",
+    "created_by_id",
+)
+ENTRY_FIELDS = (
+    "pk",
+    "member_id",
+    "code",
+    "name",
+    "club_name",
+    "guest",
+    "ladder_rank",
+    "from_round",
+    "withdrawn_after",
+)
+ROUND_FIELDS = (
+    "pk",
+    "number",
+    "kind",
+    "mode",
+    "status",
+    "tables",
+    "byes",
+    "groups",
+    "warnings",
+    "computed",
+    "log",
+    "time_limit_min",
+    "drawn_at",
+    "published_at",
+    "started_at",
+    "closed_at",
+)
+ROUND_TABLE_FIELDS = (
+    "pk",
+    "round_id",
+    "number",
+    "seats",
+    "table_id",
+    "hands_played",
+    "results",
+    "ended_by",
+    "substitutes",
+)
+
+
+def tournament_content(tournament_id: int, m=None):
+    """What a tournament's head covers (five queries); None when the tournament is gone."""
+    m = m or models_of()
+    row = m.Tournament.objects.filter(pk=tournament_id).values_list(*TOURNAMENT_FIELDS).first()
+    if row is None:
+        return None
+    rounds = m.Round.objects.filter(tournament_id=tournament_id).order_by("pk")
+    return [
+        list(row),
+        list(
+            m.Entry.objects.filter(tournament_id=tournament_id)
+            .order_by("pk")
+            .values_list(*ENTRY_FIELDS)
+        ),
+        list(rounds.values_list(*ROUND_FIELDS)),
+        list(
+            m.RoundTable.objects.filter(round__tournament_id=tournament_id)
+            .order_by("pk")
+            .values_list(*ROUND_TABLE_FIELDS)
+        ),
+        list(
+            m.Bye.objects.filter(round__tournament_id=tournament_id)
+            .order_by("pk")
+            .values_list("pk", "round_id", "entry_id", "points")
+        ),
     ]
 
 
@@ -328,8 +425,9 @@ def _upsert(m, rows) -> None:
     )
 
 
-def seal_heads(*, hands=(), tables=(), evenings=(), m=None) -> None:
-    """Seal ``hands``, the heads of ``tables`` and of ``evenings`` (ids) as they are now."""
+def seal_heads(*, hands=(), tables=(), evenings=(), tournaments=(), m=None) -> None:
+    """Seal ``hands``, the heads of ``tables``, ``evenings`` and ``tournaments`` (ids) as they
+    are now."""
     m = m or models_of()
     rows = [
         m.Seal(kind=Kind.HAND, object_id=row[0], scope=row[1], digest=digest(Kind.HAND, list(row)))
@@ -338,6 +436,7 @@ def seal_heads(*, hands=(), tables=(), evenings=(), m=None) -> None:
     for kind, ids, content_of in (
         (Kind.TABLE, tables, table_content),
         (Kind.EVENING, evenings, evening_content),
+        (Kind.TOURNAMENT, tournaments, tournament_content),
     ):
         for object_id in sorted(set(ids)):
             content = content_of(object_id, m)
@@ -355,15 +454,22 @@ def seal_heads(*, hands=(), tables=(), evenings=(), m=None) -> None:
 
 
 def seal_all(tables=None, *, apps=None) -> int:
-    """Seal everything of ``tables`` (a Table queryset; every table when None) and of their
-    evenings afresh, from a trusted source; return the number of seals written. Call it in a
-    transaction."""
+    """Seal everything of ``tables`` (a Table queryset; every table when None), of their
+    evenings and of their clubs' tournaments afresh, from a trusted source; return the number
+    of seals written. Call it in a transaction."""
     m = models_of(apps)
     if tables is None:
         tables = m.Table.objects.all()
         evening_ids = list(m.Evening.objects.order_by("pk").values_list("pk", flat=True))
+        tournament_ids = list(m.Tournament.objects.order_by("pk").values_list("pk", flat=True))
     else:
         evening_ids = sorted(set(tables.values_list("evening_id", flat=True)))
+        clubs = m.Evening.objects.filter(pk__in=evening_ids).values("club_id")
+        tournament_ids = list(
+            m.Tournament.objects.filter(club_id__in=clubs)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
     table_ids = list(tables.order_by("pk").values_list("pk", flat=True))
     hands = m.Hand.objects.filter(table__in=tables)
     m.Seal.objects.filter(kind__in=[Kind.POSTING, Kind.HAND], scope__in=table_ids).delete()
@@ -371,6 +477,7 @@ def seal_all(tables=None, *, apps=None) -> int:
     m.Seal.objects.filter(kind=Kind.LOG, scope__in=evening_ids).delete()
     m.Seal.objects.filter(kind=Kind.TABLE, object_id__in=table_ids).delete()
     m.Seal.objects.filter(kind=Kind.EVENING, object_id__in=evening_ids).delete()
+    m.Seal.objects.filter(kind=Kind.TOURNAMENT, object_id__in=tournament_ids).delete()
     rows: list = []
     for start in range(0, len(table_ids), 200):
         chunk = table_ids[start : start + 200]
@@ -424,5 +531,5 @@ def seal_all(tables=None, *, apps=None) -> int:
             chain[row[1]] = value
             rows.append(m.Seal(kind=Kind.LOG, object_id=row[0], scope=row[1], digest=value))
     m.Seal.objects.bulk_create(rows, batch_size=BATCH)
-    seal_heads(tables=table_ids, evenings=evening_ids, m=m)
-    return len(rows) + len(table_ids) + len(evening_ids)
+    seal_heads(tables=table_ids, evenings=evening_ids, tournaments=tournament_ids, m=m)
+    return len(rows) + len(table_ids) + len(evening_ids) + len(tournament_ids)

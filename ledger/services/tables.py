@@ -22,12 +22,14 @@ from ledger.models import (
     Season,
     Seat,
     Table,
+    Tournament,
 )
 from ledger.services import seals
 from ledger.services.errors import (
     EveningClosedError,
     LedgerError,
     SeatingError,
+    TournamentEveningError,
 )
 from ledger.services.ledger import (
     TableLedger,
@@ -62,6 +64,20 @@ def check_evening_date(date: datetime.date) -> None:
         )
 
 
+def check_club_evening(evening: Evening) -> None:
+    """Refuse a club role's change to a tournament's evening, naming the tournament."""
+    if evening.kind != Evening.Kind.TOURNAMENT:
+        return
+    name = Tournament.objects.filter(evening=evening).values_list("name", flat=True).first()
+    raise TournamentEveningError(
+        _(
+            "this evening belongs to the tournament {name}: only its director's rounds open, "
+            "close or settle its tables"
+        ).format(name=name or ""),
+        "evening",
+    )
+
+
 def evening_open(
     *,
     club: Club,
@@ -70,21 +86,26 @@ def evening_open(
     by=None,
     game_code: str | None = None,
     card: dict | None = None,
+    kind: str = Evening.Kind.CLUB,
 ):
     """Open an evening, copying the club's game, rate card and price per point onto it.
 
-    A tournament's evening passes its own game (``game_code``) and frozen rate card
-    (``card``) instead of the club's. At most one evening of a club is open per date (the
-    database holds it too).
+    A tournament's evening (``kind``) passes its own game (``game_code``) and frozen rate
+    card (``card``) instead of the club's, and is filed under no season; it never moves
+    money (its price per point is 0). At most one club evening of a club is open per date
+    (the database holds it too); any number of tournaments' evenings may be open beside it.
     """
     check_evening_date(date)
+    tournament = kind == Evening.Kind.TOURNAMENT
     game = get_game(game_code or club.game)
     rates = game.rate_card(club.rate_card or {} if card is None else card)
-    if season is None:
+    if tournament:
+        season = None
+    elif season is None:
         season = Season.objects.filter(club=club, starts_on__lte=date, ends_on__gte=date).first()
     elif season.club_id != club.pk:
         raise LedgerError(_("the season belongs to another club"), "season")
-    if Evening.objects.filter(club=club, date=date, status=Evening.Status.OPEN).exists():
+    if not tournament and open_club_evening(club, date):
         raise LedgerError(_("an evening of this date is already open"), "date")
     try:
         with writing():
@@ -92,9 +113,10 @@ def evening_open(
                 club=club,
                 season=season,
                 date=date,
+                kind=kind,
                 game=game.code,
                 rate_card=rates.as_dict(),
-                price_per_point=club.price_per_point,
+                price_per_point=0 if tournament else club.price_per_point,
                 starting_jetons=club.starting_jetons,
             )
             evening.full_clean(validate_constraints=False)
@@ -107,6 +129,13 @@ def evening_open(
     return evening
 
 
+def open_club_evening(club: Club, date: datetime.date) -> Evening | None:
+    """Return the club's open club evening of ``date`` (not a tournament's), if any."""
+    return Evening.objects.filter(
+        club=club, date=date, status=Evening.Status.OPEN, kind=Evening.Kind.CLUB
+    ).first()
+
+
 def evening_file_under(*, evening: Evening, season: Season | None, by=None) -> Evening:
     """File an evening under another season of its club (or none); logged. The admin calls it
     inside its own transaction."""
@@ -114,6 +143,7 @@ def evening_file_under(*, evening: Evening, season: Season | None, by=None) -> E
         raise LedgerError(_("the season belongs to another club"), "season")
     with writing(durable=False):
         evening = lock_evening(evening.pk)
+        check_club_evening(evening)
         if evening.season_id == (season.pk if season else None):
             return evening
         details = {"from": evening.season_id, "to": season.pk if season else None}
@@ -146,9 +176,8 @@ def check_seatable(game, members) -> None:
             )
 
 
-def table_open(*, evening: Evening, members, first_dealer: Member | None = None, by=None):
-    """Open a table of members (in the direction of play); the game's opening moves post."""
-    members = list(members)
+def _check_table(evening: Evening, members: list, first_dealer: Member | None) -> Member:
+    """Refuse a table that breaks the game's seating rules; return its first dealer."""
     game = get_game(evening.game)
     low, high = game.features.min_seats, game.features.max_seats
     if not low <= len(members) <= high:
@@ -166,35 +195,57 @@ def table_open(*, evening: Evening, members, first_dealer: Member | None = None,
     first_dealer = first_dealer or members[0]
     if first_dealer not in members:
         raise SeatingError(_("the first dealer must be seated at the table"), "first_dealer")
+    return first_dealer
+
+
+def table_open(*, evening: Evening, members, first_dealer: Member | None = None, by=None):
+    """Open a table of members (in the direction of play) at a club evening; the game's
+    opening moves post. A tournament's evening is refused (its round services open its
+    tables: ``open_locked``)."""
+    members = list(members)
+    first_dealer = _check_table(evening, members, first_dealer)
     with writing():
         evening = lock_evening(evening.pk)
-        if evening.status != Evening.Status.OPEN:
-            raise EveningClosedError()
-        busy = seated_elsewhere(evening, members)
-        if busy:
-            raise SeatingError(
-                _("already seated at another open table: {names}").format(names=", ".join(busy)),
-                "members",
-            )
-        number = (evening.tables.aggregate(n=Max("number"))["n"] or 0) + 1
-        table = Table.objects.create(
-            evening=evening, number=number, game=evening.game, first_dealer=first_dealer
+        check_club_evening(evening)
+        return open_locked(evening, members, first_dealer, by=by)
+
+
+def round_table_open(*, evening: Evening, members, first_dealer: Member, by=None) -> Table:
+    """Open a round table at the tournament's ``evening``, locked by the caller's ``writing()``
+    transaction (the round services' ``round_start``)."""
+    if evening.kind != Evening.Kind.TOURNAMENT:
+        raise LedgerError(_("a round table is opened only at its tournament's evening"), "evening")
+    members = list(members)
+    return open_locked(evening, members, _check_table(evening, members, first_dealer), by=by)
+
+
+def open_locked(evening: Evening, members: list, first_dealer: Member, *, by=None) -> Table:
+    """Open a checked table at the ``evening`` locked by the caller's transaction."""
+    game = get_game(evening.game)
+    if evening.status != Evening.Status.OPEN:
+        raise EveningClosedError()
+    busy = seated_elsewhere(evening, members)
+    if busy:
+        raise SeatingError(
+            _("already seated at another open table: {names}").format(names=", ".join(busy)),
+            "members",
         )
-        Seat.objects.bulk_create(
-            Seat(table=table, member=m, name=m.name, position=i + 1) for i, m in enumerate(members)
-        )
-        Account.objects.bulk_create(
-            [Account(table=table, kind=Account.Kind.POOL, code=c) for c in game.features.pool_codes]
-            + [
-                Account(table=table, kind=Account.Kind.MEMBER, member=m, code=m.name)
-                for m in members
-            ]
-        )
-        table = lock_table(table.pk)
-        rates = rate_card(evening)
-        _state, moves = game.initial_state([m.name for m in members], rates)
-        if moves:
-            TableLedger(table).post(Posting.Kind.FUNDING, moves, by=by)
+    number = (evening.tables.aggregate(n=Max("number"))["n"] or 0) + 1
+    table = Table.objects.create(
+        evening=evening, number=number, game=evening.game, first_dealer=first_dealer
+    )
+    Seat.objects.bulk_create(
+        Seat(table=table, member=m, name=m.name, position=i + 1) for i, m in enumerate(members)
+    )
+    Account.objects.bulk_create(
+        [Account(table=table, kind=Account.Kind.POOL, code=c) for c in game.features.pool_codes]
+        + [Account(table=table, kind=Account.Kind.MEMBER, member=m, code=m.name) for m in members]
+    )
+    table = lock_table(table.pk)
+    rates = rate_card(evening)
+    _state, moves = game.initial_state([m.name for m in members], rates)
+    if moves:
+        TableLedger(table).post(Posting.Kind.FUNDING, moves, by=by)
     return table
 
 
@@ -203,6 +254,7 @@ def table_seat(*, table: Table, member: Member, position: int | None = None, by=
     asks of a late arrival."""
     with writing():
         evening = lock_evening(table.evening_id)
+        check_club_evening(evening)
         table = lock_table(table.pk)
         check_writable(table)
         return _seat_locked(evening, table, member, position, by)
@@ -289,13 +341,20 @@ def table_leave(*, table: Table, member: Member, by=None) -> None:
 
 
 def table_close(*, table: Table, by=None) -> Table:
-    """Close a table the game's way (Danish: split the cups), and lock it."""
+    """Close a table of a club evening the game's way (Danish: split the cups), and lock it.
+    A round table is closed by its round (``close_locked``)."""
     with writing():
         evening = lock_evening(table.evening_id)
+        check_club_evening(evening)
         table = lock_table(table.pk)
         table.evening = evening
-        check_writable(table)
-        post_split(table, by)
-        table.status = Table.Status.CLOSED
-        table.save(update_fields=["status"])
+        return close_locked(table, by=by)
+
+
+def close_locked(table: Table, *, by=None) -> Table:
+    """Close the ``table`` locked by the caller's transaction (its evening read under it)."""
+    check_writable(table)
+    post_split(table, by)
+    table.status = Table.Status.CLOSED
+    table.save(update_fields=["status"])
     return table

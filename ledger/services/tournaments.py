@@ -5,9 +5,9 @@ publishes is the one ``tournament_run`` computes for the same entries, seed and 
 module only stores what the engine decided and plays each round table as an ordinary table of
 the tournament's evening through the table services (``table_open``, ``table_close``).
 
-Every write is one ``writing()`` transaction, except ``round_start`` and ``round_close``,
-which call the table services (each its own transaction) and then record the round in one
-more: a round half opened or half closed is finished by running the service again.
+Every write is one ``writing()`` transaction: ``round_start`` opens every table of the round
+and ``round_close`` closes them with the round, all or nothing. The tournament's evening is of
+kind tournament: no club role's service opens, counts, closes or settles it.
 
 Choices the spec leaves open, made here:
 
@@ -65,6 +65,7 @@ from ledger.services.ledger import (
     lock_table,
     post_split,
     table_balances,
+    touched,
     writing,
 )
 from ledger.tournaments import engine
@@ -143,15 +144,25 @@ def tournament_create(
         if not tournament.seed:
             tournament.seed = f"{tournament.pk}-{date.isoformat()}"
             tournament.save(update_fields=["seed"])
+        touched(tournament_id=tournament.pk)
     return tournament
 
 
 def _lock(tournament: Tournament) -> Tournament:
     """Lock the tournament's row for the service's transaction and raise its ``version``
     (whatever the service then changes: entries, draws, results), so the standings kept by
-    the version are read afresh after it commits."""
+    the version are read afresh after it commits; its seal is written before it commits."""
+    touched(tournament_id=tournament.pk)
     Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
     return Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
+
+
+def _lock_round(round_id: int) -> Round:
+    """Lock a round's row for the service's transaction; its tournament's seal is written
+    before it commits."""
+    round_ = Round.objects.select_for_update(of=("self",)).get(pk=round_id)
+    touched(tournament_id=round_.tournament_id)
+    return round_
 
 
 def _check_not_over(tournament: Tournament) -> None:
@@ -666,7 +677,7 @@ def round_redraw(*, round_: Round, by=None) -> Round:
     """Draw an unpublished round again (after a late entry or a withdrawal, section 9)."""
     with writing():
         tournament = _lock(round_.tournament)
-        round_ = Round.objects.select_for_update(of=("self",)).get(pk=round_.pk)
+        round_ = _lock_round(round_.pk)
         if round_.status != Round.Status.DRAFTED:
             raise LedgerError(_("a published draw never changes"), "__all__")
         draw = _compute_draw(tournament, round_.number)
@@ -702,7 +713,7 @@ def round_set_draw(
     """
     with writing():
         _lock(round_.tournament)
-        round_ = Round.objects.select_for_update(of=("self",)).get(pk=round_.pk)
+        round_ = _lock_round(round_.pk)
         if round_.status != Round.Status.DRAFTED:
             raise LedgerError(_("a published draw never changes"), "__all__")
         draw, problems = _checked(round_, tables, byes)
@@ -788,7 +799,7 @@ def round_publish(*, round_: Round, by=None) -> Round:
     """Publish a round's draw: from now on it never changes (section 5.5)."""
     with writing():
         _lock(round_.tournament)
-        round_ = Round.objects.select_for_update(of=("self",)).get(pk=round_.pk)
+        round_ = _lock_round(round_.pk)
         if round_.status != Round.Status.DRAFTED:
             raise LedgerError(_("the draw is already published"), "__all__")
         _check_still_valid(round_)
@@ -807,12 +818,17 @@ def round_publish(*, round_: Round, by=None) -> Round:
 
 def _start_tournament(tournament: Tournament, by) -> Tournament:
     """Freeze the rate card (the club's when it plays this game, else the game's defaults)
-    and open the tournament's evening."""
+    and open the tournament's evening (of kind tournament: no club role touches it)."""
     game = get_game(tournament.game)
     card = tournament.club.rate_card if tournament.club.game == tournament.game else {}
     frozen = game.rate_card(card or {}).as_dict()
     evening = table_services.evening_open(
-        club=tournament.club, date=tournament.date, by=by, game_code=tournament.game, card=frozen
+        club=tournament.club,
+        date=tournament.date,
+        by=by,
+        game_code=tournament.game,
+        card=frozen,
+        kind=Evening.Kind.TOURNAMENT,
     )
     with writing():
         locked = _lock(tournament)
@@ -825,23 +841,29 @@ def _start_tournament(tournament: Tournament, by) -> Tournament:
 
 def round_start(*, round_: Round, by=None) -> Round:
     """Start a published round: open each round table as an ordinary table of the
-    tournament's evening (seats in draw order, seat 1 deals first) and start the clock."""
+    tournament's evening (seats in draw order, seat 1 deals first) and start the clock, in
+    one transaction (every table and the round, or nothing)."""
     round_ = Round.objects.select_related("tournament__club").get(pk=round_.pk)
     tournament = round_.tournament
     if round_.status != Round.Status.PUBLISHED:
         raise LedgerError(_("only a published round that has not started can start"), "__all__")
     if tournament.evening_id is None:
         tournament = _start_tournament(tournament, by)
-    evening = tournament.evening
     entries = {e.code: e for e in tournament.entries.select_related("member")}
-    for rt in round_.round_tables.filter(table__isnull=True).order_by("number"):
-        members = [entries[c].member for c in rt.seats]
-        table = table_services.table_open(
-            evening=evening, members=members, first_dealer=members[0], by=by
-        )
-        RoundTable.objects.filter(pk=rt.pk, table__isnull=True).update(table=table)
     with writing():
-        round_ = Round.objects.select_for_update(of=("self",)).get(pk=round_.pk)
+        # The lock order of the round services: the tournament, the round, the evening, then
+        # its tables by id.
+        tournament = _lock(tournament)
+        round_ = _lock_round(round_.pk)
+        if round_.status != Round.Status.PUBLISHED:
+            raise LedgerError(_("only a published round that has not started can start"), "__all__")
+        evening = lock_evening(tournament.evening_id)
+        for rt in round_.round_tables.filter(table__isnull=True).order_by("number"):
+            members = [entries[c].member for c in rt.seats]
+            table = table_services.round_table_open(
+                evening=evening, members=members, first_dealer=members[0], by=by
+            )
+            RoundTable.objects.filter(pk=rt.pk).update(table=table)
         round_.status = Round.Status.PLAYING
         round_.started_at = timezone.now()
         _log(round_, "start", by)
@@ -1030,33 +1052,40 @@ def _check_seating(tournament: Tournament, round_tables: Sequence[RoundTable]) -
 
 
 def round_close(*, round_: Round, by=None) -> Round:
-    """Close a playing round: close every table still open (the game's close), take each
-    seated player's table score in the format's basis and store places and points.
+    """Close a playing round in one transaction: close every table still open (the game's
+    close), take each seated player's table score in the format's basis and store places and
+    points; every table and the round, or nothing (a crash or a retry never half-closes it).
 
-    Refused, writing nothing of the round: a tournament player at a table the draw did not
-    seat him at, or a drawn player missing from his table. A substitute (not an entry of the
-    table) plays for the table and his result counts for no one (section 9).
+    Refused, writing nothing: a tournament player at a table the draw did not seat him at, or
+    a drawn player missing from his table. A substitute (not an entry of the table) plays for
+    the table and his result counts for no one (section 9).
     """
     round_ = Round.objects.select_related("tournament").get(pk=round_.pk)
     tournament = round_.tournament
     if round_.status != Round.Status.PLAYING:
         raise LedgerError(_("only a round being played can close"), "__all__")
-    round_tables = list(round_.round_tables.select_related("table").order_by("number"))
-    for rt in round_tables:
-        if rt.table is None:
-            raise LedgerError(
-                _("table {number} was never opened").format(number=rt.number), "__all__"
-            )
-    _check_seating(tournament, round_tables)  # before any table is closed
-    for rt in round_tables:
-        if rt.table.status == Table.Status.OPEN:
-            rt.table = table_services.table_close(table=rt.table, by=by)
-    results, bye_points, leavers = round_results(round_, round_tables)
     with writing():
+        # The lock order of the round services: the tournament, the round, the evening, then
+        # its tables by id (a hand being saved holds its table: the close waits for it).
         locked_t = _lock(tournament)
-        round_ = Round.objects.select_for_update(of=("self",)).get(pk=round_.pk)
+        round_ = _lock_round(round_.pk)
         if round_.status != Round.Status.PLAYING:
             raise LedgerError(_("only a round being played can close"), "__all__")
+        round_tables = list(round_.round_tables.select_related("table").order_by("number"))
+        for rt in round_tables:
+            if rt.table is None:
+                raise LedgerError(
+                    _("table {number} was never opened").format(number=rt.number), "__all__"
+                )
+        _check_seating(locked_t, round_tables)
+        evening = lock_evening(locked_t.evening_id)
+        for rt in sorted(round_tables, key=lambda r: r.table_id):
+            table = lock_table(rt.table_id)
+            table.evening = evening
+            if table.status == Table.Status.OPEN:
+                table_services.close_locked(table, by=by)
+            rt.table = table
+        results, bye_points, leavers = round_results(round_, round_tables)
         params = tournament_params(locked_t)
         for rt in round_tables:
             rt.results = results[rt.pk]
@@ -1065,7 +1094,7 @@ def round_close(*, round_: Round, by=None) -> Round:
             rt.save(update_fields=["results", "hands_played", "ended_by"])
         round_.bye_rows.update(points=bye_points)
         for code in leavers:
-            Entry.objects.filter(tournament=tournament, code=code).update(
+            Entry.objects.filter(tournament=locked_t, code=code).update(
                 withdrawn_after=round_.number
             )
         round_.status = Round.Status.CLOSED
@@ -1111,7 +1140,7 @@ def round_table_release(*, round_table: RoundTable, by=None) -> RoundTable:
     """Hand the table's link over: the device that held it loses it and the next device to
     open the link takes it (a flat battery, another phone). Logged on the round."""
     with writing():
-        round_ = Round.objects.select_for_update(of=("self",)).get(pk=round_table.round_id)
+        round_ = _lock_round(round_table.round_id)
         rt = RoundTable.objects.select_for_update(of=("self",)).get(pk=round_table.pk)
         if round_.status not in LINK_ROUNDS:
             raise LedgerError(_("the round is over: this table's link is closed"), "token")
@@ -1172,7 +1201,7 @@ def round_substitute(
             )
     with writing():
         # The lock order of every tournament service: the round, then the evening and table.
-        round_ = Round.objects.select_for_update(of=("self",)).get(pk=rt.round_id)
+        round_ = _lock_round(rt.round_id)
         locked = RoundTable.objects.select_for_update(of=("self",)).get(pk=rt.pk)
         if round_.status != Round.Status.PLAYING:
             raise LedgerError(
@@ -1207,7 +1236,7 @@ def round_unpublish(*, round_: Round, by=None) -> Round:
     the round is drawn again): the round is a draft again; its tables were never opened."""
     with writing():
         _lock(round_.tournament)
-        round_ = Round.objects.select_for_update(of=("self",)).get(pk=round_.pk)
+        round_ = _lock_round(round_.pk)
         if round_.status != Round.Status.PUBLISHED:
             raise LedgerError(_("only a published round that has not started can be withdrawn"))
         if round_.round_tables.filter(table__isnull=False).exists():
@@ -1281,7 +1310,7 @@ def tournament_hand_correct(
         raise LedgerError(_("an override needs a reason"), "override_reason")
     with writing():
         _lock(rt.round.tournament)
-        round_ = Round.objects.select_for_update(of=("self",)).get(pk=rt.round_id)
+        round_ = _lock_round(rt.round_id)
         if round_.status != Round.Status.CLOSED:
             raise LedgerError(_("the round is not closed: correct the hand at its table"), "hand")
         lock_evening(round_.tournament.evening_id)

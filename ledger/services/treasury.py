@@ -40,6 +40,7 @@ from ledger.services.ledger import (
     touched,
     writing,
 )
+from ledger.services.tables import check_club_evening
 
 
 def jeton_expected(table: Table, balances: dict[str, int] | None = None) -> dict[str, int]:
@@ -126,6 +127,7 @@ def evening_close(*, evening: Evening, by=None, confirm_differences: bool = Fals
     and lock the evening."""
     with writing():
         evening = lock_evening(evening.pk)
+        check_club_evening(evening)
         evening.club = Club.objects.get(pk=evening.club_id)
         if evening.status != Evening.Status.OPEN:
             raise EveningClosedError()
@@ -208,10 +210,14 @@ def evening_reopen(*, evening: Evening, reason: str, by=None) -> Evening:
         raise LedgerError(_("reopening an evening needs a reason"), "reason")
     with writing():
         evening = lock_evening(evening.pk)
+        check_club_evening(evening)
         if evening.status != Evening.Status.CLOSED:
             raise LedgerError(_("the evening is not closed"), "evening")
         if Evening.objects.filter(
-            club_id=evening.club_id, date=evening.date, status=Evening.Status.OPEN
+            club_id=evening.club_id,
+            date=evening.date,
+            status=Evening.Status.OPEN,
+            kind=Evening.Kind.CLUB,
         ).exists():
             raise LedgerError(_("an evening of this date is already open"), "evening")
         evening.status = Evening.Status.OPEN
@@ -249,6 +255,7 @@ def jetons_count(*, table: Table, counts: dict[str, int], by=None) -> list[Jeton
     """Record what the treasurer counted per account code; the ledger is not changed."""
     with writing():
         table = lock_table(table.pk)
+        check_club_evening(table.evening)
         if table.evening.status != Evening.Status.OPEN:
             raise EveningClosedError()
         accounts = {a.code: a for a in Account.objects.filter(table=table)}
@@ -271,6 +278,7 @@ def jetons_confirm(*, table: Table, version: int, by=None) -> list[JetonCount]:
     """
     with writing():
         table = lock_table(table.pk)
+        check_club_evening(table.evening)
         if table.evening.status != Evening.Status.OPEN:
             raise EveningClosedError()
         if version != table_version(table.pk):
@@ -302,6 +310,7 @@ def adjustment_post(
         raise LedgerError(_("an adjustment moves points between two different accounts"), "target")
     with writing():
         table = lock_table(table.pk)
+        check_club_evening(table.evening)
         if table.evening.status != Evening.Status.OPEN:
             raise EveningClosedError()
         ledger = TableLedger(table)

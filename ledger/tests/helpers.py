@@ -576,6 +576,48 @@ def first_hand_again(table, rng):
     return {**game.random_hand(rng, schedule, rates, state), "seats": seats}
 
 
+def set_round_start(round_id: int, started_at) -> None:
+    """Move a round's start (the clock has run on), resealing its tournament as a service
+    would: a test's stand-in for the time passing, not a tampering."""
+    from ledger.models import Round
+    from ledger.services.ledger import touched, writing
+
+    with writing():
+        round_ = Round.objects.select_for_update(of=("self",)).get(pk=round_id)
+        Round.objects.filter(pk=round_id).update(started_at=started_at)
+        touched(tournament_id=round_.tournament_id)
+
+
+def post_round_adjustment(table, *, source: str, target: str, points: int) -> None:
+    """Post an adjustment at a round table through the ledger's core (the treasurer's
+    ``adjustment_post`` refuses a tournament's evening): how the tournament tests give a
+    table its scores without playing its hands."""
+    from ledger.models import Posting
+    from ledger.services.ledger import TableLedger, lock_table, writing
+
+    with writing():
+        locked = lock_table(table.pk)
+        ledger = TableLedger(locked)
+        src, dst = ledger.accounts[source], ledger.accounts[target]
+        ledger.post_accounts(
+            Posting.Kind.ADJUSTMENT,
+            [(src, dst, points, "adjustment")],
+            note="test",
+            intent={"source": src.pk, "target": dst.pk, "points": points},
+        )
+
+
+def seat_behind_the_draw(table, member) -> None:
+    """Seat ``member`` at a round table through the ledger's core, as no service would (the
+    club's ``table_seat`` refuses a tournament's evening): a seating the round close refuses."""
+    from ledger.services.ledger import lock_evening, lock_table, writing
+    from ledger.services.tables import _seat_locked
+
+    with writing():
+        evening = lock_evening(table.evening_id)
+        _seat_locked(evening, lock_table(table.pk), member, None, None)
+
+
 # from the tournament tests: a round table's scores given by adjustments
 def score_table(round_table, scores):
     """Give each seated player his table score with an adjustment from or to the pool (the
@@ -592,9 +634,7 @@ def score_table(round_table, scores):
         else:
             source, target = names[code], pool
         if points:
-            services.adjustment_post(
-                table=table, source=source, target=target, points=abs(points), reason="test"
-            )
+            post_round_adjustment(table, source=source, target=target, points=abs(points))
 
 
 def settle_zero_sum(round_table, scores):
@@ -609,12 +649,8 @@ def settle_zero_sum(round_table, scores):
         while creditor[1]:
             debtor = next(d for d in debtors if d[1])
             points = min(debtor[1], creditor[1])
-            services.adjustment_post(
-                table=round_table.table,
-                source=debtor[0],
-                target=creditor[0],
-                points=points,
-                reason="test",
+            post_round_adjustment(
+                round_table.table, source=debtor[0], target=creditor[0], points=points
             )
             debtor[1] -= points
             creditor[1] -= points

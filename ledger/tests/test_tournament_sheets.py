@@ -33,6 +33,7 @@ from ledger.tests.helpers import (
     random_hand_at,
     save_first_page,
     score_table,
+    seat_behind_the_draw,
     settle_zero_sum,
 )
 from ledger.tests.tournaments.helpers import example
@@ -163,7 +164,7 @@ def test_the_table_sheet_marks_a_substitute_and_a_leaver_and_lists_the_correctio
     rng = random.Random(3)
     for _ in range(2):
         random_hand_at(table, rng)
-    services.table_seat(table=table, member=make_member(t.club, "Zala"))
+    seat_behind_the_draw(table, make_member(t.club, "Zala"))
     random_hand_at(table, rng)
     leaver = t.entries.get(code=by_number[1].seats[1])
     services.table_leave(table=table, member=leaver.member)

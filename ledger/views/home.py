@@ -1,6 +1,7 @@
 """Thin views: parse input, call a service or a selector, render or redirect."""
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.views import LogoutView, PasswordResetView
 from django.core.exceptions import ValidationError
@@ -12,9 +13,10 @@ from django.views.decorators.http import require_POST
 
 from ledger import selectors, services
 from ledger.forms.scoring import EveningStartForm
-from ledger.models import Club, Evening
+from ledger.models import Club, Evening, Member
+from ledger.selectors import tournaments as tournament_reads
 from ledger.web import client, locale, tablet
-from ledger.web.permissions import club_role
+from ledger.web.permissions import can, club_role
 
 
 @require_POST
@@ -69,17 +71,45 @@ def home(request):
     return render(request, "ledger/home.html", {"clubs": clubs})
 
 
+def to_tournament(request, evening):
+    """Send a club role who reached a tournament's evening to its tournament's page, saying
+    why (its tables are the round tables, which only the director's rounds open and close);
+    return None for a club evening."""
+    tournament = tournament_reads.tournament_of_evening(evening)
+    if tournament is None:
+        return None
+    # The director (the club's admin) goes to the tournament's page, any other role to its
+    # standings.
+    messages.info(
+        request,
+        _(
+            "This evening is the tournament {name}'s: its tables are opened and closed by "
+            "its rounds."
+        ).format(name=tournament.name),
+    )
+    if can(request, Member.Role.ADMIN):
+        return redirect(tournament.get_absolute_url())
+    return redirect("tournament_standings", club=request.club.slug, pk=tournament.pk)
+
+
 def club_page(request, *, start_form=None, no_season=False, status=200):
-    """Render the club's front page; ``start_form`` is a bound start of an evening to confirm."""
-    evenings = Evening.objects.filter(club=request.club).select_related("season")[:20]
+    """Render the club's front page; ``start_form`` is a bound start of an evening to confirm.
+    The club's open evening and the tournaments being played are shown apart, each with its
+    own link."""
+    evenings = Evening.objects.filter(club=request.club, kind=Evening.Kind.CLUB).select_related(
+        "season"
+    )[:20]
     live = (
-        Evening.objects.filter(club=request.club, status=Evening.Status.OPEN)
+        Evening.objects.filter(
+            club=request.club, status=Evening.Status.OPEN, kind=Evening.Kind.CLUB
+        )
         .order_by("-date", "-id")
         .first()
     )
     context = {
         "evenings": evenings,
         "live_evening": live,
+        "running_tournaments": tournament_reads.running_tournaments(club=request.club),
         "nav_evening": live,
         "start_form": start_form or EveningStartForm(),
         "no_season": no_season,

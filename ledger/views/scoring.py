@@ -48,7 +48,7 @@ from ledger.selectors import tournaments as tournament_reads
 from ledger.services import tournaments as tournament_services
 from ledger.services.errors import EveningClosedError, LedgerError
 from ledger.tables.scoring import HandTable, RevisionTable
-from ledger.views.home import club_page
+from ledger.views.home import club_page, to_tournament
 from ledger.web import kept, tablet
 from ledger.web.permissions import actor, can, club_role, granted
 
@@ -124,9 +124,7 @@ def evening_start(request):
         messages.error(request, gettext("Choose a date for the evening."))
         return club_page(request, start_form=form, status=422)
     date = form.cleaned_data["date"]
-    existing = Evening.objects.filter(
-        club=request.club, date=date, status=Evening.Status.OPEN
-    ).first()
+    existing = services.open_club_evening(request.club, date)
     if existing is not None:
         return redirect("evening", club=request.club.slug, pk=existing.pk)
     in_season = Season.objects.filter(club=request.club, starts_on__lte=date, ends_on__gte=date)
@@ -145,6 +143,8 @@ def evening_detail(request, pk):
     if unchanged := kept.not_modified(request, etag):
         return unchanged
     evening = get_object_or_404(Evening.objects.select_related("club"), pk=pk, club=request.club)
+    if not request.htmx and (elsewhere := to_tournament(request, evening)):
+        return elsewhere
     tables = selectors.evening_tables(evening)
     context = {
         "evening": evening,
@@ -166,6 +166,8 @@ def evening_wall(request, pk):
     if unchanged := kept.not_modified(request, etag):
         return unchanged
     evening = get_object_or_404(Evening.objects.select_related("club"), pk=pk, club=request.club)
+    if not request.htmx and (elsewhere := to_tournament(request, evening)):
+        return elsewhere
     tables = selectors.evening_tables(evening)
     context = {"evening": evening, "tables": tables, "ranking": selectors.evening_ranking(tables)}
     if request.htmx:
@@ -177,6 +179,8 @@ def evening_wall(request, pk):
 def table_new(request, pk):
     """Open a table at an evening: seat 3 to 5 members in order; each pays the funding."""
     evening = get_object_or_404(Evening.objects.select_related("club"), pk=pk, club=request.club)
+    if elsewhere := to_tournament(request, evening):
+        return elsewhere
     if not evening.is_open:
         messages.error(request, gettext("The evening is closed."))
         return redirect("evening", club=request.club.slug, pk=evening.pk)

@@ -40,6 +40,7 @@ from ledger.tables.season import (
     standing_summary,
 )
 from ledger.tables.sheet import EveningSheetTable, JetonTable, settlement_table
+from ledger.views.home import to_tournament
 from ledger.web import charts, kept, render_cache
 from ledger.web.http import found, picked_season
 from ledger.web.permissions import can, club_role
@@ -433,7 +434,7 @@ def _add_ledger_error(form, error: LedgerError, fields: dict | None = None) -> N
 def evening_treasury(request, pk):
     """The treasurer's screen: expected versus counted jetons, adjustments, close and reopen."""
     evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
-    return _treasury(request, evening)
+    return to_tournament(request, evening) or _treasury(request, evening)
 
 
 @require_POST

@@ -1,26 +1,30 @@
 import sys
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
-from ledger.models import Table
+from ledger.models import Club
 from ledger.selectors.verify import verify_ledger
 
 
 class Command(BaseCommand):
     help = (
-        "Re-settle every stored hand from its record and the evening's rate card, compare with "
-        "the stored transfers, and check that every table is zero-sum and no cup went negative. "
-        "Exits 1 and names each hand on any mismatch."
+        "Run every check of the ledger: re-settle every stored hand from its record and the "
+        "evening's rate card and compare with the stored transfers; check that every table is "
+        "zero-sum and no cup went negative, every seal (postings, hands, tables, evenings, "
+        "tournaments, and the seals of what is gone), every evening's results and every closed "
+        "tournament round's results. Exits 1 and names each problem."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("--club", help="only this club (its short name)")
 
     def handle(self, *args, **options):
-        tables = Table.objects.all()
+        club = None
         if options["club"]:
-            tables = tables.filter(evening__club__slug=options["club"])
-        report = verify_ledger(tables)
+            club = Club.objects.filter(slug=options["club"]).first()
+            if club is None:
+                raise CommandError(f"no club has the short name {options['club']!r}")
+        report = verify_ledger(club=club)
         for problem in report.problems:
             self.stdout.write(f"MISMATCH {problem}")
         summary = (

@@ -12,11 +12,12 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.models import Entry, Member, Round, RoundTable
 from ledger.selectors.verify import verify_ledger
 from ledger.tests import factories
 from ledger.tests.e2e.conftest import HandScreen, expect_language, resize, screenshot
+from ledger.tests.helpers import post_round_adjustment
 from ledger.tests.tournaments.helpers import example
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -82,12 +83,8 @@ def settle_by_adjustments(round_table: RoundTable, scores: dict[str, int]) -> No
         while owed > 0:
             debtor = next(d for d in debtors if d[1])
             points = min(debtor[1], owed)
-            services.adjustment_post(
-                table=round_table.table,
-                source=debtor[0],
-                target=names[code],
-                points=points,
-                reason="filled by the test",
+            post_round_adjustment(
+                round_table.table, source=debtor[0], target=names[code], points=points
             )
             debtor[1] -= points
             owed -= points

@@ -18,7 +18,14 @@ from ledger.services import tournaments as tour
 from ledger.services.errors import LedgerError
 from ledger.tests.conftest import load_example
 from ledger.tests.factories import make_club
-from ledger.tests.helpers import first_hand_again, random_hand_at, score_table, settle_zero_sum
+from ledger.tests.helpers import (
+    first_hand_again,
+    random_hand_at,
+    score_table,
+    seat_behind_the_draw,
+    set_round_start,
+    settle_zero_sum,
+)
 from ledger.tests.tournaments.helpers import example
 
 pytestmark = pytest.mark.django_db
@@ -273,7 +280,7 @@ def test_a_result_for_a_player_not_seated_there_is_refused():
     rts = list(r.round_tables.select_related("table").order_by("number"))
     stray = Entry.objects.get(tournament=t, code=rts[1].seats[0]).member
     services.table_leave(table=rts[1].table, member=stray)
-    services.table_seat(table=rts[0].table, member=stray)
+    seat_behind_the_draw(rts[0].table, stray)
     with pytest.raises(LedgerError) as caught:
         tour.round_close(round_=r)
     assert stray.name in caught.value.message and "table 1" in caught.value.message
@@ -283,16 +290,90 @@ def test_a_result_for_a_player_not_seated_there_is_refused():
     assert not Table.objects.filter(round_table__round=r, status="closed").exists()
 
 
-def test_the_tournament_evening_is_refused_when_the_date_is_taken():
+def test_a_round_starts_beside_the_club_evening_of_its_date():
+    """The club's evening of the date and the tournament's evening are open at once (one open
+    club evening per date stays): the round's evening is of kind tournament, filed under no
+    season and plays for no money."""
     t = slovenian_tournament()
     twelve(t)
-    services.evening_open(club=t.club, date=DATE)
+    club_evening = services.evening_open(club=t.club, date=DATE)
     r = tour.round_draw(tournament=t)
     tour.round_publish(round_=r)
-    with pytest.raises(LedgerError) as caught:
-        tour.round_start(round_=r)
+    tour.round_start(round_=r)
+    t.refresh_from_db()
+    assert t.evening.kind == Evening.Kind.TOURNAMENT and club_evening.kind == Evening.Kind.CLUB
+    assert t.evening.season is None and t.evening.price_per_point == 0
+    assert Evening.objects.filter(status="open").count() == 2
+    with pytest.raises(LedgerError, match="already open") as caught:
+        services.evening_open(club=t.club, date=DATE)
     assert caught.value.field == "date"
-    assert Evening.objects.count() == 1 and not Table.objects.exists()
+    assert services.open_club_evening(t.club, DATE) == club_evening
+    assert verify_ledger().ok
+
+
+def _playing(t):
+    twelve(t)
+    r = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r)
+    r = tour.round_start(round_=r)
+    t.refresh_from_db()
+    return r
+
+
+def test_no_club_role_service_touches_the_tournament_evening():
+    """Every club role's service on a tournament's evening is refused, naming the tournament,
+    and writes nothing: open a table, seat, count, confirm, adjust, close a table, close,
+    reopen, file under a season."""
+    from ledger.services.errors import TournamentEveningError
+
+    t = slovenian_tournament()
+    r = _playing(t)
+    evening = t.evening
+    table = r.round_tables.get(number=1).table
+    guest = Member.objects.create(club=t.club, name="Zala")
+    others = [e.member for e in t.entries.order_by("pk")[:3]]
+    code = table.seats.order_by("position").first().name
+    attempts = {
+        "table_open": lambda: services.table_open(evening=evening, members=others),
+        "table_seat": lambda: services.table_seat(table=table, member=guest),
+        "jetons_count": lambda: services.jetons_count(table=table, counts={code: 0}),
+        "jetons_confirm": lambda: services.jetons_confirm(table=table, version=0),
+        "adjustment_post": lambda: services.adjustment_post(
+            table=table, source=code, target="pool", points=5, reason="slip"
+        ),
+        "table_close": lambda: services.table_close(table=table),
+        "evening_close": lambda: services.evening_close(evening=evening),
+        "evening_file_under": lambda: services.evening_file_under(evening=evening, season=None),
+    }
+    before = (Table.objects.count(), Evening.objects.get(pk=evening.pk).status)
+    for name, attempt in attempts.items():
+        with pytest.raises(TournamentEveningError, match="DP Kranj") as caught:
+            attempt()
+        assert caught.value.field == "evening", name
+    assert (Table.objects.count(), Evening.objects.get(pk=evening.pk).status) == before
+    assert Table.objects.filter(evening=evening, status="open").count() == 4
+    with pytest.raises(TournamentEveningError, match="DP Kranj"):
+        services.evening_reopen(evening=evening, reason="by mistake")
+    assert verify_ledger().ok
+
+
+def test_the_round_close_closes_every_table_and_the_round_or_nothing():
+    """A close refused after its checks began (a player seated at a table the draw did not
+    seat him at) leaves every table open and the round playing: one transaction."""
+    t = slovenian_tournament()
+    r = _playing(t)
+    one, two = r.round_tables.order_by("number")[:2]
+    # Swap two players' seats behind the services' back: the seating check refuses the close.
+    seat_one = one.table.seats.order_by("position").first()
+    seat_two = two.table.seats.order_by("position").first()
+    member_one, member_two = seat_one.member_id, seat_two.member_id
+    type(seat_one).objects.filter(pk=seat_one.pk).update(member_id=member_two)
+    type(seat_two).objects.filter(pk=seat_two.pk).update(member_id=member_one)
+    with pytest.raises(LedgerError):
+        tour.round_close(round_=r)
+    r.refresh_from_db()
+    assert r.status == Round.Status.PLAYING
+    assert Table.objects.filter(evening=t.evening, status="open").count() == 4
 
 
 def test_verify_ledger_recomputes_the_stored_points():
@@ -374,9 +455,9 @@ def test_a_round_table_refuses_a_hand_once_the_time_and_the_grace_are_over():
     table = r.round_tables.select_related("table__evening").get(number=1).table
     rng = random.Random(3)
     start = r.started_at
-    Round.objects.filter(pk=r.pk).update(started_at=start - datetime.timedelta(minutes=95))
+    set_round_start(r.pk, start - datetime.timedelta(minutes=95))
     random_hand_at(table, rng)  # in the grace: still typed in
-    Round.objects.filter(pk=r.pk).update(started_at=start - datetime.timedelta(minutes=100))
+    set_round_start(r.pk, start - datetime.timedelta(minutes=100))
     with pytest.raises(LedgerError) as caught:
         random_hand_at(table, rng)
     assert "time is up" in caught.value.message and table.hands.count() == 1

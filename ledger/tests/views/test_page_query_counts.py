@@ -31,7 +31,7 @@ GET_PAGES = sorted(name for name, (get_role, _post) in MATRIX.items() if get_rol
 # store, and for a kept kind its version (1-2) and 5 to keep it. The evening sheet page not
 # yet kept: its version, the names, the store's read and 5 to keep it.
 QUERIES = {
-    "club": 6,
+    "club": 7,  # the tournaments being played, listed apart from the club's evening
     "evening": 11,
     "evening_sheet": 19,
     "evening_sheet_pdf": 19,

@@ -13,7 +13,7 @@ from ledger.models import Hand, HandRevision, Member, Round, RoundTable
 from ledger.selectors.verify import verify_ledger
 from ledger.services import tournaments as tour
 from ledger.tests.factories import make_club, make_member, make_tournament
-from ledger.tests.helpers import client_for, hand_post, next_random_record
+from ledger.tests.helpers import client_for, hand_post, next_random_record, set_round_start
 
 pytestmark = pytest.mark.django_db
 
@@ -185,8 +185,8 @@ def test_after_the_signal_one_hand_is_marked_begun_and_a_second_is_refused(playi
     rng = random.Random(4)
     early = save(phone, table, rng, begun_before_signal="1")
     assert early.status_code == 422 and b"the signal has not been given yet" in early.content
-    Round.objects.filter(pk=playing[1].round_id).update(
-        started_at=playing[1].round.started_at - datetime.timedelta(minutes=92)
+    set_round_start(
+        playing[1].round_id, playing[1].round.started_at - datetime.timedelta(minutes=92)
     )
     page = phone.get(reverse("hand_new", kwargs={"club": SLUG, "pk": table.pk})).content
     assert b'id="begun-check" data-after-signal>' in page and b"Time is up" in page
