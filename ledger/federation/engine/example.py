@@ -146,9 +146,11 @@ def read_series(data) -> tuple[str, SeriesRule, tuple[Event, ...], datetime.date
     seed = reader.text("seed", data.get("seed"))
     rule = _read_rule(reader, data.get("rule")) if reader.required(data, "", "rule") else None
     as_of = reader.date("as_of", data["as_of"]) if data.get("as_of") is not None else None
+    # A ranking is read by the rule's source even when another part of the rule is refused.
+    source = data["rule"].get("source") if isinstance(data.get("rule"), Mapping) else None
     events: tuple[Event, ...] = ()
     if reader.required(data, "", "events"):
-        events = _read_events(reader, data["events"], rule.source if rule else None)
+        events = _read_events(reader, data["events"], source if source in SOURCES else None)
     reader.problems.raise_if_any(FederationError)
     return seed, rule, events, as_of  # type: ignore[return-value]  # no problem: none is None
 
@@ -261,7 +263,7 @@ def _read_ranking(
         if data is None:
             ok = False
             continue
-        rank = reader.whole(f"{where}.rank", data.get("rank"), 1, len(items))
+        rank = reader.whole(f"{where}.rank", data.get("rank"), 1, MAX_RANKED)
         if rank is not None and rank in ranks:
             reader.add(f"{where}.rank", _("rank {rank} is given twice"), rank=rank)
             rank = None
@@ -287,6 +289,7 @@ def _read_ranking(
             continue
         placings.append(Placing(rank, player, points))
     if ok:
+        # Positions 1 … N, none shared: N distinct ranks all within 1 … N.
         missing = [r for r in range(1, len(items) + 1) if r not in ranks]
         for rank in missing:
             reader.add(path, _("the ranking has no rank {rank}"), rank=rank)
