@@ -7,8 +7,9 @@ refusal is a Problem naming its field path (``rule.scale.points[2]``,
 reported at once; a file's ``expected``, ``notes`` and ``description`` are read past.
 
 Exact figures (points, factors, a scale's points, base and gaps, table scores) are whole
-numbers or text such as ``"13/2"``, ``"-3/4"`` or ``"4.5"``; never JSON floats, whose value is
-not what they print. Rating parameters and start ratings are numbers (doubles, spec 3).
+numbers or text such as ``"13/2"``, ``"-3/4"`` or ``"4.5"`` (in lowest terms a denominator of
+at most 1000); never JSON floats, whose value is not what they print. Rating parameters and
+start ratings are numbers (doubles, spec 3).
 
 Bounds (a federation's season needs none larger; they keep a hostile file from making the
 engine run for hours): 500 events of 500 ranked players, 20 000 rated tables of at most 20
@@ -54,6 +55,10 @@ MAX_TABLES = 20_000
 MAX_NUMBER = 10**9
 MAX_K = 10**4
 MAX_DIGITS = 18
+# Tournament points have denominators such as 2, 3, 4, 6 or 12 and factors such as 3/2. A
+# bound keeps every sum of a season within lcm(1 … 1000)² (under 900 digits), so a hostile
+# file of many coprime denominators cannot grow a total past what ``str`` prints (4300 digits).
+MAX_DENOMINATOR = 1000
 
 _IGNORED = {"description", "notes", "expected"}
 _SERIES_KEYS = _IGNORED | {"format", "seed", "rule", "as_of", "events"}
@@ -90,6 +95,14 @@ class _FederationReader(_Reader):
                 path,
                 _("{what} must be a whole number or an exact fraction such as 13/2"),
                 what=path,
+            )
+            return None
+        if number.denominator > MAX_DENOMINATOR:
+            self.add(
+                path,
+                _("{what} has a denominator of more than {limit}"),
+                what=path,
+                limit=MAX_DENOMINATOR,
             )
             return None
         if positive and number <= 0:
@@ -161,7 +174,9 @@ def _read_rule(reader: _FederationReader, value) -> SeriesRule | None:
         return None
     before = len(reader.problems.items)
     source = data.get("source")
-    if source not in SOURCES:
+    if "source" not in data:
+        reader.required(data, "rule", "source")
+    elif source not in SOURCES:
         reader.add(
             "rule.source",
             _("unknown source {source}; choose one of {choices}"),

@@ -148,6 +148,7 @@ def test_points_rule_needs_points_and_placement_rule_needs_a_scale(tmp_path):
             {"source": "points", "scale": {"kind": "linear"}},
             [("rule.scale", "a scale is only used by a rule by placement")],
         ),
+        ({"best_of": 2}, [("rule.source", "rule.source is required")]),
         (
             {"source": "votes"},
             [("rule.source", "unknown source votes; choose one of points, placement")],
@@ -163,6 +164,19 @@ def test_points_rule_needs_points_and_placement_rule_needs_a_scale(tmp_path):
     for rule, errors in cases:
         doc = {"seed": "S", "rule": rule, "events": []}
         assert refused_doc("series_run", doc, tmp_path) == errors, rule
+
+
+def test_a_denominator_above_1000_is_named(tmp_path):
+    """ "1/1001" is refused with the limit; "2002/2" is 1001 in lowest terms, accepted."""
+    doc = dp()
+    doc["events"][0]["ranking"][0]["points"] = "1/1001"
+    doc["events"][0]["ranking"][1]["points"] = "2002/2"
+    assert refused_doc("series_run", doc, tmp_path) == [
+        (
+            "events[0].ranking[0].points",
+            "events[0].ranking[0].points has a denominator of more than 1000",
+        )
+    ]
 
 
 def test_a_factor_must_be_positive_and_exact(tmp_path):
@@ -220,7 +234,8 @@ def test_a_rating_file_needs_its_tables_and_known_keys(tmp_path):
 
 def test_rational_text_forms():
     """Exact figures may be whole numbers or text such as "13/2", "-3/4" or "4.5"; a fraction
-    of more than 18 digits a side, spaces and "1/2/3" are refused."""
+    of more than 18 digits a side, spaces, "1/2/3" and a denominator above 1000 (a season
+    of many coprime denominators would grow past what can be printed) are refused."""
     doc = dp()
     ranking = doc["events"][0]["ranking"]
     ranking[0]["points"] = "-3/4"
@@ -231,7 +246,7 @@ def test_rational_text_forms():
     assert [p.points for p in events[0].ranking[:4]] == [F(-3, 4), F(9, 2), F(7), F(13, 2)]
     rows = {r["player"]: r for r in run_series_file(doc)["standings"]}
     assert "e1" in rows["p04"]["struck"]  # his -3/4 is now his lowest
-    for bad in ["1" * 19, " 1", "1/2/3", "1e3", "½", ""]:
+    for bad in ["1" * 19, "1/" + "7" * 19, " 1", "1/2/3", "1e3", "½", "", "1/1001", "0.0001"]:
         doc = dp()
         doc["events"][0]["ranking"][0]["points"] = bad
         try:
