@@ -21,6 +21,7 @@ LAYERS = [
     (r"ledger\.games\.[a-z_]+\.demo$", 3),
     (r"ledger\.games(\..*)?$", 0),
     (r"ledger\.tournaments\.engine(\..*)?$", 0),
+    (r"ledger\.federation\.engine(\..*)?$", 0),
     (r"ledger\.web\.jsonin$", 0),
     (r"ledger\.models$", 2),
     (r"ledger\.db$", 2),

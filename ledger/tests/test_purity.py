@@ -1,8 +1,9 @@
 """The pure packages are pure Python: no Django and no database anywhere in them.
 
 Walked: every game's engine and the games' shared modules (``ledger/games``, but a game's
-web side, its demo and the registry, which are Django's), the tournament engine and the JSON
-intake. One walk for all, so a new game or engine is covered by being where it belongs.
+web side, its demo and the registry, which are Django's), the tournament engine, the
+federation engine and the JSON intake. One walk for all, so a new game or engine is covered by
+being where it belongs.
 """
 
 import ast
@@ -33,11 +34,13 @@ def pure_files() -> list[Path]:
         if p.name not in DJANGO_SIDE and "templates" not in p.parts and "static" not in p.parts
     ]
     tournaments = list((APP / "tournaments" / "engine").rglob("*.py"))
-    return sorted([*games, *tournaments, APP / "web" / "jsonin.py"])
+    federation = list((APP / "federation" / "engine").rglob("*.py"))
+    return sorted([*games, *tournaments, *federation, APP / "web" / "jsonin.py"])
 
 
 def test_the_walk_covers_every_pure_package():
-    """The walk covers the shared game modules, each game's engine, the tournament engine."""
+    """The walk covers the shared game modules, each game's engine, the tournament engine and
+    the federation engine."""
     packages = {p.parent.relative_to(APP).as_posix() for p in pure_files()}
     assert {
         "games",
@@ -45,6 +48,7 @@ def test_the_walk_covers_every_pure_package():
         "games/slovenian/engine",
         "games/hungarian/engine",
         "tournaments/engine",
+        "federation/engine",
     } <= packages
 
 
