@@ -185,6 +185,10 @@ RATE_CARD_LABELS = {
         _("several bagud into one cup"),
         _("How two bagud into the same cup in one hand are paid."),
     ),
+    "cup_cap": (
+        _("cup cap"),
+        _("The most a bagud pays into a cup; 0: no cap, the cup doubles with every bagud."),
+    ),
     "count_par": (
         _("count: par"),
         _("The card points a counter needs; what he has more or less is paid."),
