@@ -20,6 +20,8 @@ runs for every registered game. The members, in groups:
   ``quick_reasons`` (the buttons that fill in a correction's reason), ``wait_hint`` (the
   preview's words before the hand is complete).
 - The table: ``seat_marks(state, name)`` (marks on a member's seat tile),
+  ``table_warnings(state, rates)`` (what the table's screen warns of: a Danish cup near the
+  ledger's bound),
   ``schedule_notes(schedule)`` (the next hand's roles in words, besides dealer and sitters),
   ``pool_label(code)`` and ``pool_class(code)`` (a pool's name and CSS modifier).
 - What happened: ``preview_story(record, settlement, state)`` (the preview's lines),
@@ -174,6 +176,13 @@ class GameWeb:
 
     def schedule_notes(self, schedule) -> list[str]:
         """Return the next hand's roles in words, besides the dealer and the sitters (none)."""
+        return []
+
+    def table_warnings(self, state: dict, rates) -> list[tuple[str, str]]:
+        """Return what the table's screen warns of, from the state the next hand starts from
+        and the evening's rate card: (level, text), the level ``near`` (the next hand could
+        make the table stuck) or ``over`` (no hand can be recorded: close the table). None by
+        default."""
         return []
 
     def pool_label(self, code: str) -> str:

@@ -287,6 +287,7 @@ def _state(table, seats, balances, rates, counts, current, *, state=None, dealt=
         "table": table,
         "members": members,
         "pools": pool_items(table.game, balances),
+        "warnings": web.table_warnings(state, rates) if state is not None else [],
         "next": nxt,
         "recorded": recorded,
         "seated": len(current),
