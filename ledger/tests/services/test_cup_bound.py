@@ -94,6 +94,7 @@ def test_the_pagatkop_doubles_to_the_bound_the_screen_warns_and_the_table_closes
     assert selectors.pool_balances(table.pk) == {"kongekop": 150, "pagatkop": 18_350_070}
     [(level, text)] = selectors.table_overview(table)["warnings"]
     assert level == "over"
+    assert selectors.table_state_data(table)["warnings"] == [{"level": "over", "text": text}]
     assert text.startswith("The pagatkop holds 18,350,070 points, more than the 10,000,000")
 
     postings = Posting.objects.count()
