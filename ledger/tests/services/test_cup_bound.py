@@ -67,7 +67,8 @@ def test_the_pagatkop_doubles_to_the_bound_the_screen_warns_and_the_table_closes
     """Each hand the dealer pays 5 into the pagatkop and the pagat bagud pays P into it, so
     from 60 it runs 130, 270, 550, ...: c(n) = 2 (c(n-1) + 5). After 16 hands it holds
     4,587,510 (the next bagud takes it to 9,175,030: no warning); after 17, 9,175,030 (the
-    next bagud could take it to 18,350,070, past 10,000,000: "near"); after 18, 18,350,070
+    next bagud could take it to 18,350,070, past 10,000,000: "near", on the table's screen
+    and on the new hand's form); after 18, 18,350,070
     ("over"): hand 19 is refused on cups_before.pagatkop and nothing is written. The table is
     then closed (the cups split: 18,350,070 + 150 = 18,350,220 = 3,670,044 units of 5, 1,223,348
     each), the evening closed with each member's result, and the ledger verifies."""
@@ -89,6 +90,9 @@ def test_the_pagatkop_doubles_to_the_bound_the_screen_warns_and_the_table_closes
     assert "The pagatkop holds 9,175,030 points: one more bagud could take it past 10,000,000" in (
         body
     )
+    form = client.get(reverse("hand_new", kwargs={"club": "test", "pk": table.pk}))
+    assert form.status_code == 200
+    assert 'data-bound="near"' in form.content.decode()
 
     services.hand_record(table=table, record=pagat_bagud(18))
     assert selectors.pool_balances(table.pk) == {"kongekop": 150, "pagatkop": 18_350_070}
