@@ -3,6 +3,8 @@ example, a hand of the spec settled under the preset to its exact amounts."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from ledger.games.base import preset_card, preset_named
@@ -12,6 +14,7 @@ from ledger.games.hungarian import GAME as HUNGARIAN
 from ledger.games.registry import GAMES
 from ledger.games.slovenian import GAME as SLOVENIAN
 from ledger.tests.conftest import load_example
+from ledger.tests.games.test_contract import NAMES, play
 
 PRESETS = [(code, p.name) for code in GAMES for p in GAMES[code].presets]
 
@@ -56,6 +59,25 @@ def test_a_preset_changes_only_keys_of_its_card_and_each_from_the_default(code, 
     assert changed == set(preset.changes)
     for key, value in preset.changes.items():
         assert card[key] == value
+
+
+@pytest.mark.parametrize(("code", "name"), PRESETS)
+def test_a_table_plays_under_every_preset_and_stays_zero_sum(code, name):
+    """Forty random hands at a full table under each preset: every hand's nets and pool
+    changes sum to 0 and no pool that may not go negative does."""
+    game = GAMES[code]
+    rates = preset_card(game, name)
+    seats = NAMES[: game.features.max_seats]
+    floors = {p.code for p in game.features.pools if not p.may_go_negative}
+    for _schedule, _state, _record, settlement, pools in play(
+        game, seats, rates, random.Random(7), 40
+    ):
+        changes = sum(
+            (t.points if t.target in pools else 0) - (t.points if t.source in pools else 0)
+            for t in settlement.transfers
+        )
+        assert sum(settlement.net.values()) + changes == 0
+        assert all(pools[code] >= 0 for code in floors)
 
 
 def test_an_unknown_preset_is_refused_on_the_field_preset_naming_the_presets():

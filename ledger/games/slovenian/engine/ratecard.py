@@ -1,4 +1,5 @@
-"""The Slovenian rate card: every amount and option of ``slovenian-tarok.md`` section 15."""
+"""The Slovenian rate card: every amount and option of ``slovenian-tarok.md`` section 15, and
+the option of section 9 on the radli after a valat line (``radli_after_valat``)."""
 
 from __future__ import annotations
 
