@@ -15,11 +15,13 @@ from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery, Su
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger import selectors, services
 from ledger.forms.admin import club_form
-from ledger.games.registry import GAMES, default_game, get_web
+from ledger.games.registry import GAMES, default_game, get_game, get_web
 from ledger.models import (
     Account,
     AccountBalance,
@@ -111,6 +113,7 @@ class ClubAdmin(admin.ModelAdmin):
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [SeasonInline, MemberInline]
+    readonly_fields = ["house_rule_changes"]
 
     @admin.display(description=_("price per point"), ordering="price_per_point")
     def price(self, obj) -> str:
@@ -124,8 +127,10 @@ class ClubAdmin(admin.ModelAdmin):
         return super().get_form(request, obj, change=change, **kwargs)
 
     def get_fieldsets(self, request, obj=None):
-        house_rules = get_web(self._game(obj)).rate_card_field_groups()
+        game = self._game(obj)
+        house_rules = get_web(game).rate_card_field_groups()
         first, *rest = house_rules or [(_("House rules"), [])]
+        presets = ["rate_card_preset"] if get_game(game).presets else []
         return [
             (
                 None,
@@ -146,7 +151,7 @@ class ClubAdmin(admin.ModelAdmin):
             (
                 first[0],
                 {
-                    "fields": first[1],
+                    "fields": [*presets, "house_rule_changes", *first[1]],
                     "description": _(
                         "The club's house rules. A change applies to evenings opened from now "
                         "on; an evening keeps the rate card it opened with."
@@ -155,6 +160,20 @@ class ClubAdmin(admin.ModelAdmin):
             ),
             *((title, {"fields": names}) for title, names in rest),
         ]
+
+    @admin.display(description=_("What the card changes from the game's default"))
+    def house_rule_changes(self, obj) -> str:
+        """The settings where the club's stored card differs from its game's defaults."""
+        if obj is None or not obj.pk:
+            return gettext("Nothing: this card is the game's default.")
+        changes = get_web(obj.game).rate_card_changes(obj.rate_card)
+        if not changes:
+            return gettext("Nothing: this card is the game's default.")
+        return format_html_join(
+            mark_safe("<br>"),
+            "{}: {} → {}",
+            ((c["label"], c["default"], c["value"]) for c in changes),
+        )
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(_members=Count("members"))

@@ -3,15 +3,21 @@ per setting of its game's rate card (``ledger.forms.ratecard``), never raw JSON.
 
 The rate-card fields are those of the club's game (for a new club, the default game's); a
 club that changes its game starts from the new game's defaults, which its own house-rules
-screen then edits. Only the validated, complete card is stored.
+screen then edits. A preset of the game (``rate_card_preset``) fills the whole card instead of
+the fields. Only the validated, complete card is stored.
 """
 
 from __future__ import annotations
 
 from django import forms
 
-from ledger.forms.ratecard import clean_rate_card, rate_card_fields
-from ledger.games.registry import default_game, get_web
+from ledger.forms.ratecard import (
+    clean_rate_card,
+    preset_field,
+    preset_rate_card,
+    rate_card_fields,
+)
+from ledger.games.registry import default_game, get_game, get_web
 from ledger.models import Club
 
 CLUB_FIELDS = [
@@ -52,6 +58,11 @@ class ClubFormBase(forms.ModelForm):
             if self.instance.game != game:
                 self.instance.rate_card = get_web(game).rate_card_defaults()
             return cleaned
+        preset = cleaned.get("rate_card_preset")
+        if preset:
+            # The preset's card replaces the settings: its values, over the game's defaults.
+            self.instance.rate_card = preset_rate_card(self.rate_card_game, preset)
+            return cleaned
         card = clean_rate_card(self, self.rate_card_game, cleaned)
         if card is not None:
             self.instance.rate_card = card
@@ -60,10 +71,16 @@ class ClubFormBase(forms.ModelForm):
 
 def club_form(game: str) -> type[ClubFormBase]:
     """Return the admin's club form with the house-rules fields of ``game``."""
+    presets = {"rate_card_preset": preset_field(game, required=False)}
     return type(
         f"ClubForm_{game}",
         (ClubFormBase,),
-        {"__module__": __name__, "rate_card_game": game, **rate_card_fields(game)},
+        {
+            "__module__": __name__,
+            "rate_card_game": game,
+            **(presets if get_game(game).presets else {}),
+            **rate_card_fields(game),
+        },
     )
 
 

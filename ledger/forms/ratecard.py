@@ -6,13 +6,19 @@ one-line explanation and the default of every setting), the values from the stor
 over the defaults, and the card the form returns is the game's own validation of them
 (``game.rate_card``), complete; a refusal is shown beside the field it names. A change
 applies to evenings opened afterwards: an evening keeps the card it opened with.
+
+A game's presets (``Game.presets``) fill the card: ``PresetForm`` on the set-up screen, the
+``rate_card_preset`` field in the admin; both show what a card changes from the game's
+defaults (``GameWeb.rate_card_changes``).
 """
 
 from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
+from ledger.games.base import preset_card
 from ledger.games.errors import RateCardError
 from ledger.games.registry import get_game, get_web
 
@@ -58,3 +64,34 @@ class RateCardForm(forms.Form):
         if not self.errors:
             self.rate_card = clean_rate_card(self, self.game, cleaned)
         return cleaned
+
+
+def preset_field(game: str, *, required: bool) -> forms.ChoiceField:
+    """Return a field choosing one of ``game``'s presets (not required: blank keeps the card).
+
+    A name the game has not is refused as every choice field refuses one, on the field."""
+    choices = get_web(game).preset_choices()
+    return forms.ChoiceField(
+        label=_("Preset"),
+        choices=choices if required else [("", gettext("none: keep the settings below")), *choices],
+        required=required,
+        help_text=_("A variant clubs play; it fills the whole card from the game's defaults."),
+    )
+
+
+def preset_rate_card(game: str, name: str) -> dict:
+    """Return the complete card of ``game``'s preset ``name``."""
+    return preset_card(get_game(game), name).as_dict()
+
+
+class PresetForm(forms.Form):
+    """The set-up screen's choice of a preset to fill the house-rules form with (nothing is
+    saved until the filled form is)."""
+
+    def __init__(self, *args, game: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.game = game
+        self.fields["preset"] = preset_field(game, required=True)
+
+    def rate_card(self) -> dict:
+        return preset_rate_card(self.game, self.cleaned_data["preset"])

@@ -17,7 +17,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ledger.games.registry import GAMES
+from ledger.forms.ratecard import preset_rate_card
+from ledger.games.registry import GAMES, get_web
 from ledger.games.web import game_choices
 from ledger.models import Club, Member, Season
 from ledger.services.setup import (
@@ -28,10 +29,9 @@ from ledger.services.setup import (
     username_free,
 )
 
-# House-rule presets offered when a club is created. The spec names Møller's rules [M] and
-# the Danish federation's [DTF] as sources but does not say where the two differ, so the one
-# preset is each game's defaults (for Danish Tarok: the spec's, after Møller).
-PRESETS = [("defaults", _("The game's defaults (its rules' own amounts)"))]
+# The house rules a new club starts from: its game's defaults, or one of its game's presets
+# (``Game.presets``), chosen as "<game>:<preset>"; the set-up screen changes them later.
+DEFAULTS = "defaults"
 
 
 # The fields of a new club that default to its game's (``GameWeb.club_defaults``).
@@ -41,7 +41,11 @@ GAME_DEFAULTED = ("language", "currency", "time_zone")
 class ClubCreateForm(forms.ModelForm):
     """A new club: its name, short name, game, house rules, money and its first season."""
 
-    preset = forms.ChoiceField(label=_("House rules"), choices=PRESETS, initial="defaults")
+    preset = forms.ChoiceField(
+        label=_("House rules"),
+        initial=DEFAULTS,
+        help_text=_("The game's defaults, or a preset of the chosen game; change them later."),
+    )
     season_name = forms.CharField(label=_("First season"), max_length=60)
     season_starts_on = forms.DateField(
         label=_("Season starts"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -71,6 +75,14 @@ class ClubCreateForm(forms.ModelForm):
         self.initial.setdefault("season_starts_on", starts.isoformat())
         self.initial.setdefault("season_ends_on", ends.isoformat())
         self.fields["game"].choices = game_choices()
+        self.fields["preset"].choices = [
+            (DEFAULTS, gettext("The game's defaults (its rules' own amounts)")),
+            *(
+                (title, [(f"{code}:{name}", text) for name, text in get_web(code).preset_choices()])
+                for code, title in game_choices()
+                if GAMES[code].presets
+            ),
+        ]
         self.fields["slug"].help_text = _("Used in the club's addresses, e.g. hjoerring.")
         # Left empty, the game's own: Slovenian, euro and Ljubljana for a Slovenian club.
         for key in GAME_DEFAULTED:
@@ -86,11 +98,25 @@ class ClubCreateForm(forms.ModelForm):
         starts, ends = cleaned.get("season_starts_on"), cleaned.get("season_ends_on")
         if starts and ends and ends < starts:
             self.add_error("season_ends_on", gettext("The season ends before it starts."))
+        game, preset = cleaned.get("game"), cleaned.get("preset")
+        if game and preset and preset != DEFAULTS and preset.partition(":")[0] != game:
+            other, _colon, name = preset.partition(":")
+            self.add_error(
+                "preset",
+                gettext("{preset} is a preset of {other}, not of {game}").format(
+                    preset=get_web(other).preset_text(name)["title"],
+                    other=get_web(other).title,
+                    game=get_web(game).title,
+                ),
+            )
         return cleaned
 
     def rate_card(self) -> dict:
-        """The card of the chosen preset (today only the game's defaults)."""
-        return GAMES[self.cleaned_data["game"]].rate_card({}).as_dict()
+        """The card of the chosen preset: the game's defaults, or one of its presets."""
+        game, preset = self.cleaned_data["game"], self.cleaned_data["preset"]
+        if preset == DEFAULTS:
+            return GAMES[game].rate_card({}).as_dict()
+        return preset_rate_card(game, preset.partition(":")[2])
 
 
 class MemberAddForm(forms.Form):

@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ledger.games.errors import Problem, RateCardError, _
+
 
 @dataclass(frozen=True)
 class Pool:
@@ -121,6 +123,46 @@ class SeatStats:
     counts: Mapping[str, int] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Preset:
+    """A named house-rule variant of a game: the rate-card values it changes from the game's
+    defaults (a ``tarokclub.rates/1`` fragment: an object key may set some of its entries),
+    where clubs or peer scorers play it (``source``, cited as the spec cites it), and a
+    title and a one-line description in English, marked for translation."""
+
+    name: str
+    title: str
+    description: str
+    source: str
+    changes: Mapping[str, Any]
+
+
+def preset_named(game: Game, name: str) -> Preset:
+    """Return the preset ``name`` of ``game``; raise RateCardError naming the field
+    ``preset`` and the presets there are when the game has none of that name."""
+    for preset in game.presets:
+        if preset.name == name:
+            return preset
+    names = ", ".join(p.name for p in game.presets)
+    raise RateCardError(
+        [
+            Problem(
+                "preset",
+                _("{name} is not a preset of {game}; its presets are: {names}")
+                if names
+                else _("{name} is not a preset of {game}, which has none"),
+                {"name": name, "game": game.name, "names": names},
+            )
+        ]
+    )
+
+
+def preset_card(game: Game, name: str):
+    """Return the rate card of the preset ``name``: the game's defaults with the preset's
+    changes (RateCardError naming ``preset`` for an unknown name)."""
+    return game.rate_card(dict(preset_named(game, name).changes))
+
+
 class Record(Protocol):
     """A validated hand record."""
 
@@ -159,6 +201,9 @@ class Game(Protocol):
     code: str
     name: str
     features: Features
+    # The game's house-rule presets (``Preset``), in the order they are offered; each
+    # changes only keys its rate card has, and its card is valid (a contract test holds it).
+    presets: tuple[Preset, ...]
 
     def rate_card(self, data: Mapping | None = None) -> Any:
         """Return the rate card of ``data`` (a rates/1 object, a stored card or a card of the

@@ -20,6 +20,8 @@ runs for every registered game. The members, in groups:
   ``quick_reasons`` (the buttons that fill in a correction's reason), ``wait_hint`` (the
   preview's words before the hand is complete).
 - The table: ``seat_marks(state, name)`` (marks on a member's seat tile),
+  ``table_warnings(state, rates)`` (what the table's screen warns of: a Danish cup near the
+  ledger's bound),
   ``schedule_notes(schedule)`` (the next hand's roles in words, besides dealer and sitters),
   ``pool_label(code)`` and ``pool_class(code)`` (a pool's name and CSS modifier).
 - What happened: ``preview_story(record, settlement, state)`` (the preview's lines),
@@ -42,7 +44,9 @@ runs for every registered game. The members, in groups:
   ``rate_card_choices`` (the labelled choices of an option) and ``rate_card_groups`` (titled
   groups of the card's keys); from them ``rate_card_form_fields()``, ``rate_card_field_groups()``,
   ``rate_card_initial(card)`` and ``rate_card_from_form(cleaned)`` make the one house-rules form
-  of the admin and the set-up screens (``ledger.forms.ratecard``).
+  of the admin and the set-up screens (``ledger.forms.ratecard``); ``preset_choices()`` and
+  ``preset_text(name)`` show the game's presets (``Game.presets``) and
+  ``rate_card_changes(card)`` what a card changes from the game's defaults.
 """
 
 from __future__ import annotations
@@ -174,6 +178,13 @@ class GameWeb:
 
     def schedule_notes(self, schedule) -> list[str]:
         """Return the next hand's roles in words, besides the dealer and the sitters (none)."""
+        return []
+
+    def table_warnings(self, state: dict, rates) -> list[tuple[str, str]]:
+        """Return what the table's screen warns of, from the state the next hand starts from
+        and the evening's rate card: (level, text), the level ``near`` (the next hand could
+        make the table stuck) or ``over`` (no hand can be recorded: close the table). None by
+        default."""
         return []
 
     def pool_label(self, code: str) -> str:
@@ -337,6 +348,45 @@ class GameWeb:
                 ("1" if value else "0") if isinstance(value, bool) else value
             )
         return initial
+
+    def preset_choices(self) -> list[tuple[str, str]]:
+        """Return (name, title in the reader's language) of each of the game's presets."""
+        return [(p.name, gettext(p.title)) for p in get_game(self.code).presets]
+
+    def preset_text(self, name: str) -> dict:
+        """Return the preset ``name`` in words: its title and description in the reader's
+        language and its source (KeyError for one the game has not)."""
+        for preset in get_game(self.code).presets:
+            if preset.name == name:
+                return {
+                    "name": name,
+                    "title": gettext(preset.title),
+                    "description": gettext(preset.description),
+                    "source": preset.source,
+                }
+        raise KeyError(name)
+
+    def rate_card_changes(self, card: dict | None) -> list[dict]:
+        """Return each setting where ``card`` differs from the game's defaults, in the form's
+        order: its label (after its group's title), the default and the card's value, as the
+        form shows them."""
+        fields = self.rate_card_form_fields()
+        defaults, values = self.rate_card_initial(None), self.rate_card_initial(card)
+        changes = []
+        for title, names in self.rate_card_field_groups():
+            for name in names:
+                if str(values[name]) == str(defaults[name]):
+                    continue
+                choices = {str(v): text for v, text in getattr(fields[name], "choices", ())}
+                changes.append(
+                    {
+                        "name": name,
+                        "label": f"{title}: {fields[name].label}",
+                        "default": str(choices.get(str(defaults[name]), defaults[name])),
+                        "value": str(choices.get(str(values[name]), values[name])),
+                    }
+                )
+        return changes
 
     def rate_card_from_form(self, cleaned: dict) -> dict:
         """Return the rate-card data of a form's cleaned values (for ``game.rate_card``)."""

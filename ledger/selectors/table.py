@@ -287,6 +287,7 @@ def _state(table, seats, balances, rates, counts, current, *, state=None, dealt=
         "table": table,
         "members": members,
         "pools": pool_items(table.game, balances),
+        "warnings": web.table_warnings(state, rates) if state is not None else [],
         "next": nxt,
         "recorded": recorded,
         "seated": len(current),
@@ -301,7 +302,8 @@ def table_state_data(table: Table) -> dict:
     """Return a table's state as plain data for the phones, the wall and tests: its seats (name,
     member id, active or left, balance), its pools by label, the balance of every seat and the
     next hand (number, dealer, sitting out, forehand, every seat's role and the game's own
-    roles, such as the Danish non-counter, by role). What the table screen computes, read once.
+    roles, such as the Danish non-counter, by role), and what the screen warns of (a Danish
+    cup near the ledger's bound). What the table screen computes, read once.
     """
     state = table_overview(table)
     seats = [
@@ -345,6 +347,7 @@ def table_state_data(table: Table) -> dict:
         ],
         "recorded": state["recorded"],
         "next": data_next,
+        "warnings": [{"level": level, "text": text} for level, text in state["warnings"]],
     }
 
 

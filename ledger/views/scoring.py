@@ -359,6 +359,8 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
         "state": state,
         "pool_state": pools,
         "pools": selectors.pool_items(table.game, pools),
+        # A new hand's form warns as the table's screen does (a Danish cup near the bound).
+        "warnings": web.table_warnings(state, rates) if hand is None else [],
         "record": record,
         "token": token,
         "suggested": nxt,

@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from ledger import selectors, services
-from ledger.forms.ratecard import RateCardForm
+from ledger.forms.ratecard import PresetForm, RateCardForm
 from ledger.forms.setup import (
     ClubCreateForm,
     ClubSettingsForm,
@@ -24,6 +24,7 @@ from ledger.forms.setup import (
     MembersPasteForm,
     SeasonForm,
 )
+from ledger.games.registry import get_web
 from ledger.models import Member, Season
 from ledger.services import invitations
 from ledger.tables.setup import MemberTable
@@ -157,8 +158,16 @@ def member_edit(request, pk):
 def rates(request):
     """The club's house rules: its game's rate card, field by field, with each default."""
     club = request.club
-    form = RateCardForm(request.POST or None, game=club.game, card=club.rate_card)
-    status = 200
+    web = get_web(club.game)
+    # A preset chosen (a GET: nothing is saved) fills the form; saving it stores the card.
+    fill = PresetForm(request.GET if "preset" in request.GET else None, game=club.game)
+    card, preset, status = club.rate_card, None, 200
+    if fill.is_bound:
+        if fill.is_valid():
+            card, preset = fill.rate_card(), web.preset_text(fill.cleaned_data["preset"])
+        else:
+            status = 422
+    form = RateCardForm(request.POST or None, game=club.game, card=card)
     if request.method == "POST":
         if form.is_valid():
             services.rate_card_set(club=club, rate_card=form.rate_card)
@@ -171,7 +180,14 @@ def rates(request):
     return render(
         request,
         "ledger/setup/rates.html",
-        _setup_context(request, "rates", form=form),
+        _setup_context(
+            request,
+            "rates",
+            form=form,
+            fill=fill,
+            preset=preset,
+            changes=web.rate_card_changes(card),
+        ),
         status=status,
     )
 

@@ -13,6 +13,7 @@ from .engine import RateCard, evening_result, parse_hand, rotation, settle, spli
 from .engine.evening import split_moves
 from .engine.generate import random_hand
 from .engine.hand import CUPS
+from .engine.presets import PRESETS
 from .engine.stats import STAT_KEYS
 from .engine.stats import stats_of as _stats_of
 
@@ -30,6 +31,8 @@ class DanishTarok:
         state_out="cups_after",
         stat_keys=STAT_KEYS,
     )
+
+    presets = PRESETS
 
     def rate_card(self, data=None) -> RateCard:
         if isinstance(data, RateCard):

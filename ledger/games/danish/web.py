@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import itertools
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ledger.games.money import signed_points
+from ledger.games.money import MAX_POINTS, signed_points
 from ledger.games.web import GameWeb
 
 from .engine import RateCard, rotation
 from .engine.hand import COURT_CARDS, GAME_CODE, MELD_SUITS
+from .engine.outlook import cup_outlook
 from .engine.ratecard import FINE_TYPES, FINES_BARRING_ULTIMO, OPTIONS
 
 FINE_PREFIX = "fine_"
@@ -185,6 +187,10 @@ RATE_CARD_LABELS = {
         _("several bagud into one cup"),
         _("How two bagud into the same cup in one hand are paid."),
     ),
+    "cup_cap": (
+        _("cup cap"),
+        _("The most a bagud pays into a cup; 0: no cap, the cup doubles with every bagud."),
+    ),
     "count_par": (
         _("count: par"),
         _("The card points a counter needs; what he has more or less is paid."),
@@ -343,6 +349,32 @@ class DanishWeb(GameWeb):
             for name, role in schedule.roles.items()
             if role == "non_counter"
         ]
+
+    def table_warnings(self, state, rates):
+        """A cup above the ledger's bound (no hand can start from it: the table can only be
+        closed), or one the next hand's bagud could take above it."""
+        warnings = []
+        for cup, level in cup_outlook(state, rates).items():
+            values = {
+                "cup": self.pool_label(cup),
+                "points": number_format(state.get(cup, 0), force_grouping=True),
+                "bound": number_format(MAX_POINTS, force_grouping=True),
+            }
+            if level == "over":
+                text = gettext(
+                    "The {cup} holds {points} points, more than the {bound} a hand may start "
+                    "from: no more hands can be recorded at this table. Close the table to "
+                    "split the cups."
+                )
+            else:
+                text = gettext(
+                    "The {cup} holds {points} points: one more bagud could take it past "
+                    "{bound}, and then no more hands could be recorded at this table. Close "
+                    "the table soon; a cup cap in the house rules keeps the cups lower in "
+                    "evenings opened later."
+                )
+            warnings.append((level, text.format(**values)))
+        return warnings
 
     # --- words ---
 

@@ -13,6 +13,7 @@ from .engine import ratecard, rotation
 from .engine.evening import evening_result
 from .engine.generate import random_hand as _random_hand
 from .engine.hand import HungarianHand, parse_hand
+from .engine.presets import PRESETS
 from .engine.settle import HungarianSettlement, settle
 from .engine.stats import STAT_KEYS
 from .engine.stats import stats_of as _stats_of
@@ -33,6 +34,8 @@ class HungarianTarokk:
         state_out=None,
         stat_keys=STAT_KEYS,
     )
+
+    presets = PRESETS
 
     def rate_card(self, data=None) -> ratecard.RateCard:
         if isinstance(data, ratecard.RateCard):

@@ -22,6 +22,7 @@ from .engine.evening import evening_result
 from .engine.generate import random_hand as _random_hand
 from .engine.hand import POOL, SlovenianHand
 from .engine.hand import parse_hand as _parse_hand
+from .engine.presets import PRESETS
 from .engine.ratecard import GAME_CODE, RateCard
 from .engine.settle import SlovenianSettlement
 from .engine.settle import settle as _settle
@@ -52,6 +53,8 @@ class SlovenianTarok:
         state_out="radli_after",
         stat_keys=STAT_KEYS,
     )
+
+    presets = PRESETS
 
     def rate_card(self, data: Mapping | None = None) -> RateCard:
         if isinstance(data, RateCard):

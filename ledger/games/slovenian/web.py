@@ -31,6 +31,7 @@ from .engine.ratecard import (
     CARD_POINTS_TOTAL,
     CONTRACTS_WITH_VALUE,
     GAME_CODE,
+    OPTIONS,
     RateCard,
 )
 from .engine.settle import difference
@@ -119,6 +120,10 @@ RATE_CARD_LABELS = {
     ),
     "mond_penalty": ("Mond", _("What the player whose Mond is captured pays.")),
     "radli": ("Radelci", _("Whether big games and klop hand every player a radelc.")),
+    "radli_after_valat": (
+        _("radelci after a valat"),
+        _("Which valat lines in three to solo one hand every player a radelc."),
+    ),
     "radelc_penalty": (
         _("radelc penalty"),
         _("What each radelc still open at the close costs its member, into the pool."),
@@ -143,10 +148,16 @@ RATE_CARD_GROUPS = (
     (_("Bonuses made silently"), ("bonus_silent",)),
     (_("Bonuses announced"), ("bonus_announced",)),
     (_("Valat and Mond"), ("valat_silent", "valat_announced", "mond_penalty")),
-    ("Radelci", ("radli", "radelc_penalty")),
+    ("Radelci", ("radli", "radli_after_valat", "radelc_penalty")),
     ("Klop", ("klop_value", "klop_limit", "klop_round_to")),
     (_("The close"), ("split_unit",)),
 )
+# The choices of ``radli_after_valat``, in words.
+RADLI_AFTER_VALAT_LABELS = {
+    "made": _("a valat made (either side)"),
+    "made_or_failed": _("a valat made, or announced and failed (mytja)"),
+    "no": _("no valat line (erikbozic)"),
+}
 RADELC_MARK = "⊕"
 MAX_BONUS_LINES = len(BONUS_TYPES)
 # The preview tells D by the default rule; the amounts themselves are the evening's.
@@ -458,6 +469,10 @@ class SlovenianWeb(GameWeb):
         }
 
     rate_card_labels = RATE_CARD_LABELS
+    rate_card_choices = {
+        key: tuple((c, RADLI_AFTER_VALAT_LABELS[c]) for c in choices)
+        for key, choices in OPTIONS.items()
+    }
     rate_card_groups = RATE_CARD_GROUPS
 
     # --- statistics ---

@@ -342,7 +342,14 @@ def _parse_cups(p: Problems, value):
         if not is_int(amount) or amount < 0:
             p.add(f"cups_before.{cup}", _("a cup holds a whole, non-negative number of points"))
         elif amount > MAX_POINTS:
-            p.add(f"cups_before.{cup}", _("an amount is at most {max} points"), max=MAX_POINTS)
+            p.add(
+                f"cups_before.{cup}",
+                _(
+                    "a hand starts from cups of at most {max} points each; a table whose cup "
+                    "has passed it can only be closed"
+                ),
+                max=MAX_POINTS,
+            )
         else:
             cups[cup] = amount
     return cups if len(cups) == 2 else None

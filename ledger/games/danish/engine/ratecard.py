@@ -41,6 +41,10 @@ DEFAULT_FINES = MappingProxyType(
     }
 )
 
+# The most seats a table has: a cup's cap may not bite while the cup holds only what a full
+# table funds it with.
+FULL_TABLE = 5
+
 OPTIONS = {
     "tout_variant": ("moller", "pagat"),
     "multi_bagud": ("each_pays_p", "sequential"),
@@ -74,6 +78,10 @@ class RateCard:
     tout_each: int = 80
     tout_each_pagat: int = 135
     multi_bagud: str = "each_pays_p"
+    # A house rule beyond the spec's defaults: a bagud pays at most this into its cup (0: no
+    # cap, the spec's rule). A cup doubles with every bagud; the cap keeps it below the
+    # ledger's bound (``cup_outlook``).
+    cup_cap: int = 0
     count_par: int = 26
     count_round_to: int = 5
     five_seat_rotation: str = "two_sitters"
@@ -100,9 +108,28 @@ class RateCard:
             problems.add("split_unit", _("the split unit must be at least 1"))
         problems.raise_if_any(RateCardError)
         card = replace(cls(), **values)
+        if card.cup_cap and card.cup_cap < card.full_table_funding():
+            problems.add(
+                "cup_cap",
+                _(
+                    "a cup's cap is 0 (none) or at least what a full table funds a cup "
+                    "with: {seats} x {funding} = {least} points"
+                ),
+                seats=FULL_TABLE,
+                funding=card.funding_per_cup,
+                least=card.full_table_funding(),
+            )
         check_largest_hand(problems, card.largest_hand())
         problems.raise_if_any(RateCardError)
         return card
+
+    def full_table_funding(self) -> int:
+        """Return what a full table (five seats) funds each cup with."""
+        return FULL_TABLE * self.funding_per_cup
+
+    def into_cup(self, points: int) -> int:
+        """Return what a bagud pays into a cup that calls for ``points``: at most the cap."""
+        return min(points, self.cup_cap) if self.cup_cap else points
 
     def largest_hand(self) -> dict[str, int]:
         """Return what each setting could add to the largest transfer of one hand (a safe

@@ -192,7 +192,7 @@ def settle(record: DanishHand, rates: RateCard | None = None, cups_before: dict 
             if rates.multi_bagud == "sequential":
                 into_cup = p_cup[cup] * 2 ** seen_on_cup[cup]
             seen_on_cup[cup] += 1
-            book.pay(played.player, cup, into_cup, "bagud_cup")
+            book.pay(played.player, cup, rates.into_cup(into_cup), "bagud_cup")
 
     last_trick_winner = None
     if not tout and not nolo and not any(c.card in CUP_OF_CARD for c in trick.cards):

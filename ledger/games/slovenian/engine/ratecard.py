@@ -1,4 +1,5 @@
-"""The Slovenian rate card: every amount and option of ``slovenian-tarok.md`` section 15."""
+"""The Slovenian rate card: every amount and option of ``slovenian-tarok.md`` section 15, and
+the option of section 9 on the radli after a valat line (``radli_after_valat``)."""
 
 from __future__ import annotations
 
@@ -58,6 +59,10 @@ OBJECT_KEYS = {
     "bonus_announced": DEFAULT_BONUS_ANNOUNCED,
 }
 BOOLEAN_KEYS = ("radli",)
+#: Options with named choices, the first the default. ``radli_after_valat`` (section 9):
+#: after a ``made`` valat (the contract's rule), also after an announced valat that failed
+#: (``made_or_failed``, as mytja), or after ``no`` valat line at all (as erikbozic).
+OPTIONS = {"radli_after_valat": ("made", "made_or_failed", "no")}
 #: Units that must be at least 1 (a rounding or split unit).
 UNIT_KEYS = ("difference_round_to", "klop_round_to", "split_unit")
 
@@ -75,6 +80,7 @@ class RateCard:
     valat_announced: int = 500
     mond_penalty: int = 20
     radli: bool = True
+    radli_after_valat: str = "made"
     radelc_penalty: int = 100
     klop_value: int = 70
     klop_limit: int = 36
@@ -87,8 +93,8 @@ class RateCard:
 
         ``format`` and ``game`` are optional; ``game`` must be ``slovenian_tarok``. Raise
         RateCardError naming every unknown key or entry, every amount that is not a whole
-        number of points from 0 to 10,000,000, a unit below 1, a par outside 0..70 and an
-        option that is not true or false.
+        number of points from 0 to 10,000,000, a unit below 1, a par outside 0..70, an
+        option that is not true or false and a choice the option does not have.
         """
         p, values = read_rate_card(data, _rules(cls))
         p.raise_if_any(RateCardError)
@@ -152,6 +158,7 @@ def _rules(cls) -> RateCardRules:
         ),
         too_high=_("an amount cannot be above {limit}"),
         booleans=BOOLEAN_KEYS,
+        choices=OPTIONS,
         tables=OBJECT_KEYS,
         not_a_table=_("{key} must be an object by name"),
         kind=dict,

@@ -182,7 +182,7 @@ def settle(record: SlovenianHand, rates: RateCard | None = None, state=None) -> 
             book.pay(record.mond_captured, -rates.mond_penalty, "mond")
             outcome["mond"] = record.mond_captured
 
-    if rates.radli and not record.annulled and _gives_radli(record):
+    if rates.radli and not record.annulled and _gives_radli(record, rates):
         for seat in active:
             after[seat] += 1
         outcome["radli_given"] = True
@@ -196,11 +196,17 @@ def settle(record: SlovenianHand, rates: RateCard | None = None, state=None) -> 
     )
 
 
-def _gives_radli(record: SlovenianHand) -> bool:
-    """Klop, a contract from beggar up, or a valat made by either side (section 9)."""
+def _gives_radli(record: SlovenianHand, rates: RateCard) -> bool:
+    """Klop, a contract from beggar up, or a valat line as ``radli_after_valat`` says: made
+    by either side (section 9), also announced and failed (mytja), or never (erikbozic)."""
     if record.contract in RADLI_CONTRACTS:
         return True
-    return record.valat is not None and record.valat.result == "made"
+    valat = record.valat
+    if valat is None or rates.radli_after_valat == "no":
+        return False
+    if rates.radli_after_valat == "made_or_failed":
+        return valat.result == "made" or valat.announced
+    return valat.result == "made"
 
 
 def _hand_score(record: SlovenianHand, rates: RateCard):

@@ -20,7 +20,8 @@ def run(name, rates, **changes):
 
 
 def test_defaults_are_section_15():
-    """Every key of section 15 with its default."""
+    """Every key of section 15 with its default, and the option of section 9 on radli after
+    a valat line (the peers differ; the default is the contract's: after a made valat)."""
     assert RateCard().as_dict() == {
         "contract_values": {
             "three": 10,
@@ -43,6 +44,7 @@ def test_defaults_are_section_15():
         "valat_announced": 500,
         "mond_penalty": 20,
         "radli": True,
+        "radli_after_valat": "made",
         "radelc_penalty": 100,
         "klop_value": 70,
         "klop_limit": 36,

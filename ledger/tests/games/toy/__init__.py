@@ -88,6 +88,8 @@ class ToyHighCard:
         stat_keys=("toy_wins",),
     )
 
+    presets = ()
+
     def rate_card(self, data=None) -> ToyRates:
         if isinstance(data, ToyRates):
             return data
