@@ -13,6 +13,12 @@ Environment variables:
   DJANGO_EMAIL_HOST_PASSWORD, DJANGO_EMAIL_USE_TLS ("1"), DJANGO_DEFAULT_FROM_EMAIL: SMTP for
   the password-reset mail; without DJANGO_EMAIL_HOST mail is printed on the console.
 - DATABASE_URL: e.g. postgres://user@host:5432/tarokclub; SQLite db.sqlite3 when unset.
+- TAROK_LOCK_TIMEOUT (5), TAROK_STATEMENT_TIMEOUT (20): seconds a service waits for a row lock,
+  and runs one statement, before it answers "busy, try again" (PostgreSQL); TAROK_BUSY_RETRY_AFTER
+  (2): the seconds the tablet waits before it sends again. Keep both timeouts under gunicorn's
+  (GUNICORN_TIMEOUT, 60 in scripts/serve-production.sh).
+- DJANGO_LOG_LEVEL (INFO), DJANGO_LOG_FORMAT ("json" for one JSON object a line).
+- SENTRY_DSN: report errors to Sentry (sentry-sdk); SENTRY_ENVIRONMENT, SENTRY_TRACES_SAMPLE_RATE.
 """
 
 import datetime
@@ -174,6 +180,11 @@ elif os.environ.get("TEST_DATABASE_NAME"):
     DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Locks that answer (ledger/services/locking.py): seconds.
+TAROK_LOCK_TIMEOUT = float(os.environ.get("TAROK_LOCK_TIMEOUT", "5"))
+TAROK_STATEMENT_TIMEOUT = float(os.environ.get("TAROK_STATEMENT_TIMEOUT", "20"))
+TAROK_BUSY_RETRY_AFTER = int(os.environ.get("TAROK_BUSY_RETRY_AFTER", "2"))
 
 # "default": per process, for what is the same whichever worker computes it (rendered tables
 # kept by their content, ledger/web/render_cache.py). "shared": one table in the database

@@ -41,6 +41,7 @@ from ledger.web import kept, render_cache
 from ledger.web.http import found
 from ledger.web.permissions import ROLE_RANK, TABLE_LINKS, can, club_role, role_of
 from ledger.web.qr import qr_svg
+from ledger.web.refusals import log_refusal
 
 ADMIN = Member.Role.ADMIN
 WALL_STANDINGS = 15  # the top of the live standings that fits the wall at 1280x720
@@ -55,6 +56,7 @@ def _round(request, pk):
 
 
 def _refused(request, error: LedgerError) -> None:
+    log_refusal(request, error)
     messages.error(request, str(error.message))
 
 
