@@ -17,7 +17,8 @@ Environment variables:
   and runs one statement, before it answers "busy, try again" (PostgreSQL); TAROK_BUSY_RETRY_AFTER
   (2): the seconds the tablet waits before it sends again. Keep both timeouts under gunicorn's
   (GUNICORN_TIMEOUT, 60 in scripts/serve-production.sh).
-- DJANGO_LOG_LEVEL (INFO), DJANGO_LOG_FORMAT ("json" for one JSON object a line).
+- DJANGO_LOG_FORMAT: "text" (the default) or "json" (one JSON object a line);
+  DJANGO_LOG_LEVEL (WARNING) for everything, TAROK_LOG_LEVEL (INFO) for the app's own loggers.
 - SENTRY_DSN: report errors to Sentry (sentry-sdk); SENTRY_ENVIRONMENT, SENTRY_TRACES_SAMPLE_RATE.
 """
 
@@ -246,6 +247,8 @@ DJANGO_TABLES2_TEMPLATE = "ledger/_table.html"  # django-tables2's, rows written
 if env_flag("DJANGO_SECURE_SSL"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
+    # The proxy's and a monitor's health probe may come over plain HTTP on the loopback.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
@@ -283,9 +286,20 @@ PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link is good for one day (and o
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 
+# Logs go to standard error (journald under systemd, deploy/): plain text, or one JSON object
+# a line with DJANGO_LOG_FORMAT=json (tarokclub/logs.py). The app's own module loggers
+# ("ledger...") say INFO and up (refused writes); the rest WARNING and up.
+LOG_FORMAT = os.environ.get("DJANGO_LOG_FORMAT", "text").strip().lower()
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"DJANGO_LOG_FORMAT must be text or json, not {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "text": {"()": "tarokclub.logs.TextFormatter"},
+        "json": {"()": "tarokclub.logs.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+    "loggers": {"ledger": {"level": os.environ.get("TAROK_LOG_LEVEL", "INFO")}},
 }

@@ -1,0 +1,129 @@
+"""The operator's log: module loggers write refused writes (INFO) with the club and the
+object, as text or, with DJANGO_LOG_FORMAT=json, as one JSON object a line."""
+
+from __future__ import annotations
+
+import datetime
+import io
+import json
+import logging
+
+import pytest
+from django.urls import reverse
+
+from ledger import services
+from ledger.models import Member
+from ledger.tests import factories
+from ledger.tests.conftest import load_example
+from ledger.tests.helpers import english, hand_post, login, run_python
+from tarokclub.logs import JsonFormatter, TextFormatter
+
+HANDS = load_example("EVENING_E.evening.json")["hands"]
+
+
+def lines_of(formatter: logging.Formatter, emit) -> list[str]:
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(formatter)
+    logger = logging.getLogger("ledger.tests.logging")
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        emit(logger)
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = True
+    return stream.getvalue().splitlines()
+
+
+def test_json_lines_carry_the_extra_fields_and_the_traceback():
+    """Each record is one JSON line: time, level, logger, message and the ``extra`` fields;
+    an exception's traceback is a field of the same line, not lines of its own."""
+
+    def emit(logger):
+        logger.info("refused: %s", "the evening is closed", extra={"club": "kbh", "table": 7})
+        try:
+            raise ValueError("seal mismatch")
+        except ValueError:
+            logger.exception("verify failed", extra={"club": "kbh", "evening": 3})
+
+    first, second = (json.loads(line) for line in lines_of(JsonFormatter(), emit))
+    assert {k: v for k, v in first.items() if k != "time"} == {
+        "level": "INFO",
+        "logger": "ledger.tests.logging",
+        "message": "refused: the evening is closed",
+        "club": "kbh",
+        "table": 7,
+    }
+    assert datetime.datetime.fromisoformat(first["time"]).utcoffset() == datetime.timedelta(0)
+    assert second["level"] == "ERROR" and second["evening"] == 3
+    assert second["exc_info"].endswith("ValueError: seal mismatch")
+
+
+def test_text_lines_put_the_extra_fields_after_the_message():
+    """The text format keeps one line a record too, with ``key=value`` after the message."""
+    (line,) = lines_of(
+        TextFormatter(), lambda logger: logger.warning("busy", extra={"club": "kbh", "table": 7})
+    )
+    assert line.endswith(" WARNING ledger.tests.logging busy club=kbh table=7")
+
+
+def test_the_site_logs_json_when_told(tmp_path):
+    """With DJANGO_LOG_FORMAT=json the site's configuration writes JSON lines to standard
+    error: the app's INFO lines, not other libraries' INFO lines."""
+    result = run_python(
+        "import django, logging; django.setup();"
+        "logging.getLogger('ledger.services.locking').info('refused', extra={'club': 'kbh'});"
+        "logging.getLogger('some.library').info('chatter');"
+        "logging.getLogger('some.library').warning('trouble')",
+        DJANGO_SETTINGS_MODULE="tarokclub.settings",
+        DJANGO_SECRET_KEY="x" * 50,
+        DJANGO_LOG_FORMAT="json",
+    )
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stderr.splitlines()]
+    assert [(r["logger"], r["level"], r["message"]) for r in lines] == [
+        ("ledger.services.locking", "INFO", "refused"),
+        ("some.library", "WARNING", "trouble"),
+    ]
+    assert lines[0]["club"] == "kbh"
+
+
+def test_an_unknown_log_format_is_refused_by_name():
+    """DJANGO_LOG_FORMAT other than text or json stops the start with a message naming it."""
+    result = run_python(
+        "import django; django.setup()",
+        DJANGO_SETTINGS_MODULE="tarokclub.settings",
+        DJANGO_SECRET_KEY="x" * 50,
+        DJANGO_LOG_FORMAT="xml",
+    )
+    assert result.returncode != 0
+    assert "DJANGO_LOG_FORMAT must be text or json, not 'xml'" in result.stderr
+
+
+@pytest.mark.django_db
+def test_a_refused_save_is_logged_with_its_club_and_table(client, caplog):
+    """A hand saved against a slot another device took is refused; the web layer logs it at
+    INFO with the club, the user, the table and the field."""
+    club = factories.make_club(slug="logged")
+    people = [
+        factories.make_member(club, "Anna", Member.Role.SCOREKEEPER, login=True),
+        factories.make_member(club, "Bo"),
+        factories.make_member(club, "Carl"),
+    ]
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
+    table = services.table_open(evening=evening, members=people)
+    english(login(client, people[0]))
+    caplog.set_level(logging.INFO, logger="ledger")
+    url = reverse("hand_new", kwargs={"club": "logged", "pk": table.pk})
+    response = client.post(url, hand_post(table, HANDS[0], number=5))
+    assert response.status_code == 422
+    (line,) = [r for r in caplog.records if getattr(r, "event", None) == "refused"]
+    assert line.levelname == "INFO"
+    assert line.name == "ledger.web.refusals"
+    assert (line.club, line.user, line.table, line.error) == (
+        "logged",
+        people[0].user.username,
+        table.pk,
+        "StaleFormError",
+    )
