@@ -9,6 +9,7 @@ import json
 import logging
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from ledger import services
@@ -126,4 +127,59 @@ def test_a_refused_save_is_logged_with_its_club_and_table(client, caplog):
         people[0].user.username,
         table.pk,
         "StaleFormError",
+    )
+
+
+@pytest.mark.django_db
+def test_a_verify_failure_is_logged_per_problem(caplog):
+    """verify_ledger logs one WARNING a problem (a tampered transfer: its hand named); a
+    good ledger is one INFO line."""
+    from django.db import connection
+
+    from ledger.models import Transfer
+    from ledger.tests.test_db import disable_guard
+
+    _, table, _ = factories.evening_e(factories.make_club(slug="verified"))
+    caplog.set_level(logging.INFO, logger="ledger")
+    call_command("verify_ledger", stdout=io.StringIO())
+    (good,) = [r for r in caplog.records if getattr(r, "event", None) == "verify"]
+    assert (good.levelname, good.getMessage(), good.tables) == ("INFO", "ledger verified", 1)
+    caplog.clear()
+    target = Transfer.objects.filter(table=table, reason="count").order_by("pk").last()
+    with connection.cursor() as cursor:
+        disable_guard(cursor)
+        cursor.execute("UPDATE ledger_transfer SET points = 10 WHERE id = %s", [target.pk])
+    with pytest.raises(SystemExit):
+        call_command("verify_ledger", stdout=io.StringIO())
+    lines = [r for r in caplog.records if getattr(r, "event", None) == "verify"]
+    assert lines and all(r.levelname == "WARNING" for r in lines)
+    assert any("hand 3" in r.getMessage() for r in lines)
+
+
+@pytest.mark.django_db
+def test_an_import_is_logged_with_its_club_and_evening(caplog):
+    """import_hands logs the import at WARNING (it writes a whole evening), naming the club,
+    the evening and the table."""
+    from ledger.models import Evening, Table
+    from ledger.tests.conftest import EXAMPLES
+
+    club = factories.make_club(slug="imported")
+    for name in ("Anna", "Bo", "Carl"):
+        factories.make_member(club, name)
+    call_command(
+        "import_hands",
+        str(EXAMPLES / "EVENING_E.evening.json"),
+        "--club",
+        "imported",
+        "--date",
+        "2026-11-05",
+        stdout=io.StringIO(),
+    )
+    (line,) = [r for r in caplog.records if getattr(r, "event", None) == "import"]
+    assert line.levelname == "WARNING"
+    assert line.getMessage() == "imported 3 hands"
+    assert (line.club, line.evening, line.table) == (
+        "imported",
+        Evening.objects.get().pk,
+        Table.objects.get().pk,
     )
