@@ -19,7 +19,8 @@ Environment variables:
   (GUNICORN_TIMEOUT, 60 in scripts/serve-production.sh).
 - DJANGO_LOG_FORMAT: "text" (the default) or "json" (one JSON object a line);
   DJANGO_LOG_LEVEL (WARNING) for everything, TAROK_LOG_LEVEL (INFO) for the app's own loggers.
-- SENTRY_DSN: report errors to Sentry (sentry-sdk); SENTRY_ENVIRONMENT, SENTRY_TRACES_SAMPLE_RATE.
+- SENTRY_DSN: report errors through sentry-sdk (tarokclub/sentry.py); SENTRY_ENVIRONMENT
+  (production), SENTRY_TRACES_SAMPLE_RATE (0), SENTRY_SEND_PII (0).
 """
 
 import datetime
@@ -30,6 +31,8 @@ from pathlib import Path
 import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+
+from tarokclub.sentry import init_from_environment as init_sentry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -303,3 +306,6 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
     "loggers": {"ledger": {"level": os.environ.get("TAROK_LOG_LEVEL", "INFO")}},
 }
+
+# Error reporting: only when SENTRY_DSN is set (tarokclub/sentry.py).
+SENTRY_ENABLED = init_sentry()
