@@ -151,6 +151,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "ledger.web.context_processors.club",
                 "ledger.web.context_processors.tablet",
+                "ledger.web.context_processors.version",
             ],
         },
     },

@@ -9,6 +9,7 @@ import io
 import json
 import os
 import re
+import secrets
 import shutil
 import subprocess
 import sys
@@ -200,6 +201,18 @@ def clean_env(**extra):
     keep = {"PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR"}
     env = {k: v for k, v in os.environ.items() if k in keep}
     return {**env, **extra}
+
+
+# from test_hardening
+def documented_environment() -> dict[str, str]:
+    """Return the production environment documented in deploy/tarokclub.env.example (shown in
+    docs/operator.md), with its two secrets made up here."""
+    text = (ROOT / "deploy" / "tarokclub.env.example").read_text(encoding="utf-8")
+    env = dict(re.findall(r"^(\w+)=(.*)$", text, re.M))
+    assert env["DJANGO_SECRET_KEY"].startswith("change-me")
+    env["DJANGO_SECRET_KEY"] = secrets.token_urlsafe(50)
+    env["LEDGER_SEAL_SECRET"] = secrets.token_urlsafe(48)
+    return env
 
 
 # from test_settings_defaults
