@@ -45,6 +45,17 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def env_seconds(name: str, default: str) -> float:
+    value = os.environ.get(name, default)
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1
+    if not 0 < seconds < 3600:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds (0 to 3600), not {value!r}")
+    return seconds
+
+
 DEBUG = env_flag("DJANGO_DEBUG", "0")
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
@@ -186,10 +197,10 @@ elif os.environ.get("TEST_DATABASE_NAME"):
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Locks that answer (ledger/services/locking.py): seconds.
-TAROK_LOCK_TIMEOUT = float(os.environ.get("TAROK_LOCK_TIMEOUT", "5"))
-TAROK_STATEMENT_TIMEOUT = float(os.environ.get("TAROK_STATEMENT_TIMEOUT", "20"))
-TAROK_BUSY_RETRY_AFTER = int(os.environ.get("TAROK_BUSY_RETRY_AFTER", "2"))
+# Locks that answer (ledger/services/locking.py): seconds; ledger/checks.py checks their order.
+TAROK_LOCK_TIMEOUT = env_seconds("TAROK_LOCK_TIMEOUT", "5")
+TAROK_STATEMENT_TIMEOUT = env_seconds("TAROK_STATEMENT_TIMEOUT", "20")
+TAROK_BUSY_RETRY_AFTER = round(env_seconds("TAROK_BUSY_RETRY_AFTER", "2"))
 
 # "default": per process, for what is the same whichever worker computes it (rendered tables
 # kept by their content, ledger/web/render_cache.py). "shared": one table in the database

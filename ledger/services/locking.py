@@ -16,8 +16,9 @@ import contextlib
 import logging
 
 from django.conf import settings
-from django.db import OperationalError, transaction
+from django.db import DatabaseError, OperationalError, transaction
 
+from ledger.models import Evening, Table
 from ledger.services.errors import BusyError
 
 logger = logging.getLogger(__name__)
@@ -69,13 +70,25 @@ def busy_refused(locked: dict | None = None):
         reason = busy_reason(error)
         if reason is None:
             raise
+        ids = {kind: sorted(ids) for kind, ids in (locked or {}).items() if ids}
         logger.warning(
             "write refused: %s",
             reason,
-            extra={
-                "event": "busy",
-                "reason": reason,
-                **{kind: sorted(ids) for kind, ids in (locked or {}).items() if ids},
-            },
+            extra={"event": "busy", "reason": reason, "club": _club_of(ids), **ids},
         )
         raise BusyError(retry_after=settings.TAROK_BUSY_RETRY_AFTER) from error
+
+
+def _club_of(ids: dict) -> str | None:
+    """Return the short name of the club of the first table or evening in ``ids``, for the
+    log line (read after the refused transaction rolled back); None when it cannot be read."""
+    try:
+        if ids.get("tables"):
+            tables = Table.objects.filter(pk=ids["tables"][0])
+            return tables.values_list("evening__club__slug", flat=True).first()
+        if ids.get("evenings"):
+            evenings = Evening.objects.filter(pk=ids["evenings"][0])
+            return evenings.values_list("club__slug", flat=True).first()
+    except DatabaseError:
+        return None
+    return None

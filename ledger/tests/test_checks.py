@@ -10,6 +10,7 @@ from django.core.checks import run_checks
 from django.test import override_settings
 
 from ledger import checks
+from ledger.tests.helpers import run_python
 
 
 def ids(messages) -> list[str]:
@@ -113,3 +114,19 @@ def test_production_settings_are_checked():
         TAROK_TRUSTED_PROXIES=[],
     ):
         assert ids(checks.check_production()) == ["tarokclub.W030", "tarokclub.W031"]
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-3"])
+def test_a_timeout_that_is_not_seconds_stops_the_start(value):
+    """TAROK_LOCK_TIMEOUT that is not a positive number stops the start, naming it."""
+    result = run_python(
+        "import django; django.setup()",
+        DJANGO_SETTINGS_MODULE="tarokclub.settings",
+        DJANGO_SECRET_KEY="x" * 50,
+        TAROK_LOCK_TIMEOUT=value,
+    )
+    assert result.returncode != 0
+    assert (
+        f"TAROK_LOCK_TIMEOUT must be a number of seconds (0 to 3600), not {value!r}"
+        in result.stderr
+    )

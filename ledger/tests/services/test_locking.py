@@ -121,7 +121,7 @@ def test_a_held_row_lock_on_a_page_is_a_message(settings, client, table):
 @pytest.mark.postgres
 def test_the_service_refuses_busy_and_names_what_it_locked(settings, table, caplog):
     """The service itself raises BusyError (a LedgerError) with the retry delay, and logs a
-    WARNING naming the table it was locking."""
+    WARNING naming the club and the table it was locking."""
     postgres_only()
     settings.TAROK_LOCK_TIMEOUT = 0.2
     with HeldLock(table.pk), pytest.raises(BusyError, match=MESSAGE) as refused:
@@ -129,8 +129,7 @@ def test_the_service_refuses_busy_and_names_what_it_locked(settings, table, capl
     assert refused.value.retry_after == 2
     (line,) = [r for r in caplog.records if r.name == "ledger.services.locking"]
     assert line.levelname == "WARNING"
-    assert line.reason == "lock timeout"
-    assert line.tables == [table.pk]
+    assert (line.reason, line.club, line.tables) == ("lock timeout", "busy", [table.pk])
     assert services.hand_record(table=table, record=HANDS[0], token="t1").number == 1
 
 
