@@ -24,7 +24,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.management import call_command
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 from django.test import Client, override_settings
 
 from ledger import services
@@ -37,6 +37,7 @@ from ledger.models import (
     Entry,
     Member,
     Seat,
+    Table,
 )
 from ledger.tests import factories
 from ledger.tests.conftest import ROOT
@@ -193,6 +194,38 @@ def run_together(*calls):
     for t in threads:
         t.join(timeout=60)
     return results, errors
+
+
+# from test_locking
+class HeldLock:
+    """Hold the row lock of one table from another connection until ``release()``."""
+
+    def __init__(self, table_pk: int):
+        self.table_pk = table_pk
+        self.held = threading.Event()
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._hold)
+
+    def _hold(self):
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().get(pk=self.table_pk)
+                self.held.set()
+                self.done.wait(timeout=60)
+        finally:
+            connections.close_all()
+
+    def __enter__(self):
+        self.thread.start()
+        assert self.held.wait(timeout=30), "the other connection never had the lock"
+        return self
+
+    def release(self):
+        self.done.set()
+        self.thread.join(timeout=30)
+
+    def __exit__(self, *exc):
+        self.release()
 
 
 # from test_settings_defaults

@@ -10,21 +10,20 @@ from __future__ import annotations
 import datetime
 import re
 import sqlite3
-import threading
 import uuid
 from pathlib import Path
 
 import pytest
-from django.db import connection, connections, transaction
+from django.db import connection
 from django.urls import reverse
 
 from ledger import services
-from ledger.models import Hand, Member, Table
+from ledger.models import Hand, Member
 from ledger.services.errors import BusyError
 from ledger.services.ledger import writing
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.tests.helpers import english, hand_post, login
+from ledger.tests.helpers import HeldLock, english, hand_post, login
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,37 +34,6 @@ MESSAGE = "another save is under way; try again in a moment"
 def postgres_only():
     if connection.vendor != "postgresql":
         pytest.skip("row locks are PostgreSQL's (run by make test-postgres)")
-
-
-class HeldLock:
-    """Hold the row lock of one table from another connection until ``release()``."""
-
-    def __init__(self, table_pk: int):
-        self.table_pk = table_pk
-        self.held = threading.Event()
-        self.done = threading.Event()
-        self.thread = threading.Thread(target=self._hold)
-
-    def _hold(self):
-        try:
-            with transaction.atomic():
-                Table.objects.select_for_update().get(pk=self.table_pk)
-                self.held.set()
-                self.done.wait(timeout=60)
-        finally:
-            connections.close_all()
-
-    def __enter__(self):
-        self.thread.start()
-        assert self.held.wait(timeout=30), "the other connection never had the lock"
-        return self
-
-    def release(self):
-        self.done.set()
-        self.thread.join(timeout=30)
-
-    def __exit__(self, *exc):
-        self.release()
 
 
 @pytest.fixture
