@@ -9,6 +9,7 @@ from django.db import connection
 from playwright.sync_api import expect
 
 from ledger.models import Hand
+from ledger.tests.e2e.conftest import screenshot
 from ledger.tests.e2e.test_tablet import expect_saved, make_table, open_new_hand
 from ledger.tests.helpers import HeldLock
 
@@ -37,6 +38,7 @@ def test_a_busy_table_is_saved_by_itself_after_retry_after(tablet, viewport, set
         hand.save()
         expect(page.locator("#save-state")).to_have_attribute("data-state", "busy")
         expect(page.locator('#save-state [data-when="busy"]')).to_be_visible()
+        screenshot(page, "hand-busy")
         assert not Hand.objects.filter(table=table).exists()
     expect_saved(page, table)
     assert Hand.objects.filter(table=table).count() == 1
