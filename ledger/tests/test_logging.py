@@ -183,3 +183,27 @@ def test_an_import_is_logged_with_its_club_and_evening(caplog):
         Evening.objects.get().pk,
         Table.objects.get().pk,
     )
+
+
+@pytest.mark.django_db
+def test_a_fallback_draw_is_logged(client, caplog):
+    """Six players after a round at two tables of three: no draw without a repeated pair, so
+    the director's draw falls back to the seat-by-seat fill; a WARNING names the club, the
+    tournament and the round."""
+    from ledger.models import Round
+    from ledger.services import tournaments as tour
+
+    club = factories.make_club(slug="fallback", game="slovenian_tarok")
+    admin = factories.make_member(club, "Ada", Member.Role.ADMIN, login=True)
+    t = factories.make_tournament(club, ["P1", "P2", "P3", "P4", "P5", "P6"], params={"rounds": 3})
+    first = tour.round_draw(tournament=t)
+    tour.round_close(round_=tour.round_start(round_=tour.round_publish(round_=first)))
+    login(client, admin)
+    caplog.set_level(logging.INFO, logger="ledger")
+    response = client.post(reverse("tournament_draw", kwargs={"club": "fallback", "pk": t.pk}))
+    assert response.status_code == 302
+    second = Round.objects.get(tournament=t, number=2)
+    assert second.mode == "fallback"
+    (line,) = [r for r in caplog.records if getattr(r, "event", None) == "fallback-draw"]
+    assert (line.levelname, line.getMessage()) == ("WARNING", "round 2 drawn by the fallback fill")
+    assert (line.club, line.tournament, line.round) == ("fallback", t.pk, second.pk)
