@@ -16,6 +16,7 @@ from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -50,8 +51,10 @@ from ledger.models import (
     Transfer,
 )
 from ledger.tables.columns import price_text
+from tarokclub import __version__
 
-admin.site.site_header = _("tarokclub administration")
+# The release beside the title, so an operator sees which version he administers.
+admin.site.site_header = format_lazy("{} {}", _("tarokclub administration"), __version__)
 admin.site.site_title = _("tarokclub")
 
 

@@ -9,7 +9,7 @@ class LedgerConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from ledger import db  # noqa: F401  (registers the SQLite guard function)
+        from ledger import checks, db  # noqa: F401  (system checks; the SQLite guard function)
         from ledger.web import locale, tables2_speed  # noqa: F401  (locale: its log-in signal)
 
         tables2_speed.install()

@@ -13,6 +13,14 @@ Environment variables:
   DJANGO_EMAIL_HOST_PASSWORD, DJANGO_EMAIL_USE_TLS ("1"), DJANGO_DEFAULT_FROM_EMAIL: SMTP for
   the password-reset mail; without DJANGO_EMAIL_HOST mail is printed on the console.
 - DATABASE_URL: e.g. postgres://user@host:5432/tarokclub; SQLite db.sqlite3 when unset.
+- TAROK_LOCK_TIMEOUT (5), TAROK_STATEMENT_TIMEOUT (20): seconds a service waits for a row lock,
+  and runs one statement, before it answers "busy, try again" (PostgreSQL); TAROK_BUSY_RETRY_AFTER
+  (2): the seconds the tablet waits before it sends again. Keep both timeouts under gunicorn's
+  (GUNICORN_TIMEOUT, 60 in scripts/serve-production.sh).
+- DJANGO_LOG_FORMAT: "text" (the default) or "json" (one JSON object a line);
+  DJANGO_LOG_LEVEL (WARNING) for everything, TAROK_LOG_LEVEL (INFO) for the app's own loggers.
+- SENTRY_DSN: report errors through sentry-sdk (tarokclub/sentry.py); SENTRY_ENVIRONMENT
+  (production), SENTRY_TRACES_SAMPLE_RATE (0), SENTRY_SEND_PII (0).
 """
 
 import datetime
@@ -24,6 +32,8 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from tarokclub.sentry import init_from_environment as init_sentry
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -33,6 +43,17 @@ def env_flag(name: str, default: str = "0") -> bool:
 
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_seconds(name: str, default: str) -> float:
+    value = os.environ.get(name, default)
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1
+    if not 0 < seconds < 3600:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds (0 to 3600), not {value!r}")
+    return seconds
 
 
 DEBUG = env_flag("DJANGO_DEBUG", "0")
@@ -141,6 +162,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "ledger.web.context_processors.club",
                 "ledger.web.context_processors.tablet",
+                "ledger.web.context_processors.version",
             ],
         },
     },
@@ -174,6 +196,11 @@ elif os.environ.get("TEST_DATABASE_NAME"):
     DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Locks that answer (ledger/services/locking.py): seconds; ledger/checks.py checks their order.
+TAROK_LOCK_TIMEOUT = env_seconds("TAROK_LOCK_TIMEOUT", "5")
+TAROK_STATEMENT_TIMEOUT = env_seconds("TAROK_STATEMENT_TIMEOUT", "20")
+TAROK_BUSY_RETRY_AFTER = round(env_seconds("TAROK_BUSY_RETRY_AFTER", "2"))
 
 # "default": per process, for what is the same whichever worker computes it (rendered tables
 # kept by their content, ledger/web/render_cache.py). "shared": one table in the database
@@ -235,6 +262,8 @@ DJANGO_TABLES2_TEMPLATE = "ledger/_table.html"  # django-tables2's, rows written
 if env_flag("DJANGO_SECURE_SSL"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
+    # The proxy's and a monitor's health probe may come over plain HTTP on the loopback.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
@@ -272,9 +301,23 @@ PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link is good for one day (and o
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 
+# Logs go to standard error (journald under systemd, deploy/): plain text, or one JSON object
+# a line with DJANGO_LOG_FORMAT=json (tarokclub/logs.py). The app's own module loggers
+# ("ledger...") say INFO and up (refused writes); the rest WARNING and up.
+LOG_FORMAT = os.environ.get("DJANGO_LOG_FORMAT", "text").strip().lower()
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"DJANGO_LOG_FORMAT must be text or json, not {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "text": {"()": "tarokclub.logs.TextFormatter"},
+        "json": {"()": "tarokclub.logs.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+    "loggers": {"ledger": {"level": os.environ.get("TAROK_LOG_LEVEL", "INFO")}},
 }
+
+# Error reporting: only when SENTRY_DSN is set (tarokclub/sentry.py).
+SENTRY_ENABLED = init_sentry()

@@ -1,10 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from ledger.views.health import healthz
 from ledger.views.home import set_language
 from ledger.views.scoring import service_worker
 
 urlpatterns = [
+    path("healthz/", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("sw.js", service_worker, name="service_worker"),
     path("i18n/setlang/", set_language, name="set_language"),

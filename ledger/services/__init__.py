@@ -9,6 +9,7 @@ The public services are importable from here (``services.hand_record``); see
 """
 
 from ledger.services.errors import (
+    BusyError,
     CupNegativeError,
     EveningClosedError,
     JetonDifferenceError,
@@ -69,6 +70,7 @@ from ledger.services.treasury import (
 
 __all__ = [
     "CLUB_SETTINGS",
+    "BusyError",
     "CupNegativeError",
     "EveningClosedError",
     "JetonDifferenceError",

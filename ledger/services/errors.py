@@ -45,3 +45,13 @@ class StaleFormError(LedgerError):
     def __init__(self, message, field: str = "__all__", *, hand_number: int | None = None):
         super().__init__(message, field)
         self.hand_number = hand_number
+
+
+class BusyError(LedgerError):
+    """Raised when a service could not have its locks in time (another write held them past
+    ``TAROK_LOCK_TIMEOUT``) or a statement ran past ``TAROK_STATEMENT_TIMEOUT``: nothing is
+    written, and the same write may be sent again after ``retry_after`` seconds."""
+
+    def __init__(self, field: str = "__all__", *, retry_after: int = 2):
+        super().__init__(_("another save is under way; try again in a moment"), field)
+        self.retry_after = retry_after

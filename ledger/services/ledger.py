@@ -43,6 +43,7 @@ from ledger.services.errors import (
     EveningClosedError,
     LedgerError,
 )
+from ledger.services.locking import busy_refused, set_timeouts
 
 VOID = object()
 
@@ -53,11 +54,12 @@ def writing(*, durable: bool = True):
     (postings, transfers, the summaries, seat rows and seals written beside them) commits
     together or not at all. Before it commits, the heads of every table and evening it locked
     are sealed as they now stand (``ledger.services.seals``). ``durable=False`` only for a
-    service the admin calls inside its own transaction."""
-    with transaction.atomic(durable=durable):
-        token = _TOUCHED.set(
-            {"hands": set(), "tables": set(), "evenings": set(), "tournaments": set()}
-        )
+    service the admin calls inside its own transaction. Its lock waits and statements are
+    bounded (``ledger.services.locking``): a lock not had in time is ``BusyError``."""
+    locked: dict = {"hands": set(), "tables": set(), "evenings": set(), "tournaments": set()}
+    with busy_refused(locked), transaction.atomic(durable=durable):
+        set_timeouts()
+        token = _TOUCHED.set(locked)
         try:
             yield
             seals.seal_heads(**(_TOUCHED.get() or {}))

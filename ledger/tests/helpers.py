@@ -9,6 +9,7 @@ import io
 import json
 import os
 import re
+import secrets
 import shutil
 import subprocess
 import sys
@@ -23,7 +24,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.management import call_command
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 from django.test import Client, override_settings
 
 from ledger import services
@@ -36,6 +37,7 @@ from ledger.models import (
     Entry,
     Member,
     Seat,
+    Table,
 )
 from ledger.tests import factories
 from ledger.tests.conftest import ROOT
@@ -194,12 +196,56 @@ def run_together(*calls):
     return results, errors
 
 
+# from test_locking
+class HeldLock:
+    """Hold the row lock of one table from another connection until ``release()``."""
+
+    def __init__(self, table_pk: int):
+        self.table_pk = table_pk
+        self.held = threading.Event()
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._hold)
+
+    def _hold(self):
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().get(pk=self.table_pk)
+                self.held.set()
+                self.done.wait(timeout=60)
+        finally:
+            connections.close_all()
+
+    def __enter__(self):
+        self.thread.start()
+        assert self.held.wait(timeout=30), "the other connection never had the lock"
+        return self
+
+    def release(self):
+        self.done.set()
+        self.thread.join(timeout=30)
+
+    def __exit__(self, *exc):
+        self.release()
+
+
 # from test_settings_defaults
 def clean_env(**extra):
     """The environment of a bare production start: no DJANGO_* variable at all."""
     keep = {"PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR"}
     env = {k: v for k, v in os.environ.items() if k in keep}
     return {**env, **extra}
+
+
+# from test_hardening
+def documented_environment() -> dict[str, str]:
+    """Return the production environment documented in deploy/tarokclub.env.example (shown in
+    docs/operator.md), with its two secrets made up here."""
+    text = (ROOT / "deploy" / "tarokclub.env.example").read_text(encoding="utf-8")
+    env = dict(re.findall(r"^(\w+)=(.*)$", text, re.M))
+    assert env["DJANGO_SECRET_KEY"].startswith("change-me")
+    env["DJANGO_SECRET_KEY"] = secrets.token_urlsafe(50)
+    env["LEDGER_SEAL_SECRET"] = secrets.token_urlsafe(48)
+    return env
 
 
 # from test_settings_defaults

@@ -46,11 +46,12 @@ from ledger.models import (
 )
 from ledger.selectors import tournaments as tournament_reads
 from ledger.services import tournaments as tournament_services
-from ledger.services.errors import EveningClosedError, LedgerError
+from ledger.services.errors import BusyError, EveningClosedError, LedgerError
 from ledger.tables.scoring import HandTable, RevisionTable
 from ledger.views.home import club_page, to_tournament
 from ledger.web import kept, tablet
 from ledger.web.permissions import actor, can, club_role, granted
+from ledger.web.refusals import busy_response, log_refusal
 
 SCOREKEEPER = Member.Role.SCOREKEEPER
 DRAFT_HEADER = "X-Hand-Submit"
@@ -488,6 +489,9 @@ def hand_new(request, pk):
             by=actor(request),
         )
     except (HandError, LedgerError) as error:
+        log_refusal(request, error, table=table.pk)
+        if isinstance(error, BusyError) and request.headers.get(DRAFT_HEADER):
+            return busy_response(error)
         context = _hand_form_context(
             request,
             table,
@@ -718,6 +722,9 @@ def hand_correct(request, pk):
                 by=actor(request),
             )
     except (HandError, LedgerError) as error:
+        log_refusal(request, error, table=table.pk, hand=hand.pk)
+        if isinstance(error, BusyError) and request.headers.get(DRAFT_HEADER):
+            return busy_response(error)
         context = page(record, errors_by_section(error, table.game), reason)
         return _refused(request, context, form_page="ledger/hand_form.html")
     title = gettext("Hand {number} is corrected.").format(number=hand.number)
@@ -770,6 +777,7 @@ def hand_void(request, pk):
             hand=hand, reason=form.cleaned_data["reason"], by=actor(request)
         )
     except LedgerError as error:
+        log_refusal(request, error, table=table.pk, hand=hand.pk)
         messages.error(request, str(error.message))
         return redirect(hand_url)
     title = gettext("Hand {number} is voided.").format(number=hand.number)

@@ -9,6 +9,7 @@ standings and the wall.
 
 from __future__ import annotations
 
+import logging
 import secrets
 
 from django.contrib import messages
@@ -41,6 +42,9 @@ from ledger.web import kept, render_cache
 from ledger.web.http import found
 from ledger.web.permissions import ROLE_RANK, TABLE_LINKS, can, club_role, role_of
 from ledger.web.qr import qr_svg
+from ledger.web.refusals import log_refusal
+
+logger = logging.getLogger(__name__)
 
 ADMIN = Member.Role.ADMIN
 WALL_STANDINGS = 15  # the top of the live standings that fits the wall at 1280x720
@@ -55,6 +59,7 @@ def _round(request, pk):
 
 
 def _refused(request, error: LedgerError) -> None:
+    log_refusal(request, error)
     messages.error(request, str(error.message))
 
 
@@ -238,6 +243,20 @@ def tournament_draw(request, pk):
     except LedgerError as error:
         _refused(request, error)
         return _to_tournament(request, tournament)
+    if round_.mode == engine.FALLBACK:
+        # The search found no draw within its budget: the seat-by-seat fill may break the
+        # pairing rules the director expects; its checker's findings are on the round.
+        logger.warning(
+            "round %s drawn by the fallback fill",
+            round_.number,
+            extra={
+                "event": "fallback-draw",
+                "club": request.club.slug,
+                "tournament": tournament.pk,
+                "round": round_.pk,
+                "warnings": len(round_.warnings or []),
+            },
+        )
     return _to_round(request, round_)
 
 

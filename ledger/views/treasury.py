@@ -44,6 +44,7 @@ from ledger.views.home import to_tournament
 from ledger.web import charts, kept, render_cache
 from ledger.web.http import found, picked_season
 from ledger.web.permissions import can, club_role
+from ledger.web.refusals import log_refusal
 
 TREASURER = Member.Role.TREASURER
 EXPORT_FORMATS = FORMATS
@@ -425,7 +426,8 @@ def _back(request, evening, anchor: str = ""):
     return redirect(url + (f"#{anchor}" if anchor else ""))
 
 
-def _add_ledger_error(form, error: LedgerError, fields: dict | None = None) -> None:
+def _add_ledger_error(request, form, error: LedgerError, fields: dict | None = None) -> None:
+    log_refusal(request, error)
     field = (fields or {}).get(error.field, error.field)
     form.add_error(field if field in form.fields else None, capfirst(str(error.message)))
 
@@ -452,7 +454,7 @@ def treasury_count(request, pk, table):
             services.jetons_count(table=table, counts=form.counts(), by=request.user)
         except LedgerError as error:
             names = {line.name: f"count_{line.account_id}" for line in jetons.lines}
-            _add_ledger_error(form, error, names)
+            _add_ledger_error(request, form, error, names)
         else:
             messages.success(request, gettext("Count saved for table {n}.").format(n=table.number))
             return _back(request, evening, f"table-{table.number}")
@@ -471,7 +473,7 @@ def _count_as_expected(request, evening, table, jetons):
     try:
         services.jetons_confirm(table=table, version=version, by=request.user)
     except LedgerError as error:
-        _add_ledger_error(form, error)
+        _add_ledger_error(request, form, error)
         return _treasury(request, evening, status=422, **{f"count_{table.pk}": form})
     messages.success(request, gettext("Table {n}: every count as expected.").format(n=table.number))
     return _back(request, evening, f"table-{table.number}")
@@ -489,7 +491,7 @@ def treasury_adjust(request, pk, table):
         try:
             services.adjustment_post(table=table, by=request.user, **form.cleaned_data)
         except LedgerError as error:
-            _add_ledger_error(form, error)
+            _add_ledger_error(request, form, error)
         else:
             messages.success(
                 request,
@@ -518,7 +520,7 @@ def treasury_close(request, pk):
         except JetonDifferenceError as error:
             form.add_error("confirm_differences", capfirst(str(error.message)))
         except LedgerError as error:
-            _add_ledger_error(form, error)
+            _add_ledger_error(request, form, error)
         else:
             messages.success(request, gettext("The evening is closed."))
             return _back(request, evening, "results")
@@ -540,7 +542,7 @@ def treasury_reopen(request, pk):
                 evening=evening, reason=form.cleaned_data["reason"], by=request.user
             )
         except LedgerError as error:
-            _add_ledger_error(form, error)
+            _add_ledger_error(request, form, error)
         else:
             messages.success(request, gettext("The evening is open again."))
             return _back(request, evening)

@@ -1,3 +1,4 @@
+import tarokclub
 from ledger.models import Member
 from ledger.web.permissions import ROLE_RANK
 from ledger.web.tablet import owner_key, session_key
@@ -17,6 +18,11 @@ def club(request):
         "may_treasure": rank >= ROLE_RANK[Member.Role.TREASURER],
         "may_admin": rank >= ROLE_RANK[Member.Role.ADMIN],
     }
+
+
+def version(request):
+    """The release (``tarokclub.__version__``), for the footer."""
+    return {"tarokclub_version": tarokclub.__version__}
 
 
 def tablet(request):

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 
 from django.core.cache import caches
 from django.db.models import Exists, OuterRef, Q, Subquery
@@ -103,6 +104,9 @@ def season_key(season, club, *parts) -> str:
     return "pdf:season:" + _digest((season_row, parts, seals, _frame(club)))
 
 
+logger = logging.getLogger(__name__)
+
+
 class Busy(Exception):
     """The user already has a render under way."""
 
@@ -113,6 +117,10 @@ def one_at_a_time(user):
     key = f"render-lock:{user.pk}"
     store = shared()
     if not store.add(key, 1, LOCK_SECONDS):
+        logger.info(
+            "render refused: the user's last render is under way",
+            extra={"event": "render-lock", "user": user.pk},
+        )
         raise Busy
     try:
         yield

@@ -1,6 +1,7 @@
 /* What every hand form shares (loaded by ledger/hand_form.html before the game's entry.js):
  * the draft on this tablet with the form's one-time token, the save with fetch (again and
- * again until the network answers), the status banner, the hold of a refused save, the
+ * again until the network answers, and after Retry-After when the server was busy with
+ * another save: 409 with {"busy": true}), the status banner, the hold of a refused save, the
  * reason buttons, the seating toggle, and for the forms that ask for it the save-bar
  * measurement and the service worker. Plain JavaScript, no build step.
  *
@@ -262,6 +263,13 @@
           return response.json().then(function (data) {
             submitting = false;
             saveButton.removeAttribute("aria-busy");
+            if (data.busy) {
+              // Another save held the table's lock: nothing was written; the same form (the
+              // same one-time token) is sent again by itself after Retry-After.
+              setStatus("busy");
+              retryLater(response.headers.get("Retry-After") || data.retry_after);
+              return;
+            }
             if (data.draft === "confirm") {
               showHeld(true);
               saveDraft();
@@ -305,6 +313,16 @@
         saveButton.removeAttribute("aria-busy");
         setStatus(navigator.onLine ? "pending" : OFFLINE_PENDING);
       });
+    }
+
+    var retryTimer = null;
+    function retryLater(seconds) {
+      var wait = Math.min(Math.max(parseInt(seconds, 10) || 2, 1), 60) * 1000;
+      window.clearTimeout(retryTimer);
+      retryTimer = window.setTimeout(function () {
+        retryTimer = null;
+        if (pending && !held && !stopped) send();
+      }, wait);
     }
 
     form.addEventListener("submit", function (event) {

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import sqlite3
 import sys
@@ -26,6 +27,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
 from ledger.selectors.verify import verify_ledger
+
+logger = logging.getLogger(__name__)
 
 DUMP_MODELS = ["auth.user", "auth.group", "ledger"]
 # Derived rows (the summaries and the seat rows of hands): restore rebuilds them.
@@ -140,12 +143,21 @@ class Command(BaseCommand):
             raise
         if problems:
             partial.unlink(missing_ok=True)
+            logger.warning(
+                "backup not written: the dump does not match the database",
+                extra={"event": "backup", "file": str(output), "problems": problems[:20]},
+            )
             raise CommandError(
                 "the dump does not match the database, so no backup was written: "
                 + "; ".join(problems)
             )
         os.replace(partial, output)
         if not report.ok:
+            logger.warning(
+                "backup written, but the ledger does not verify: %s problems",
+                len(report.problems),
+                extra={"event": "backup", "file": str(output), "problems": report.problems[:20]},
+            )
             self.stderr.write(
                 f"backup written to {output}, but the ledger does not verify: "
                 + "; ".join(report.problems[:50])

@@ -10,6 +10,7 @@ nothing is written unless all of it passes.
 
 import datetime
 import json
+import logging
 import sys
 
 from django.contrib.auth import get_user_model
@@ -22,6 +23,8 @@ from ledger.models import Club, Evening, EveningResult, Member
 from ledger.services.errors import LedgerError
 
 from ._engine import EXIT_REFUSED, EngineCommand, game_of, reserved_seat_problems
+
+logger = logging.getLogger(__name__)
 
 
 class Command(EngineCommand):
@@ -77,9 +80,25 @@ class Command(EngineCommand):
                     )
                 )
             self.refuse(problems)
+        logger.warning(
+            "imported %s hands",
+            len(plan["hands"]),
+            extra={
+                "event": "import",
+                "club": evening.club.slug,
+                "evening": evening.pk,
+                "table": table.pk,
+                "closed": not evening.is_open,
+            },
+        )
         self.summary(evening, table, len(plan["hands"]))
 
     def refuse(self, problems):
+        logger.warning(
+            "import refused: %s",
+            "; ".join(f"{p.field}: {p.message}" for p in problems[:20]),
+            extra={"event": "import", "refused": True},
+        )
         self.stdout.write(
             json.dumps({"errors": [p.as_dict() for p in problems]}, ensure_ascii=False, indent=2)
         )

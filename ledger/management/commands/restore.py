@@ -10,6 +10,7 @@ and exits 2, restoring nothing; never a traceback.
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from pathlib import Path
 
@@ -27,6 +28,8 @@ from ledger.models import Club, Transfer
 from ledger.selectors.verify import verify_ledger
 from ledger.services import balances, seals, stats
 from ledger.web.jsonin import load_json_safely
+
+logger = logging.getLogger(__name__)
 
 MAX_PROBLEMS = 50
 
@@ -132,8 +135,19 @@ class Command(BaseCommand):
         try:
             report = self.restore(options["file"], reseal=options["reseal"])
         except Refused as refused:
+            logger.warning(
+                "restore refused: %s",
+                "; ".join(f"{e['field']}: {e['message']}" for e in refused.errors[:20]),
+                extra={"event": "restore", "file": options["file"], "refused": True},
+            )
             self.stdout.write(json.dumps({"errors": refused.errors}, ensure_ascii=False, indent=2))
             sys.exit(EXIT_REFUSED)
+        logger.warning(
+            "restored %s tables, %s hand postings",
+            report.tables,
+            report.hands,
+            extra={"event": "restore", "file": options["file"], "reseal": options["reseal"]},
+        )
         self.stdout.write(
             f"restored {report.tables} tables, {report.hands} hand postings; ledger OK"
         )

@@ -1,9 +1,12 @@
+import logging
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
 from ledger.models import Club
 from ledger.selectors.verify import verify_ledger
+
+logger = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
@@ -30,8 +33,13 @@ class Command(BaseCommand):
         summary = (
             f"{report.tables} tables, {report.hands} hand postings, {report.transfers} transfers: "
         )
+        counts = {"tables": report.tables, "hands": report.hands, "club": options["club"]}
         if report.ok:
+            logger.info("ledger verified", extra={"event": "verify", **counts})
             self.stdout.write(summary + "ledger OK")
             return
+        # A seal that does not hold, a hand that settles otherwise: one line each for the log.
+        for problem in report.problems:
+            logger.warning("verify: %s", problem, extra={"event": "verify", **counts})
         self.stdout.write(summary + f"{len(report.problems)} problems")
         sys.exit(1)
