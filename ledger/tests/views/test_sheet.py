@@ -303,6 +303,106 @@ def test_a_full_evening_prints_on_a_few_pages(club):
     save_first_page(content, "score-sheet-full")
 
 
+RED = (0.639, 0.071, 0.043)  # #a3120b, the sheets' colour of a negative figure
+
+
+def coloured_words(page) -> list[tuple[str, tuple]]:
+    """Return each word a PDF page shows with the fill colour it is drawn in, in order."""
+    colour = [None]
+    words = []
+
+    def before(operator, operands, _cm, _tm):
+        if operator == b"rg":
+            colour[0] = tuple(round(float(x), 3) for x in operands)
+
+    def shown(text, _cm, _tm, _font, _size):
+        words.extend((word, colour[0]) for word in text.split())
+
+    page.extract_text(visitor_operand_before=before, visitor_text=shown)
+    return words
+
+
+def test_the_pdf_marks_every_negative_figure_red(evening_e):
+    """On the score sheet every negative figure (a hand's points, a running total, a member's
+    total) has a true minus and is red; no other figure is: Bo's -75 and -135 after hand 2,
+    the totals -30 and -35, not Anna's +145 and 45."""
+    with translation.override("en"):
+        _, _, content = reports.evening_sheet_pdf(evening=evening_e)
+    reader, _text = pdf_text(content)
+    words = coloured_words(reader.pages[0])
+    sheet = words[: [w for w, _c in words].index("Settlement")]
+    figures = [(w, c) for w, c in sheet if re.fullmatch(r"[+\u2212]?\d+", w)]
+    negatives = [(w, c) for w, c in figures if w.startswith("\u2212")]
+    assert len(negatives) == 22  # the funding 6, hands 1 to 3 4 each, the split 2, totals 2
+    assert all(c == RED for _w, c in negatives)
+    assert all(c != RED for w, c in figures if not w.startswith("\u2212"))
+    plain = [w for w, _c in sheet]
+    hand_2 = plain.index("Bo", plain.index("2")) + 1
+    assert [(w, c == RED) for w, c in sheet[hand_2 : hand_2 + 8]] == [
+        ("+145", False),
+        ("45", False),
+        ("\u221275", True),
+        ("\u2212135", True),
+        ("\u221270", True),
+        ("\u221240", True),
+        ("60", False),
+        ("70", False),
+    ]
+    total = [w for w, c in figures][-5:]
+    assert total == ["+65", "\u221230", "\u221235", "0", "0"]
+    assert [c == RED for _w, c in figures][-5:] == [False, True, True, False, False]
+
+
+def test_the_pdf_prints_every_running_total(club):
+    """Each hand's line of the score sheet holds, in seat order, every member's points of the
+    hand (none when 0) and his running total after it, then the cups, exactly as the sheet's
+    selector reads them: twelve random hands at a table of four."""
+    evening, (table, *_others) = four_tables(club, 12, seed=3)
+    evening = services.evening_close(evening=evening)
+    sheet = selectors.evening_sheet(evening=evening, table=table).tables[0]
+    with translation.override("en"):
+        _, _, content = reports.table_sheet_pdf(table=table)
+    _, text = pdf_text(content)
+    for posting in sheet.hands:
+        figures = []
+        for name in sheet.seats:
+            net = posting.net[name]
+            figures += [f"{net:+d}"] if net else []
+            figures.append(str(posting.running[name]))
+        figures += [str(posting.cups_after[code]) for code in CUPS]
+        line = f"\n{posting.number} {posting.dealer} {' '.join(figures)}\n"
+        assert line in text, line
+    totals = " ".join(f"{sheet.balances[n]:+d}" if sheet.balances[n] else "0" for n in sheet.seats)
+    assert f"\nTotal {totals} 0 0\n" in text
+
+
+def test_what_happened_names_the_fines_and_the_melds(club):
+    """Spec example X5 at a table: the sheets to sign name the half meld and both fines into
+    the cups with who paid or gained what, in the game's words, under the hand's figures."""
+    members = [factories.make_member(club, n) for n in ("Anna", "Bo", "Carl", "Dorte")]
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 12))
+    table = services.table_open(evening=evening, members=members, first_dealer=members[1])
+    record = {k: v for k, v in load_example("X5.hand.json").items() if k != "cups_before"}
+    services.hand_record(table=table, record=record)
+    evening = services.evening_close(evening=evening)
+    told = (
+        "dealer's fee (Bo -10); half meld (Carl +10); fine: Lead out of turn (Anna -40); "
+        "fine: Revoke (Carl -80); count (Carl +5)"
+    )
+    with translation.override("en"):
+        for _name, _type, content in (
+            reports.evening_sheet_pdf(evening=evening),
+            reports.table_sheet_pdf(table=table),
+        ):
+            _, text = pdf_text(content)
+            assert "\n1 Bo -50 -90 -15 -55 -65 -105 -40 145 145\ndealer's fee (Bo -10);" in text
+            assert told in " ".join(text.split())
+    with translation.override("da"):
+        _, _, content = reports.evening_sheet_pdf(evening=evening)
+    danish = " ".join(pdf_text(content)[1].split())
+    assert "bøde: Udspil uden for tur (Anna -40)" in danish and "halv melding (Carl +10)" in danish
+
+
 # --- the table's sheet ---------------------------------------------------------------------
 
 
