@@ -98,15 +98,16 @@ def _no_link(_pk):
 
 
 # The score sheet on paper (_score_sheet.html) is a table, as on screen: a cell per figure
-# (the hand's points, small; the running total, bold; a negative one red; each pool), then what
-# happened. WeasyPrint's time grows with the boxes it lays out, so the sheet has no more than
-# it shows: a bare cell per figure, no element inside one, a class only where a cell differs
-# (a running total, a negative figure), the other rows' words across the number and dealer
-# columns, fixed column widths measured here from the widest figure of each column; what
-# happened takes the rest of the width, at least EVENTS_MM, else the report is printed in
-# landscape. The page leaves PORTRAIT_MM or LANDSCAPE_MM between its margins
-# (_score_sheet_style.html).
-EVENTS_MM, PORTRAIT_MM, LANDSCAPE_MM = 0, 186, 273
+# (the hand's points, small; the running total, bold; a negative one red; each pool), and what
+# happened on a line of its own under each hand's figures, across the page. WeasyPrint's time
+# grows with the boxes it lays out (a cell, or an element inside one, costs about as much as a
+# whole row of text), so the sheet has no more than it shows: a bare cell per figure, no element
+# inside one, a class only where a cell differs (a running total, a negative figure), the other
+# rows' words across the number and dealer columns. The columns' widths are measured here from
+# each column's widest figure and the table spreads them over the page; when the figures do not
+# fit between a portrait page's margins (PORTRAIT_MM, _score_sheet_style.html), the report is
+# printed in landscape.
+PORTRAIT_MM = 186
 PT = 25.4 / 72  # mm
 SHEET_PT, RUN_PT, HEAD_PT = 9, 10, 8.5  # the sheet's sizes (_score_sheet_style.html)
 CELL_PADDING_MM = 2 * 0.9
@@ -200,9 +201,9 @@ def _sheet_foot(table: EveningSheetTable) -> list[tuple[str, str]]:
 
 
 def _needs_landscape(figures_mm) -> bool:
-    """Return whether a table's figures leave what happened too little of a portrait page
-    (then the whole report is printed in landscape)."""
-    return any(mm + EVENTS_MM > PORTRAIT_MM for mm in figures_mm)
+    """Return whether a table's figures are wider than a portrait page (then the whole report
+    is printed in landscape)."""
+    return any(mm > PORTRAIT_MM for mm in figures_mm)
 
 
 def _score_sheets(sheet) -> tuple[list[dict], bool]:
