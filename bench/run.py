@@ -7,7 +7,9 @@ DATABASE_URL is set (a database named <name>_bench is created afresh). Prints a 
 writes bench/results.json. BENCH_SCALE=small runs a tenth of the history, for a quick look.
 
 Then the tournament bench (``bench/tournament.py``, a process of its own on a PostgreSQL
-database of its own, whatever the database above), unless ``BENCH_TOURNAMENT=0``.
+database of its own, whatever the database above), unless ``BENCH_TOURNAMENT=0``, and the
+score sheet's (``bench/sheet.py``: the evening sheet PDF against its former text rows),
+unless ``BENCH_SHEET=0``.
 """
 
 from __future__ import annotations
@@ -113,7 +115,20 @@ def main() -> int:
         ROOT / "README.md", results, when=when, source=str(out.relative_to(ROOT))
     ):
         print("the aims are recorded in README.md (Benchmarks)")
-    return run_tournament(given_url)
+    status = run_tournament(given_url)
+    return run_sheet() or status
+
+
+def run_sheet() -> int:
+    """Run the score sheet's bench (``bench/sheet.py``: the evening sheet PDF against its
+    former text rows, on a SQLite database of its own) in a process of its own; return its
+    exit status."""
+    if os.environ.get("BENCH_SHEET", "1") == "0":
+        print("BENCH_SHEET=0: the score sheet bench is skipped.")
+        return 0
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    print("\nThe score sheet bench (bench/sheet.py) ...")
+    return subprocess.run([sys.executable, str(ROOT / "bench" / "sheet.py")], env=env).returncode
 
 
 def run_tournament(database_url: str) -> int:

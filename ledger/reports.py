@@ -4,15 +4,12 @@ Each renderer is a plain function returning ``(filename, content_type, bytes)``;
 ``season_report`` command only wrap or write the bytes. Pages are A4 with the club's name, the
 report's title, the date printed and "page n of m" (CSS ``@page`` counters) in the margins.
 The tables are the django-tables2 tables of the screens, rendered without links or sorting;
-a score sheet is printed from its table's ``print_rows`` (the same words and figures) as one
-block of monospaced text a row, no table, which keeps a 160-hand evening to a few pages;
-WeasyPrint's time grows with the boxes it lays out, a table's cell or an inline element
-costing as much as a row of text.
+a score sheet is printed from its table's ``print_rows`` (the same words and figures) as a
+table of bare cells, a cell per figure: WeasyPrint's time grows with the boxes it lays out,
+an element inside a cell costing as much as the cell.
 """
 
 from __future__ import annotations
-
-import textwrap
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -22,7 +19,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 
 from ledger import selectors
-from ledger.games.money import signed_points
+from ledger.games.money import MINUS, points_text, signed_points
 from ledger.games.registry import get_game
 from ledger.games.web import stats_notes
 from ledger.models import Evening, Member, Season, Table
@@ -100,111 +97,135 @@ def _no_link(_pk):
     return None
 
 
-# The score sheet on paper (_score_sheet.html): one block of monospaced text a row, no table.
-# The figures (the number, the dealer, each member's points and running total, the pools) are
-# padded to each column's widest entry, so they line up under the names; what happened follows
-# and is wrapped here, in Python, to the width the page leaves it, its further lines indented
-# under its first. WeasyPrint's time grows with the boxes it lays out: a table's rows and cells
-# were most of a 160-hand evening's time, a row of plain text is one box. What happened takes
-# the rest of the width, at least EVENTS_MM; A4 portrait leaves PORTRAIT_MM between the
-# margins (_score_sheet_style.html), else the report is printed in landscape (LANDSCAPE_MM).
-EVENTS_MM, PORTRAIT_MM, LANDSCAPE_MM = 24, 186, 273
+# The score sheet on paper (_score_sheet.html) is a table, as on screen: a cell per figure
+# (the hand's points, small; the running total, bold; a negative one red; each pool), and what
+# happened on a line of its own under each hand's figures, across the page. WeasyPrint's time
+# grows with the boxes it lays out (a cell, or an element inside one, costs about as much as a
+# whole row of text), so the sheet has no more than it shows: a bare cell per figure, no element
+# inside one, a class only where a cell differs (a running total, a negative figure), the other
+# rows' words across the number and dealer columns. The columns' widths are measured here from
+# each column's widest figure and the table spreads them over the page; when the figures do not
+# fit between a portrait page's margins (PORTRAIT_MM, _score_sheet_style.html), the report is
+# printed in landscape.
+PORTRAIT_MM = 186
 PT = 25.4 / 72  # mm
-MONO_PT = 6.6  # the sheet's font size (_score_sheet_style.html)
-MONO_CHAR_MM = 0.602 * MONO_PT * PT  # DejaVu Sans Mono's advance: 0.602 em
-ROW_PADDING_MM = 1.6 + 0.8  # the sheet's padding, and a margin for the rounding of glyphs
-NAME_CHARS = 12  # a longer name is cut with "…" above its column
-DEALER_CHARS = 10  # and a longer dealer's in his column
-GAP = "  "
+SHEET_PT, RUN_PT, HEAD_PT = 9, 10, 8.5  # the sheet's sizes (_score_sheet_style.html)
+CELL_PADDING_MM = 2 * 0.9
+# DejaVu Sans's advances (em): digits, the signs, an average letter, in regular and bold.
+ADVANCE = {"digit": (0.636, 0.696), "sign": (0.838, 0.838), "other": (0.65, 0.72)}
+NAME_MM = 30  # a longer member's name wraps above his columns
+DEALER_MM = 22  # and a longer dealer's in his column
 
 
-def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+def _text_mm(text: str, pt: float, *, bold: bool = False) -> float:
+    """Return about how wide ``text`` is set in DejaVu Sans at ``pt`` (a little over)."""
+    em = 0.0
+    for char in str(text):
+        kind = "digit" if char.isdigit() else "sign" if char in "+−" else "other"
+        em += ADVANCE[kind][bold]
+    return em * pt * PT
 
 
-def _figures(table: EveningSheetTable, rows: list[dict]) -> dict:
-    """Return the figures' header, rows and footer as padded text, and their width in mm."""
+def _column_mm(texts, pt: float, *, bold: bool = False) -> float:
+    return max((_text_mm(t, pt, bold=bold) for t in texts), default=0) + CELL_PADDING_MM
+
+
+def _negative(text: str) -> bool:
+    return str(text).startswith(MINUS)
+
+
+def _sheet_columns(table: EveningSheetTable, rows: list[dict]) -> dict:
+    """Return a table's print columns: the headers, each column's width in mm (what happened
+    has none: it takes the rest) and the width of all the figures."""
     sheet = table.sheet
     codes = get_game(sheet.table.game).features.pool_codes
     headers = [str(c.header) for c in table.columns]
-    pool_headers = headers[2 + len(table.members) : 2 + len(table.members) + len(codes)]
-    scores = [
-        [f"{net} {running}" if net and net != "0" else running for net, running in r["scores"]]
-        for r in rows
-    ]
-    pools = [[str(p) for p in r["pools"]] for r in rows]
-    foot = [signed_points(sheet.balances.get(m, 0)) for m in table.members]
-    foot += [str(sheet.balances.get(code, 0)) for code in codes]
-    names = [_cut(name, NAME_CHARS) for name in table.members] + [
-        _cut(h, NAME_CHARS) for h in pool_headers
-    ]
-    cells = [a + b for a, b in zip(scores, pools, strict=True)]
-    widths = [
-        max([len(names[i]), len(foot[i]), *(len(row[i]) for row in cells)])
-        for i in range(len(names))
-    ]
-
-    labels = [str(r["label"]) for r in rows]
-    dealers = [_cut(str(r["dealer"] or ""), DEALER_CHARS) for r in rows]
+    hands = [r for r in rows if r["kind"] in ("hand", "voided")]
+    others = [r for r in rows if r["kind"] not in ("hand", "voided")]
     foot_label = str(table.columns[0].footer) if len(table.columns) else ""
-    label_w = max([len(headers[0]), len(foot_label), *(len(x) for x in labels)])
-    dealer_w = max([len(_cut(headers[1], DEALER_CHARS)), *(len(x) for x in dealers)])
-
-    def line(label: str, dealer: str, values) -> str:
-        left = label.ljust(label_w) + GAP + dealer.ljust(dealer_w)
-        return GAP.join([left, *(v.rjust(w) for v, w in zip(values, widths, strict=True))])
-
-    head = line(headers[0], _cut(headers[1], DEALER_CHARS), names)
+    label_mm = _column_mm([headers[0], *(r["label"] for r in hands)], SHEET_PT)
+    dealer_mm = min(DEALER_MM, _column_mm([headers[1], *(r["dealer"] for r in hands)], SHEET_PT))
+    # The other rows' words (funding, the split) and the totals' label span both columns.
+    spill = _column_mm([foot_label, *(r["label"] for r in others)], SHEET_PT)
+    dealer_mm = max(dealer_mm, spill - label_mm)
+    widths = [label_mm, dealer_mm]
+    for i, name in enumerate(table.members):
+        net = _column_mm((r["scores"][i][0] for r in rows), SHEET_PT)
+        run = _column_mm(
+            [signed_points(sheet.balances.get(name, 0)), *(r["scores"][i][1] for r in rows)],
+            RUN_PT,
+            bold=True,
+        )
+        head = min(NAME_MM, _column_mm([name], HEAD_PT, bold=True))
+        widths += [net, max(run, head - net)]
+    for i, code in enumerate(codes):
+        pools = [str(sheet.balances.get(code, 0)), *(r["pools"][i] for r in rows)]
+        header = headers[2 + len(table.members) + i]
+        widths.append(max(_column_mm(pools, SHEET_PT), min(NAME_MM, _column_mm([header], HEAD_PT))))
     return {
-        "head": head,
-        "rows": [line(*row) for row in zip(labels, dealers, cells, strict=True)],
-        "foot": line(foot_label, "", foot),
-        "mm": len(head) * MONO_CHAR_MM + ROW_PADDING_MM,
         "headers": headers,
+        "pools": headers[2 + len(table.members) : 2 + len(table.members) + len(codes)],
+        "widths": [f"{mm:.1f}mm" for mm in widths],
+        "mm": sum(widths),
+        "span": len(widths),  # what happened: on a line of its own, under all the figures
     }
 
 
+def _sheet_rows(table: EveningSheetTable, rows: list[dict]) -> list[dict]:
+    """Return each row's cells for print: the figures as (text, class) pairs, the class
+    saying what a bare cell cannot (a running total, ``r``; a negative figure, ``m``); a
+    hand's points of 0 are left out."""
+    out = []
+    for row in rows:
+        cells = []
+        for net, running in row["scores"]:
+            net = "" if net == "0" else net  # none when 0, as for a member who sat out
+            cells.append((net, "m" if _negative(net) else ""))
+            cells.append((running, "r m" if _negative(running) else "r"))
+        cells += [(pool, "m" if _negative(pool) else "") for pool in row["pools"]]
+        out.append({**row, "cells": cells, "wide": row["kind"] not in ("hand", "voided")})
+    return out
+
+
+def _sheet_foot(table: EveningSheetTable) -> list[tuple[str, str]]:
+    """Return the totals' cells: each member's total (in his running total's column), each
+    pool's."""
+    sheet = table.sheet
+    cells = []
+    for name in table.members:
+        total = signed_points(sheet.balances.get(name, 0))
+        cells += [("", ""), (total, "r m" if _negative(total) else "r")]
+    codes = get_game(sheet.table.game).features.pool_codes
+    cells += [(points_text(sheet.balances.get(code, 0)), "") for code in codes]
+    return cells
+
+
 def _needs_landscape(figures_mm) -> bool:
-    """Return whether a table's figures leave what happened too little of a portrait page
-    (then the whole report is printed in landscape)."""
-    return any(mm + EVENTS_MM > PORTRAIT_MM for mm in figures_mm)
-
-
-def _with_events(figures: str, events: str, chars: int) -> str:
-    """Return ``figures`` followed by ``events`` wrapped to ``chars`` a line, its further
-    lines indented under its first."""
-    events = " ".join(str(events).split())
-    if not events:
-        return figures
-    lines = textwrap.wrap(events, max(chars, 8), break_on_hyphens=False) or [""]
-    return figures + GAP + ("\n" + " " * (len(figures) + len(GAP))).join(lines)
+    """Return whether a table's figures are wider than a portrait page (then the whole report
+    is printed in landscape)."""
+    return any(mm > PORTRAIT_MM for mm in figures_mm)
 
 
 def _score_sheets(sheet) -> tuple[list[dict], bool]:
-    """Return each table of the sheet for print (its rows as lines of text: the figures and
-    what happened) and whether the report is printed in landscape."""
+    """Return each table of the sheet for print (its columns, rows of cells and totals) and
+    whether the report is printed in landscape."""
     tables = []
     for sheet_table in sheet.tables:
         table = EveningSheetTable(sheet_table)
         rows = table.print_rows()
-        tables.append((sheet_table, table, rows, _figures(table, rows)))
-    landscape = _needs_landscape(figures["mm"] for *_, figures in tables)
-    page_chars = int(((LANDSCAPE_MM if landscape else PORTRAIT_MM) - ROW_PADDING_MM) / MONO_CHAR_MM)
-    out = []
-    for sheet_table, table, rows, figures in tables:
-        chars = page_chars - len(figures["head"]) - len(GAP)
-        for row, text in zip(rows, figures["rows"], strict=True):
-            row["text"] = _with_events(text, row["events"], chars)
-        out.append(
+        tables.append(
             {
                 "sheet": sheet_table,
                 "table": table,
-                "rows": rows,
-                "head": _with_events(figures["head"], figures["headers"][-1], chars),
-                "foot": figures["foot"],
+                "members": table.members,
+                "columns": _sheet_columns(table, rows),
+                "rows": _sheet_rows(table, rows),
+                "foot_label": str(table.columns[0].footer),
+                "foot": _sheet_foot(table),
             }
         )
-    return out, landscape
+    landscape = _needs_landscape(t["columns"]["mm"] for t in tables)
+    return tables, landscape
 
 
 def evening_sheet_pdf(*, evening: Evening, transfers: bool = False) -> tuple[str, str, bytes]:

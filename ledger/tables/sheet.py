@@ -213,9 +213,10 @@ class EveningSheetTable(tables.Table):
             record.transfer_lines = self.transfer_lines(record)
 
     def print_rows(self) -> list[dict]:
-        """Return each posting's figures as text for print, in the columns' order: the PDF's
-        template writes them into bare cells, since WeasyPrint lays out every element and
-        attribute of a sheet of 160 hands."""
+        """Return each posting's figures as text for print, in the columns' order (each
+        member's points and running total, each pool) and what happened: the PDF's template
+        writes them into bare cells, since WeasyPrint lays out every element and attribute of
+        a sheet of 160 hands."""
         codes = get_game(self.sheet.table.game).features.pool_codes
         rows = []
         for record in self.sheet.postings:
@@ -240,7 +241,7 @@ class EveningSheetTable(tables.Table):
                     "pools": [
                         "" if voided else points_text(record.cups_after.get(c, 0)) for c in codes
                     ],
-                    "events": self.events_text(record, brief=True),
+                    "events": self.events_text(record),
                 }
             )
         return rows
@@ -287,15 +288,11 @@ class EveningSheetTable(tables.Table):
     def render_events(self, record):
         return self.events_text(record)
 
-    def events_text(self, record, *, brief: bool = False) -> str:
-        """Return what happened in words: a split's close lines, then on screen every payment
-        by its reason (``hand_words``); in print (``brief``) the hand's events only, so that
-        forty hands fit on a page to sign, the evening's PDF listing every transfer in its
-        appendix on request (``?transfers=1``)."""
-        if brief:
-            events = self.web.outcome_words(record.outcome)
-        else:
-            events = self.web.hand_words(record.outcome, record.transfers)
+    def events_text(self, record) -> str:
+        """Return what happened in words, on screen and in print alike: a split's close lines,
+        then every payment by its reason (``hand_words``: the hand's events, then its fees,
+        fines and melds, each with its amounts), a voided hand, a note, a correction."""
+        events = self.web.hand_words(record.outcome, record.transfers)
         events = [*self.close_lines(record), *events]
         if record.kind == "voided":
             events.append(gettext("voided"))

@@ -47,8 +47,9 @@ def evening_e(club):
 
 
 def test_evening_sheet_pdf_of_evening_e(evening_e):
-    """The sheet prints every hand's nets, running totals and cups, the split and +65 / -30 /
-    -35 with money; the transfers only in an appendix when asked (test_evening_sheet.py)."""
+    """The sheet prints every hand's nets, running totals and cups with what happened under
+    them, the split and +65 / -30 / -35 with money; the transfers only in an appendix when
+    asked (test_evening_sheet.py)."""
     with translation.override("en"):
         filename, content_type, content = reports.evening_sheet_pdf(evening=evening_e)
     assert (filename, content_type) == ("evening-test-2026-11-05.pdf", "application/pdf")
@@ -56,9 +57,10 @@ def test_evening_sheet_pdf_of_evening_e(evening_e):
     assert page_size(reader) == A4
     assert reader.metadata.title == "Evening sheet Nov. 5, 2026 · Hjørring Tarokklub"
     assert "Funding -40 -40 -40 -40 -40 -40 60 60" in text
-    assert "1 Anna -60 -100 -20 -60 +70 30 65 65 last trick: Carl" in text
+    assert "1 Anna -60 -100 -20 -60 +70 30 65 65\ndealer's fee (Anna -10);" in text
     assert "+145 45 -75 -135 -70 -40 60 70" in text
-    assert "3 Carl -25 20 +60 -75 -45 -85 65 75 last trick: Bo" in text
+    assert "3 Carl -25 20 +60 -75 -45 -85 65 75\n" in text
+    assert "; last trick (Bo +40);" in text
     assert "Split +45 65 +45 -30 +50 -35 0 0" in text
     assert "Bo → Anna 40 (ultimo)" not in text
     assert "Anna +20 +45 +65 16.25" in text

@@ -245,17 +245,17 @@ def test_the_danish_screen_says_it_in_danish(client, evening_e, bo):
 
 def test_the_pdf_is_a_compact_score_sheet_with_a_line_to_sign_for_each_member(evening_e):
     """Each hand on one line: number, dealer, each member's points and running total, the
-    cups, what happened; the totals; a signature line for the treasurer and for each member
-    with his name; no transfers."""
+    cups; what happened, every payment by its reason, on the line under it; the totals; a
+    signature line for the treasurer and for each member with his name; no transfers."""
     with translation.override("en"):
         _, _, content = reports.evening_sheet_pdf(evening=evening_e)
     reader, text = pdf_text(content)
     assert len(reader.pages) == 1
-    assert "# Dealer Anna Bo Carl kongekop pagatkop What happened" in text
-    assert "Funding -40 -40 -40 -40 -40 -40 60 60" in text
-    assert "1 Anna -60 -100 -20 -60 +70 30 65 65 last trick: Carl" in text
-    assert "2 Bo +145 45 -75 -135 -70 -40 60 70 ultimo: Anna (king); kongekop refunded" in text
-    assert "3 Carl -25 20 +60 -75 -45 -85 65 75 last trick: Bo" in text
+    assert "# Dealer Anna Bo Carl kongekop pagatkop\nWhat happened\n" in text
+    assert "Funding -40 -40 -40 -40 -40 -40 60 60\n" in text
+    assert "1 Anna -60 -100 -20 -60 +70 30 65 65\n" in text
+    assert "2 Bo +145 45 -75 -135 -70 -40 60 70\nultimo: Anna (king); dealer's fee (Bo -10)" in text
+    assert "3 Carl -25 20 +60 -75 -45 -85 65 75\n" in text
     assert "Split +45 65 +45 -30 +50 -35 0 0" in text
     assert "Total +65 -30 -35 0 0" in text
     assert "Treasurer (signature) Anna Bo Carl" in text
@@ -290,15 +290,117 @@ def pypdf_pages(content: bytes):
 
 
 def test_a_full_evening_prints_on_a_few_pages(club):
-    """Four tables of forty hands (a full evening) print on at most four pages, in portrait."""
+    """Four tables of forty hands (a full evening) print on at most ten pages, in portrait:
+    at 9 pt, with every payment of every hand under its figures (the text rows at 6.6 pt
+    without them took four)."""
     evening, _tables = four_tables(club, 40)
     evening = services.evening_close(evening=evening)
     _, _, content = reports.evening_sheet_pdf(evening=evening)
     reader, text = pdf_text(content)
-    assert len(reader.pages) <= 4
+    assert len(reader.pages) <= 10
     assert all(page.mediabox.width < page.mediabox.height for page in reader.pages)
     assert text.count("Total") >= 5  # each table's totals and the settlement's
     save_first_page(content, "score-sheet-full")
+
+
+RED = (0.639, 0.071, 0.043)  # #a3120b, the sheets' colour of a negative figure
+
+
+def coloured_words(page) -> list[tuple[str, tuple]]:
+    """Return each word a PDF page shows with the fill colour it is drawn in, in order."""
+    colour = [None]
+    words = []
+
+    def before(operator, operands, _cm, _tm):
+        if operator == b"rg":
+            colour[0] = tuple(round(float(x), 3) for x in operands)
+
+    def shown(text, _cm, _tm, _font, _size):
+        words.extend((word, colour[0]) for word in text.split())
+
+    page.extract_text(visitor_operand_before=before, visitor_text=shown)
+    return words
+
+
+def test_the_pdf_marks_every_negative_figure_red(evening_e):
+    """On the score sheet every negative figure (a hand's points, a running total, a member's
+    total) has a true minus and is red; no other figure is: Bo's -75 and -135 after hand 2,
+    the totals -30 and -35, not Anna's +145 and 45."""
+    with translation.override("en"):
+        _, _, content = reports.evening_sheet_pdf(evening=evening_e)
+    reader, _text = pdf_text(content)
+    words = coloured_words(reader.pages[0])
+    sheet = words[: [w for w, _c in words].index("Settlement")]
+    figures = [(w, c) for w, c in sheet if re.fullmatch(r"[+\u2212]?\d+", w)]
+    negatives = [(w, c) for w, c in figures if w.startswith("\u2212")]
+    assert len(negatives) == 22  # the funding 6, hands 1 to 3 4 each, the split 2, totals 2
+    assert all(c == RED for _w, c in negatives)
+    assert all(c != RED for w, c in figures if not w.startswith("\u2212"))
+    plain = [w for w, _c in sheet]
+    hand_2 = plain.index("Bo", plain.index("2")) + 1
+    assert [(w, c == RED) for w, c in sheet[hand_2 : hand_2 + 8]] == [
+        ("+145", False),
+        ("45", False),
+        ("\u221275", True),
+        ("\u2212135", True),
+        ("\u221270", True),
+        ("\u221240", True),
+        ("60", False),
+        ("70", False),
+    ]
+    total = [w for w, c in figures][-5:]
+    assert total == ["+65", "\u221230", "\u221235", "0", "0"]
+    assert [c == RED for _w, c in figures][-5:] == [False, True, True, False, False]
+
+
+def test_the_pdf_prints_every_running_total(club):
+    """Each hand's line of the score sheet holds, in seat order, every member's points of the
+    hand (none when 0) and his running total after it, then the cups, exactly as the sheet's
+    selector reads them: twelve random hands at a table of four."""
+    evening, (table, *_others) = four_tables(club, 12, seed=3)
+    evening = services.evening_close(evening=evening)
+    sheet = selectors.evening_sheet(evening=evening, table=table).tables[0]
+    with translation.override("en"):
+        _, _, content = reports.table_sheet_pdf(table=table)
+    _, text = pdf_text(content)
+    for posting in sheet.hands:
+        figures = []
+        for name in sheet.seats:
+            net = posting.net[name]
+            figures += [f"{net:+d}"] if net else []
+            figures.append(str(posting.running[name]))
+        figures += [str(posting.cups_after[code]) for code in CUPS]
+        line = f"\n{posting.number} {posting.dealer} {' '.join(figures)}\n"
+        assert line in text, line
+    totals = " ".join(f"{sheet.balances[n]:+d}" if sheet.balances[n] else "0" for n in sheet.seats)
+    assert f"\nTotal {totals} 0 0\n" in text
+
+
+def test_what_happened_names_the_fines_and_the_melds(club):
+    """Spec example X5 at a table: the sheets to sign name the half meld and both fines into
+    the cups with who paid or gained what, in the game's words, under the hand's figures."""
+    members = [factories.make_member(club, n) for n in ("Anna", "Bo", "Carl", "Dorte")]
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 12))
+    table = services.table_open(evening=evening, members=members, first_dealer=members[1])
+    record = {k: v for k, v in load_example("X5.hand.json").items() if k != "cups_before"}
+    services.hand_record(table=table, record=record)
+    evening = services.evening_close(evening=evening)
+    told = (
+        "dealer's fee (Bo -10); half meld (Carl +10); fine: Lead out of turn (Anna -40); "
+        "fine: Revoke (Carl -80); count (Carl +5)"
+    )
+    with translation.override("en"):
+        for _name, _type, content in (
+            reports.evening_sheet_pdf(evening=evening),
+            reports.table_sheet_pdf(table=table),
+        ):
+            _, text = pdf_text(content)
+            assert "\n1 Bo -50 -90 -15 -55 -65 -105 -40 145 145\ndealer's fee (Bo -10);" in text
+            assert told in " ".join(text.split())
+    with translation.override("da"):
+        _, _, content = reports.evening_sheet_pdf(evening=evening)
+    danish = " ".join(pdf_text(content)[1].split())
+    assert "bøde: Udspil uden for tur (Anna -40)" in danish and "halv melding (Carl +10)" in danish
 
 
 # --- the table's sheet ---------------------------------------------------------------------
@@ -315,7 +417,7 @@ def test_the_table_sheet_of_evening_e(client, evening_e, bo):
     assert len(reader.pages) == 1
     assert reader.metadata.title == "Table 1, Nov. 5, 2026 · Hjørring Tarokklub"
     assert "Danish Tarok · Anna, Bo, Carl · Closed" in text
-    assert "2 Bo +145 45 -75 -135 -70 -40 60 70 ultimo: Anna (king); kongekop refunded" in text
+    assert "2 Bo +145 45 -75 -135 -70 -40 60 70\nultimo: Anna (king); dealer's fee (Bo -10)" in text
     assert "Total +65 -30 -35 0 0" in text
     # Under each line to sign, the member's name and his result in points and money.
     assert "Result at this table, to sign\nAnna\n+65 points\n16.25\xa0DKK\nBo\n-30 points" in text
@@ -342,18 +444,21 @@ def test_an_open_tables_sheet_shows_the_balances_so_far(club, bo):
     assert not re.search(r"points\n-?[\d.]+ DKK", text)
 
 
-@pytest.mark.parametrize("seats", [4, 5])
-def test_forty_hands_fit_on_one_page(club, seats):
-    """A table of forty hands, four or five members, prints on one A4 page to sign."""
+@pytest.mark.parametrize("seats, pages", [(4, 2), (5, 3)])
+def test_forty_hands_fit_on_a_few_pages(club, seats, pages):
+    """A table of forty hands, four or five members, prints on two or three A4 pages to sign
+    (at 9 pt, every payment of every hand under its figures), each member's name and result
+    under his line to sign on the last."""
     evening, tables = four_tables(club, 0, seats=seats)
     factories.random_table_hands(tables[1], 40, seed=11)
     services.evening_close(evening=evening)
     _, _, content = reports.table_sheet_pdf(table=tables[1])
     reader, text = pdf_text(content)
-    assert len(reader.pages) == 1
+    assert len(reader.pages) <= pages
+    last = reader.pages[-1].extract_text().replace("\u2212", "-")
     assert "\n40 " in text
     for name in Member.objects.filter(seats__table=tables[1]).values_list("name", flat=True):
-        assert re.search(rf"\n{name}\n[+-]?\d+ points\n", text), name
+        assert re.search(rf"\n{name}\n[+-]?\d+ points\n", last), name
     save_first_page(content, f"table-sheet-40-{seats}")
 
 
@@ -383,7 +488,7 @@ def test_a_slovenian_sheet_names_its_pool(client):
         _, _, sheet = reports.evening_sheet_pdf(evening=evening)
     for pdf in (content, sheet):
         _, text = pdf_text(pdf)
-        assert "# Dealer Anna Bo Carl Dorte pool What happened" in text
+        assert "# Dealer Anna Bo Carl Dorte pool\nWhat happened\n" in text
         assert "Total +10 +80 +60 -150 0" in text
 
 
@@ -399,8 +504,8 @@ def test_a_hungarian_sheet_has_no_pool_columns():
     with translation.override("en"):
         _, _, content = reports.table_sheet_pdf(table=table)
     _, text = pdf_text(content)
-    assert "# Dealer Anna Bo Carl Dorte What happened" in text
-    assert "\n1 Dorte +3 3 -3 -3 +3 3 -3 -3 " in text
+    assert "# Dealer Anna Bo Carl Dorte\nWhat happened\n" in text
+    assert "\n1 Dorte +3 3 -3 -3 +3 3 -3 -3\n" in text
     assert "Total +3 -3 +3 -3\n" in text
 
 
