@@ -37,10 +37,12 @@ run: install messages
 	$(PY) manage.py seed_demo --url http://$(HOST):$(PORT)/
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
+# Checks, and no model change without its migration (CI runs this through make test).
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(PY) manage.py makemigrations --check --dry-run -v 1
 
 # Compile the direct dependencies (requirements.in, requirements-dev.in) to the pinned files.
 lock: $(VENV)/.installed-dev
