@@ -70,8 +70,8 @@ test-postgres: $(VENV)/.installed-dev
 	else echo "PostgreSQL not reachable at $(PG_URL): skipping the PostgreSQL run."; fi
 
 # The edit-test loop: SQLite, no browser, none of the tests marked ``slow`` (over about 5 s:
-# the state machine, the demo loads, the SQLite backups), in parallel. For one test again and
-# again: .venv/bin/pytest --reuse-db PATH::TEST (README.md, beside make test).
+# the state machine, the demo loads, the large histories, two fuzzers, the SQLite backups), in
+# parallel. For one test again and again: .venv/bin/pytest --reuse-db PATH::TEST (README.md).
 test-fast: $(VENV)/.installed-dev messages
 	$(PYTEST) -m "not e2e and not slow"
 
