@@ -37,10 +37,12 @@ run: install messages
 	$(PY) manage.py seed_demo --url http://$(HOST):$(PORT)/
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
+# Checks, and no model change without its migration (CI runs this through make test).
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(PY) manage.py makemigrations --check --dry-run -v 1
 
 # Compile the direct dependencies (requirements.in, requirements-dev.in) to the pinned files.
 lock: $(VENV)/.installed-dev
@@ -50,9 +52,10 @@ lock: $(VENV)/.installed-dev
 	$(VENV)/bin/pip-compile -q --strip-extras --no-emit-index-url --no-emit-find-links \
 		--output-file requirements-dev.txt requirements-dev.in
 
-# Every test: SQLite runs all but the browser suite; PostgreSQL runs all but the one slow
-# fixture test (the demo rebuilt through the services, which SQLite runs): so the ledger,
-# services, concurrency and migrations run on both, the browsers on PostgreSQL.
+# Every test: SQLite runs all but the browser suite; PostgreSQL runs all but the tests marked
+# ``once`` (the demo rebuilt through the services, and the backups of SQLite files, which
+# SQLite runs): so the ledger, services, concurrency and migrations run on both, the browsers
+# on PostgreSQL. Both runs include the tests marked ``slow``.
 test: install-dev messages lint test-sqlite test-postgres
 
 test-sqlite: $(VENV)/.installed-dev
@@ -62,11 +65,13 @@ test-sqlite: $(VENV)/.installed-dev
 # when no server answers (never in CI).
 test-postgres: $(VENV)/.installed-dev
 	@if $(PY) scripts/pg_ready.py "$(PG_URL)"; then \
-		DATABASE_URL="$(PG_URL)" TEST_DATABASE_NAME="test_tarokclub_$$$$" $(PYTEST) -m "not slow"; \
+		DATABASE_URL="$(PG_URL)" TEST_DATABASE_NAME="test_tarokclub_$$$$" $(PYTEST) -m "not once"; \
 	elif [ -n "$$CI" ]; then echo "PostgreSQL is required in CI at $(PG_URL)" >&2; exit 1; \
 	else echo "PostgreSQL not reachable at $(PG_URL): skipping the PostgreSQL run."; fi
 
-# The edit-test loop: SQLite, no browser, not the slow fixture test, in parallel.
+# The edit-test loop: SQLite, no browser, none of the tests marked ``slow`` (over about 5 s:
+# the state machine, the demo loads, the large histories, two fuzzers, the SQLite backups), in
+# parallel. For one test again and again: .venv/bin/pytest --reuse-db PATH::TEST (README.md).
 test-fast: $(VENV)/.installed-dev messages
 	$(PYTEST) -m "not e2e and not slow"
 

@@ -187,10 +187,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     # Tests use a file (not the shared in-memory database), so that with WAL the browser
-    # tests' live server and the test thread never lock each other out.
+    # tests' live server and the test thread never lock each other out. A run of one process
+    # on a developer's machine names it the same every time, so ``pytest --reuse-db`` finds
+    # it migrated and the edit-test loop skips the migrations; CI and each pytest-xdist worker
+    # name theirs by process id, so runs side by side never share a file.
+    by_process = os.environ.get("CI") or os.environ.get("PYTEST_XDIST_WORKER")
+    kept = f"test-db-{os.getpid()}.sqlite3" if by_process else "test-db-kept.sqlite3"
     DATABASES["default"]["TEST"] = {
-        "NAME": os.environ.get("TEST_DATABASE_NAME")
-        or str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")
+        "NAME": os.environ.get("TEST_DATABASE_NAME") or str(BASE_DIR / kept)
     }
 elif os.environ.get("TEST_DATABASE_NAME"):
     DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}

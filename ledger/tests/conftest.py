@@ -61,7 +61,10 @@ def _nothing_kept_from_another_test():
 
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
-    """Hash test passwords cheaply; PBKDF2 stays listed so stored demo passwords still verify."""
+    """Hash test passwords cheaply; PBKDF2 stays listed so stored demo passwords still verify.
+
+    Every test, the browser suite's too, has it from here: no module repeats it.
+    """
     settings.PASSWORD_HASHERS = [
         "django.contrib.auth.hashers.MD5PasswordHasher",
         "django.contrib.auth.hashers.PBKDF2PasswordHasher",

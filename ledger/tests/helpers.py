@@ -227,6 +227,28 @@ class HeldLock:
     def __exit__(self, *exc):
         self.release()
 
+# from the engine commands' tests (games/danish, tournaments)
+def run_command(name: str, *args: str, stdin: str | None = None) -> tuple[int, str]:
+    """Run the management command ``name`` in this process as ``manage.py name *args`` would,
+    reading ``stdin`` (UTF-8) as its standard input; return its exit code and what it printed.
+
+    A real process costs a Django start-up (about a second); one test per command family keeps
+    the real process (tournaments/test_examples.py) to prove the exit code reaches the shell.
+    """
+    out = io.StringIO()
+    saved = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
+    try:
+        call_command(name, *args, stdout=out)
+        code = 0
+    except SystemExit as stop:
+        # As the interpreter turns SystemExit into a status: None is 0, a message is 1.
+        code = 0 if stop.code is None else stop.code if isinstance(stop.code, int) else 1
+    finally:
+        sys.stdin = saved
+    return code, out.getvalue()
+
 
 # from test_settings_defaults
 def clean_env(**extra):

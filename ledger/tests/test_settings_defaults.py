@@ -78,3 +78,35 @@ def test_database_connections_are_checked_before_reuse():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "60"]
+
+
+TEST_DATABASE = (
+    "import os; os.environ['DJANGO_SETTINGS_MODULE'] = 'tarokclub.settings';"
+    "from django.conf import settings;"
+    "print(os.getpid(), settings.DATABASES['default']['TEST']['NAME'])"
+)
+
+
+def test_sqlite_test_database_keeps_one_name_for_the_edit_test_loop():
+    """A one-process run outside CI names its SQLite test database the same every time
+    (``test-db-kept.sqlite3``), so ``pytest --reuse-db`` finds it migrated."""
+    names = set()
+    for _ in range(2):
+        done = run_python(TEST_DATABASE, DJANGO_DEBUG="1")
+        assert done.returncode == 0, done.stderr
+        names.add(done.stdout.split()[1])
+    assert names == {str(ROOT / "test-db-kept.sqlite3")}
+
+
+def test_sqlite_test_database_is_named_by_process_in_ci_and_under_xdist():
+    """In CI and in each pytest-xdist worker the SQLite test database is named by the process
+    id, so runs side by side never share a file; TEST_DATABASE_NAME overrides both."""
+    for env in ({"CI": "true"}, {"PYTEST_XDIST_WORKER": "gw0"}):
+        done = run_python(TEST_DATABASE, DJANGO_DEBUG="1", **env)
+        assert done.returncode == 0, done.stderr
+        pid, name = done.stdout.split()
+        assert name == str(ROOT / f"test-db-{pid}.sqlite3"), env
+    done = run_python(
+        TEST_DATABASE, DJANGO_DEBUG="1", CI="true", TEST_DATABASE_NAME="named.sqlite3"
+    )
+    assert done.stdout.split()[1] == "named.sqlite3"

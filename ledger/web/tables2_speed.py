@@ -6,6 +6,10 @@ and row attrs), once per cell: on the season's standings that was a quarter of t
 time. A function's signature never changes, so the answer is kept per function (per the
 underlying function of a bound method), in a weak dictionary that lets go of functions no
 longer used. ``install`` is called once, from ``LedgerConfig.ready``.
+
+``ledger/tests/web/test_tables2_speed.py`` pins the patched function line for line, so an
+upgrade of django-tables2 that changes it fails a test; ``docs/upstream-tables2.md`` offers
+the memo upstream.
 """
 
 from __future__ import annotations

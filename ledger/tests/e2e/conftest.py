@@ -56,12 +56,6 @@ def chromium_path() -> str | None:
     return None
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    """Hash the test users' passwords cheaply (the browser logs in with a session cookie)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture(scope="module")
 def browser():
     """One Chromium per test module."""

@@ -51,6 +51,8 @@ def test_restore_refuses_a_database_in_use(tmp_path):
     assert any("needs an empty database" in m for m in restore_refused(dump))
 
 
+@pytest.mark.slow
+@pytest.mark.once  # a SQLite file whatever the run's database: one run is enough
 def test_sqlite_online_backup(tmp_path):
     """--format sqlite copies a live SQLite file database consistently (same transfers)."""
     import os

@@ -94,6 +94,7 @@ def test_engine_refuses_malformed_evenings_clearly(data):
         assert_clear(error.problems)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @settings(
     max_examples=60,
@@ -124,6 +125,7 @@ def test_import_refuses_malformed_files_and_writes_nothing(tmp_path, data):
 TABLE_HAND = {k: v for k, v in EVENING["hands"][1].items()}
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @settings(
     max_examples=60,

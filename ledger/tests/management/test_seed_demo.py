@@ -47,6 +47,7 @@ def row_counts():
     return {model.__name__: model.objects.count() for model in models}
 
 
+@pytest.mark.slow
 class TestLoadedDemo:
     """The committed fixture, loaded."""
 
@@ -193,6 +194,7 @@ def _without_keys(objects):
 
 
 @pytest.mark.slow
+@pytest.mark.once
 def test_regenerate_reproduces_the_committed_fixture(tmp_path):
     """--regenerate builds through the services what fixtures/demo.json holds, key for key."""
     target = tmp_path / "demo.json"
@@ -222,6 +224,7 @@ def test_never_loaded_without_debug(force):
     assert row_counts() == before
 
 
+@pytest.mark.slow
 def test_not_loaded_into_a_database_in_use_unless_forced():
     """A database holding another club or user is no empty development database: the demo
     is loaded into it only with --force, and the refusal says what the database holds."""

@@ -13,7 +13,8 @@ from ledger.selectors.verify import verify_ledger
 from ledger.services.demo import demo_of
 from ledger.tests import helpers
 
-pytestmark = pytest.mark.django_db
+# Each test loads the demo (about 10 s): make test runs them, make test-fast leaves them out.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def seed(**options):

@@ -27,7 +27,8 @@ from ledger.selectors.verify import verify_ledger
 from ledger.services import tournaments as tour
 from ledger.tests.helpers import seed
 
-pytestmark = pytest.mark.django_db
+# Each class loads the demo (about 10 s): make test runs them, make test-fast leaves them out.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 class TestSlovenianDemo:

@@ -285,6 +285,8 @@ def test_a_backup_while_tablets_save_is_one_snapshot_postgresql(tmp_path):
         assert Transfer.objects.exclude(posting__in=Posting.objects.all()).count() == 0
 
 
+@pytest.mark.slow
+@pytest.mark.once  # SQLite files whatever the run's database: one run is enough
 def test_a_backup_while_a_tablet_saves_is_one_snapshot_sqlite(tmp_path):
     """On a SQLite file with WAL: a process saves hands in a loop while another backs up; each
     backup restores into a fresh database and verifies."""

@@ -29,11 +29,6 @@ HAND_1 = load_example("EVENING_E.evening.json")["hands"][0]
 SUBMIT = {"X-Hand-Submit": "1"}
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def people():
     club = factories.make_club(slug=SLUG)

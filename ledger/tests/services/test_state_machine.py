@@ -98,6 +98,7 @@ class LedgerMachine(RuleBasedStateMachine):
             assert balances["kongekop"] >= 0 and balances["pagatkop"] >= 0
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_ledger_state_machine():
     """Every step leaves every table zero-sum, every cup non-negative and verify_ledger green."""

@@ -3,16 +3,15 @@ through ``manage.py tournament_run`` / ``tournament_check``."""
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
 from fractions import Fraction as F
 
 import pytest
-from django.core.management import call_command
 
 from ledger.tests.conftest import ROOT
+from ledger.tests.helpers import run_command
 from ledger.tournaments.engine import (
     DIRECT,
     FALLBACK,
@@ -44,17 +43,8 @@ def played(name):
 
 def call(command, data):
     """Run a command on ``data`` (through standard input); return (exit code, parsed output)."""
-    out = io.StringIO()
-    stdin = sys.stdin
-    sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps(data, ensure_ascii=False).encode()))
-    try:
-        call_command(command, "-", stdout=out)
-        code = 0
-    except SystemExit as stop:
-        code = stop.code
-    finally:
-        sys.stdin = stdin
-    return code, json.loads(out.getvalue())
+    code, out = run_command(command, "-", stdin=json.dumps(data, ensure_ascii=False))
+    return code, json.loads(out)
 
 
 @pytest.mark.skipif(

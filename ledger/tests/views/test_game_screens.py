@@ -29,11 +29,6 @@ NAMES = ("Anna", "Bo", "Carl", "Dorte")
 CUP_WORDS = re.compile(r"kop(per|perne|pen)?\b|\bcups?\b|Møller", re.IGNORECASE)
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def visible(html: str) -> str:
     """Return a page's visible text: no script, style or tags, spaces collapsed."""
     html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)

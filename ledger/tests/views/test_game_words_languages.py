@@ -76,7 +76,6 @@ SAVE = {"en": "Save", "da": "Gem", "sl": "Shrani", "hu": "Mentés"}
 @pytest.fixture(autouse=True)
 def _four_languages(settings):
     """Offer the four interface languages (the catalogues are complete)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.LANGUAGES = [
         ("da", "Dansk"),
         ("en", "English"),

@@ -30,11 +30,6 @@ SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 DEFAULT = {"en": "Default:", "da": "Standard:", "sl": "Privzeto:", "hu": "Alapérték:"}
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def visible(html: str) -> str:
     html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
     text = re.sub(r"<[^>]+>", " ", html)

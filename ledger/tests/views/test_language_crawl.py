@@ -172,6 +172,7 @@ def admin_client(slug: str, language: str) -> Client:
     return client
 
 
+@pytest.mark.slow  # loads the demo
 class TestLanguageCrawl:
     def test_the_crawl_sees_every_page(self, demo):
         """Every GET page of the matrix but the PDFs and the JSON state is crawled."""

@@ -97,6 +97,7 @@ def counts(client, w) -> dict[str, int]:
     return out
 
 
+@pytest.mark.slow
 def test_every_page_costs_the_same_number_of_queries_whatever_the_history():
     world = build_world()
     client = client_for(world["users"]["admin"])

@@ -87,6 +87,7 @@ def test_query_counts_with_a_small_history(client, django_assert_num_queries):
     check_pages(client, club, *small_history(club), django_assert_num_queries)
 
 
+@pytest.mark.slow
 def test_query_counts_with_a_large_history(client, django_assert_num_queries):
     """Over ~150 hands at four evenings each page costs the same number as over Evening E."""
     club = factories.make_club()

@@ -38,12 +38,6 @@ def points(html: str, attr: str, name: str) -> int:
     return int(match.group(1))
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    """Hash the test users' passwords cheaply; the log-in itself is what is tested."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def club():
     return factories.make_club(slug=SLUG)

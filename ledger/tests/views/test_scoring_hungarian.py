@@ -32,11 +32,6 @@ def url(name, **kwargs):
     return reverse(name, kwargs={"club": SLUG, **kwargs})
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def club():
     return factories.make_club(

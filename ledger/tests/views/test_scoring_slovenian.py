@@ -26,11 +26,6 @@ def url(name, **kwargs):
     return reverse(name, kwargs={"club": SLUG, **kwargs})
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def make_table(names=("Anna", "Bo", "Carl", "Dorte"), *, first_dealer=None):
     club = factories.make_club(slug=SLUG, name="Ljubljana", game=GAME)
     members = {}

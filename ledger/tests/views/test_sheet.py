@@ -289,6 +289,7 @@ def pypdf_pages(content: bytes):
     return pdf_text(content)[0].pages
 
 
+@pytest.mark.slow
 def test_a_full_evening_prints_on_a_few_pages(club):
     """Four tables of forty hands (a full evening) print on at most ten pages, in portrait:
     at 9 pt, with every payment of every hand under its figures (the text rows at 6.6 pt

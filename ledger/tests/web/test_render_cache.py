@@ -1,61 +1,18 @@
-"""Kept renderings (``ledger.web.render_cache``) are never stale, and the django-tables2
-signature memo (``ledger.web.tables2_speed``) answers exactly as django-tables2 does."""
+"""Kept renderings (``ledger.web.render_cache``) are never stale."""
 
 from __future__ import annotations
 
-import functools
 import re
 
 import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.urls import reverse
-from django_tables2 import utils
 
 from ledger.tests import factories
 from ledger.tests.helpers import log_in_as
-from ledger.web import tables2_speed
 
 pytestmark = pytest.mark.django_db
-
-
-class Thing:
-    def method(self, record, table=None):
-        return record
-
-    def __call__(self, value, **kwargs):
-        return value
-
-
-def plain(record, *args, **kwargs):
-    return record
-
-
-@pytest.mark.parametrize(
-    "fn",
-    [
-        plain,
-        lambda table: table,
-        Thing().method,
-        Thing.method,
-        Thing(),
-        functools.partial(plain, 1),
-        len,
-    ],
-    ids=[
-        "function",
-        "lambda",
-        "bound method",
-        "function of a class",
-        "callable",
-        "partial",
-        "builtin",
-    ],
-)
-def test_the_signature_memo_answers_as_django_tables2(fn):
-    assert utils.signature is tables2_speed.signature  # installed by LedgerConfig.ready
-    assert tables2_speed.signature(fn) == tables2_speed._original(fn)
-    assert tables2_speed.signature(fn) == tables2_speed._original(fn)  # and again, kept
 
 
 def evenings_row(html: str, date_text: str) -> str:

@@ -1,14 +1,13 @@
 """The worked examples of danish-tarok.md section 9, to the last jeton."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from ledger.games.danish import GAME
 from ledger.games.danish.engine import parse_hand, settle
-from ledger.tests.conftest import EXAMPLES, ROOT, load_example
+from ledger.tests.conftest import EXAMPLES, load_example
+from ledger.tests.helpers import run_command
 
 HANDS = ["X1", "X3", "X4", "X5", "X6", "X7"]
 
@@ -109,23 +108,12 @@ def test_evening_e():
     assert result["format"] == "tarokclub.evening-result/1"
 
 
-def run_command(*args, stdin=None):
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
 @pytest.mark.parametrize("name", HANDS)
 def test_settle_hand_command(name):
     """``settle_hand FILE`` prints the settlement format with the exact figures."""
-    done = run_command("settle_hand", str(EXAMPLES / f"{name}.hand.json"))
-    assert done.returncode == 0, done.stderr
-    printed = json.loads(done.stdout)
+    code, out = run_command("settle_hand", str(EXAMPLES / f"{name}.hand.json"))
+    assert code == 0, out
+    printed = json.loads(out)
     expected = load_example(f"{name}.expected.json")
     assert printed["format"] == "tarokclub.settlement/1"
     assert printed["net"] == expected["net"]
@@ -135,16 +123,16 @@ def test_settle_hand_command(name):
 
 def test_settle_hand_reads_standard_input():
     """``settle_hand -`` reads the hand from standard input."""
-    done = run_command("settle_hand", "-", stdin=(EXAMPLES / "X1.hand.json").read_text())
-    assert done.returncode == 0
-    assert json.loads(done.stdout)["net"] == {"Anna": -60, "Bo": -20, "Carl": 70}
+    code, out = run_command("settle_hand", "-", stdin=(EXAMPLES / "X1.hand.json").read_text())
+    assert code == 0, out
+    assert json.loads(out)["net"] == {"Anna": -60, "Bo": -20, "Carl": 70}
 
 
 def test_settle_evening_command():
     """``settle_evening FILE`` prints the evening result with the exact final balances."""
-    done = run_command("settle_evening", str(EXAMPLES / "EVENING_E.evening.json"))
-    assert done.returncode == 0, done.stderr
-    printed = json.loads(done.stdout)
+    code, out = run_command("settle_evening", str(EXAMPLES / "EVENING_E.evening.json"))
+    assert code == 0, out
+    printed = json.loads(out)
     expected = load_example("EVENING_E.expected.json")
     for key in ("before_split", "cups_before_split", "final"):
         assert printed[key] == expected[key]
@@ -154,17 +142,18 @@ def test_settle_hand_with_rates(tmp_path):
     """``--rates`` applies a rate card: a last trick of 30 changes X1 by 10 from each opponent."""
     rates = tmp_path / "rates.json"
     rates.write_text(json.dumps({"format": "tarokclub.rates/1", "last_trick_each": 30}))
-    done = run_command("settle_hand", str(EXAMPLES / "X1.hand.json"), "--rates", str(rates))
-    assert json.loads(done.stdout)["net"] == {"Anna": -70, "Bo": -30, "Carl": 90}
+    code, out = run_command("settle_hand", str(EXAMPLES / "X1.hand.json"), "--rates", str(rates))
+    assert code == 0, out
+    assert json.loads(out)["net"] == {"Anna": -70, "Bo": -30, "Carl": 90}
 
 
 def test_refused_hand_prints_only_the_errors():
     """A refused hand exits 2 and prints nothing but ``{"errors": [...]}`` on stdout."""
     hand = load_example("X4.hand.json")
     hand["last_trick"]["winner"] = "Anna"
-    done = run_command("settle_hand", "-", stdin=json.dumps(hand))
-    assert done.returncode == 2
-    assert json.loads(done.stdout) == {
+    code, out = run_command("settle_hand", "-", stdin=json.dumps(hand))
+    assert code == 2
+    assert json.loads(out) == {
         "errors": [
             {
                 "field": "last_trick.winner",
@@ -178,12 +167,12 @@ def test_refused_rates_and_unreadable_file(tmp_path):
     """A bad rate card or a file that is not JSON is refused with the field named."""
     rates = tmp_path / "rates.json"
     rates.write_text(json.dumps({"last_trik_each": 30, "nolo_each": -5}))
-    done = run_command("settle_hand", str(EXAMPLES / "X1.hand.json"), "--rates", str(rates))
-    assert done.returncode == 2
-    fields = [e["field"] for e in json.loads(done.stdout)["errors"]]
+    code, out = run_command("settle_hand", str(EXAMPLES / "X1.hand.json"), "--rates", str(rates))
+    assert code == 2
+    fields = [e["field"] for e in json.loads(out)["errors"]]
     assert fields == ["last_trik_each", "nolo_each"]
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
-    done = run_command("settle_evening", str(bad))
-    assert done.returncode == 2
-    assert json.loads(done.stdout)["errors"][0]["field"] == "file"
+    code, out = run_command("settle_evening", str(bad))
+    assert code == 2
+    assert json.loads(out)["errors"][0]["field"] == "file"
