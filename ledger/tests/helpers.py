@@ -227,6 +227,7 @@ class HeldLock:
     def __exit__(self, *exc):
         self.release()
 
+
 # from the engine commands' tests (games/danish, tournaments)
 def run_command(name: str, *args: str, stdin: str | None = None) -> tuple[int, str]:
     """Run the management command ``name`` in this process as ``manage.py name *args`` would,
