@@ -290,8 +290,8 @@ class EveningSheetTable(tables.Table):
 
     def events_text(self, record) -> str:
         """Return what happened in words, on screen and in print alike: a split's close lines,
-        then every payment by its reason (``hand_words``: the hand's events, then its fees,
-        fines and melds, each with its amounts), a voided hand, a note, a correction."""
+        then every payment by its reason (``hand_words``: the hand's events, then every other
+        payment the game names, each with its amounts), a voided hand, a note, a correction."""
         events = self.web.hand_words(record.outcome, record.transfers)
         events = [*self.close_lines(record), *events]
         if record.kind == "voided":

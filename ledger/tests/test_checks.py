@@ -47,7 +47,7 @@ def test_a_package_that_is_not_a_game_is_named():
     assert error.id == "tarokclub.E003"
     assert error.msg == (
         "TAROK_GAMES: ledger.tests.games.nogame.GAME lacks close, features, initial_state, "
-        "next_state, parse_hand, random_hand, rate_card, schedule, seat_moves, settle, "
+        "next_state, parse_hand, presets, random_hand, rate_card, schedule, seat_moves, settle, "
         "settle_evening, stats_of of the game contract (ledger.games.base.Game)."
     )
 
