@@ -20,6 +20,7 @@ from ledger.models import (
     Seat,
     Tournament,
     validate_member_name,
+    validate_visible_name,
 )
 from ledger.services.errors import LedgerError
 from ledger.services.ledger import writing
@@ -31,20 +32,44 @@ def _next_round(tournament: Tournament) -> int:
     return (tournament.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
 
 
+# What the entry's columns hold (a rank is a PositiveIntegerField: below 2**31 on every
+# database; a ladder has far fewer players).
+MAX_RANK = 100_000
+MAX_CODE = Entry._meta.get_field("code").max_length
+MAX_CLUB = Entry._meta.get_field("club_name").max_length
+
+
 def _check_rank(rank, field: str) -> int | None:
     if rank in (None, ""):
         return None
     try:
-        value = int(rank)
+        value = int(str(rank).strip()) if len(str(rank)) <= 12 else 0
     except (TypeError, ValueError):
         value = 0
-    if value < 1:
-        raise LedgerError(_("a ladder rank is a whole number from 1"), field)
+    if not 1 <= value <= MAX_RANK:
+        raise LedgerError(
+            _("a ladder rank is a whole number from 1 to {limit}").format(limit=MAX_RANK), field
+        )
+    return value
+
+
+def _check_text(value: str, field: str, *, limit: int, what) -> str:
+    """Refuse a club or id longer than its column or holding control or invisible characters."""
+    value = (value or "").strip()
+    if len(value) > limit:
+        raise LedgerError(
+            _("{what} is at most {limit} characters").format(what=what, limit=limit), field
+        )
+    try:
+        validate_visible_name(value)
+    except ValidationError as error:
+        raise LedgerError(error.messages[0], field) from error
     return value
 
 
 def _entry_for(tournament, member, *, code, club_name, rank, guest, from_round) -> Entry:
-    code = (code or "").strip() or str(member.pk)
+    code = _check_text(code, "code", limit=MAX_CODE, what=_("an id")) or str(member.pk)
+    club_name = _check_text(club_name, "club_name", limit=MAX_CLUB, what=_("a club's name"))
     if tournament.entries.filter(member=member).exists():
         raise LedgerError(_("{name} is already entered").format(name=member.name), "members")
     if tournament.entries.filter(code=code).exists():
@@ -131,7 +156,7 @@ def entry_add_guest(
             tournament,
             member,
             code=code,
-            club_name=(club_name or "").strip()[:100],
+            club_name=club_name or "",
             rank=rank,
             guest=True,
             from_round=_next_round(tournament),
@@ -151,12 +176,16 @@ def parse_ladder(text: str) -> list[LadderRow]:
     """Read a ladder or entry list: one player a line, ``name[,club[,ladder rank[,id]]]``
     (comma, semicolon or tab; a first line ``name,...`` is a header). A bad row raises a
     LedgerError naming its line."""
+    # Any line break (a lone carriage return from an old spreadsheet included) ends a line.
     lines = text.splitlines()
+    text = "\n".join(lines)
     if len(lines) > MAX_IMPORT_LINES:
         raise LedgerError(_("a list has at most {n} lines").format(n=MAX_IMPORT_LINES), "ladder")
     sample = "\n".join(lines[:5])
     delimiter = next((d for d in ("\t", ";", ",") if d in sample), ",")
     rows, seen = [], set()
+    if "\x00" in text:
+        raise LedgerError(_("the list holds a NUL character; paste it as plain text"), "ladder")
     for number, fields in enumerate(csv.reader(io.StringIO(text), delimiter=delimiter), 1):
         fields = [f.strip() for f in fields]
         if not any(fields):
@@ -210,7 +239,10 @@ def entries_import(*, tournament: Tournament, text: str, by=None) -> list[Entry]
                 if member is not None and member.pk in entered:
                     entry = entered[member.pk]
                     entry.ladder_rank = row.rank
-                    entry.club_name = row.club or entry.club_name
+                    club = _check_text(
+                        row.club, "club_name", limit=MAX_CLUB, what=_("a club's name")
+                    )
+                    entry.club_name = club or entry.club_name
                     entry.save(update_fields=["ladder_rank", "club_name"])
                 elif member is not None:
                     entry = _entry_for(
@@ -227,7 +259,7 @@ def entries_import(*, tournament: Tournament, text: str, by=None) -> list[Entry]
                         tournament,
                         guest_member(tournament, row.name, "ladder"),
                         code=row.code,
-                        club_name=row.club[:100],
+                        club_name=row.club,
                         rank=row.rank,
                         guest=True,
                         from_round=start,
