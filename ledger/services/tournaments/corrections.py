@@ -54,6 +54,7 @@ def tournament_hand_correct(
     reason: str,
     override: bool = False,
     override_reason: str = "",
+    based_on: int | None = None,
     by=None,
 ):
     """Correct a hand of a closed round's table in one transaction (section 11): reverse the
@@ -62,7 +63,9 @@ def tournament_hand_correct(
     (they are computed from the rounds). A published draw never changes.
 
     After the correction period only with the director's ``override`` and its reason; the
-    correction is logged on the round, marked when it came after the period.
+    correction is logged on the round, marked when it came after the period. ``based_on`` is
+    the hand's revision the form was shown with: a correction sent from a form older than the
+    hand's latest revision is refused, as at an ordinary table (``hands.correct_locked``).
     """
     if not reason or not reason.strip():
         raise LedgerError(_("a correction needs a reason"), "reason")
@@ -98,7 +101,9 @@ def tournament_hand_correct(
         for posting in live_postings(table):
             if posting.kind == Posting.Kind.SPLIT:
                 ledger.reverse(posting, by=by, note=reason)
-        changed = hand_services.correct_locked(table, hand, record, reason, by=by)
+        changed = hand_services.correct_locked(
+            table, hand, record, reason, based_on=based_on, by=by
+        )
         post_split(table, by)
         round_tables = list(round_.round_tables.select_related("table").order_by("number"))
         for other in round_tables:
