@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import json
-
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from ledger.games.errors import RulesError
 from ledger.games.web import game_choices
 from ledger.models import Member, tournament_format_choices
+from ledger.services.tournaments.entries import MAX_RANK
+from ledger.web.jsonin import load_json_safely
 
 MAX_LIST = 100_000  # characters of a pasted or uploaded list
 
@@ -52,9 +54,14 @@ class TournamentForm(forms.Form):
         if not text:
             return {}
         try:
-            value = json.loads(text)
-        except ValueError:
-            raise forms.ValidationError(_("the parameters are not valid JSON")) from None
+            value = load_json_safely(text, "params")
+        except RulesError as error:
+            problem = error.problems[0]
+            raise forms.ValidationError(
+                _("the parameters are not valid JSON: {problem}").format(
+                    problem=gettext(problem.template).format(**problem.params)
+                )
+            ) from None
         if not isinstance(value, dict):
             raise forms.ValidationError(_("the parameters must be a JSON object"))
         return value
@@ -72,7 +79,9 @@ class MembersEntryForm(forms.Form):
 class GuestForm(forms.Form):
     name = forms.CharField(label=_("Guest's name"), max_length=60)
     club_name = forms.CharField(label=_("Club"), max_length=100, required=False)
-    ladder_rank = forms.IntegerField(label=_("Ladder rank"), min_value=1, required=False)
+    ladder_rank = forms.IntegerField(
+        label=_("Ladder rank"), min_value=1, max_value=MAX_RANK, required=False
+    )
 
 
 class ImportForm(forms.Form):

@@ -16,6 +16,7 @@ from ledger.models import Entry, Hand, Posting, Round, RoundTable, Seat, Tournam
 from ledger.services import tournaments as service
 from ledger.tournaments import engine
 from ledger.tournaments.engine.rules import BEFORE_SPLIT, FINAL, FINAL_BASIS, LOT
+from ledger.tournaments.web import violation_text
 
 TIE_BREAK_NAMES = {
     "score_sum": _("score sum"),
@@ -153,8 +154,7 @@ def round_view(round_: Round) -> RoundView:
         for c in round_.byes
     ]
     warnings = [
-        {"severity": w.get("severity"), "text": service.violation_text(w, names)}
-        for w in round_.warnings
+        {"severity": w.get("severity"), "text": violation_text(w, names)} for w in round_.warnings
     ]
     players = sorted(
         ((c, names.get(c, c)) for c in [*round_.byes, *(c for t in round_.tables for c in t)]),

@@ -13,7 +13,7 @@ from ledger.models import (
     Seat,
     Table,
 )
-from ledger.services import seals, tournaments
+from ledger.services import seals, targets
 from ledger.services.errors import (
     LedgerError,
     StaleFormError,
@@ -86,7 +86,7 @@ def _hand_record(*, table, record, token, number, version, begun_before_signal, 
                 return existing
         check_writable(table)
         # A round table of a tournament: its target, its time, the hand begun before the signal.
-        begun_at = tournaments.check_hand_target(table, begun_before_signal=begun_before_signal)
+        begun_at = targets.check_hand_target(table, begun_before_signal=begun_before_signal)
         next_number = next_hand_number(table.pk)
         if number is not None and number != next_number:
             raise StaleFormError(
@@ -132,7 +132,7 @@ def _hand_record(*, table, record, token, number, version, begun_before_signal, 
         touched(hand_id=hand.pk)
         post_hand(ledger, hand, revision, stored, rates, state, by)
         if begun_at is not None:
-            tournaments.note_begun_hand(begun_at, hand.number)
+            targets.note_begun_hand(begun_at, hand.number)
     return hand
 
 

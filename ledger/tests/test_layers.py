@@ -18,6 +18,7 @@ APP = Path(ledger.__file__).parent
 LAYERS = [
     (r"ledger\.games\.(registry|web)$", 1),
     (r"ledger\.games\.[a-z_]+\.web$", 1),
+    (r"ledger\.tournaments\.web$", 1),
     (r"ledger\.games\.[a-z_]+\.demo$", 3),
     (r"ledger\.games(\..*)?$", 0),
     (r"ledger\.tournaments\.engine(\..*)?$", 0),

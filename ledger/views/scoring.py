@@ -711,6 +711,7 @@ def hand_correct(request, pk):
                 reason=reason,
                 override=request.POST.get("override") == "1",
                 override_reason=request.POST.get("override_reason", ""),
+                based_on=form.cleaned_data["base_revision"],
                 by=actor(request),
             )
         else:

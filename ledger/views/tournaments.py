@@ -129,7 +129,11 @@ def _defaults(code: str) -> str:
 @club_role(ADMIN)
 def tournament(request, pk):
     """A tournament: its entries (add members, a guest, a list), its rounds, the next draw."""
-    tournament = _tournament(request, pk)
+    return _tournament_page(request, _tournament(request, pk))
+
+
+def _tournament_page(request, tournament, *, status: int = 200):
+    """Render the tournament's page (422 after a refused entry, its message shown)."""
     entries = list(tournament.entries.select_related("member").order_by("name"))
     entered = {e.member_id for e in entries}
     members = [
@@ -157,6 +161,7 @@ def tournament(request, pk):
             "import_form": ImportForm(),
             "log": reads.log_lines(tournament.log, {}),
         },
+        status=status,
     )
 
 
@@ -172,6 +177,7 @@ def tournament_entries(request, pk):
     """Enter members by name, a guest or a list; withdraw or remove an entry."""
     tournament = _tournament(request, pk)
     action = request.POST.get("action")
+    refused = True  # until an action is done
     try:
         if action == "members":
             form = MembersEntryForm(request.POST)
@@ -192,6 +198,7 @@ def tournament_entries(request, pk):
                     by=request.user,
                 )
                 messages.success(request, gettext("{n} entered.").format(n=len(added)))
+                refused = False
             else:
                 messages.error(request, gettext("Type the members' names."))
         elif action == "guest":
@@ -205,6 +212,7 @@ def tournament_entries(request, pk):
                     by=request.user,
                 )
                 messages.success(request, gettext("The guest is entered."))
+                refused = False
             else:
                 messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
         elif action == "import":
@@ -214,22 +222,29 @@ def tournament_entries(request, pk):
                     tournament=tournament, text=form.cleaned_data["text"], by=request.user
                 )
                 messages.success(request, gettext("{n} entered.").format(n=len(added)))
+                refused = False
             else:
                 messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
         elif action in ("withdraw", "remove"):
-            entry = Entry.objects.filter(
-                tournament=tournament, pk=request.POST.get("entry")
-            ).first()
+            given = request.POST.get("entry", "")
+            entry = (
+                Entry.objects.filter(tournament=tournament, pk=int(given)).first()
+                if given.isdigit() and len(given) < 19
+                else None
+            )
             if entry is None:
                 raise LedgerError(gettext("no such entry"), "entry")
             if action == "withdraw":
                 service.entry_withdraw(entry=entry, by=request.user)
             else:
                 service.entry_remove(entry=entry, by=request.user)
+            refused = False
         else:
             messages.error(request, gettext("Unknown action."))
     except LedgerError as error:
         _refused(request, error)
+    if refused:
+        return _tournament_page(request, tournament, status=422)
     return _to_tournament(request, tournament)
 
 

@@ -210,6 +210,34 @@ def test_the_director_corrects_a_hand_of_a_closed_round_on_the_hand_form(directo
     assert client.get(url("tournament_round_pdf", pk=r.pk)).content.startswith(b"%PDF")
 
 
+def test_a_stale_tournament_correction_is_refused(director):
+    """Two corrections sent from forms showing the same revision: the first applies, the
+    second (based on a revision that is no longer the latest) is refused as at an ordinary
+    table, and the first is not lost."""
+    club, client = director
+    t = make_tournament(club, NAMES, name="DP")
+    r = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r)
+    r = tour.round_start(round_=r)
+    table = r.round_tables.select_related("table__evening").get(number=1).table
+    hand = random_hand_at(table, random.Random(4))
+    tour.round_close(round_=r)
+    sent = []
+    for seed, reason in ((8, "first look"), (9, "second look")):
+        record = first_hand_again(table, random.Random(seed))
+        sent.append(
+            client.post(
+                url("hand_correct", pk=hand.pk),
+                {"record": json.dumps(record), "reason": reason, "base_revision": 1},
+                headers={"X-Hand-Submit": "1"},
+            )
+        )
+    assert sent[0].status_code == 200 and sent[1].status_code == 422
+    hand.refresh_from_db()
+    assert hand.revisions.count() == 2
+    assert hand.revisions.order_by("number").last().reason == "first look"
+
+
 def test_the_kept_standings_follow_a_correction_and_a_withdrawal(director):
     """The standings page keeps the engine's lines and its table's rendering by the version of
     what they are computed from: a correction of a closed round or a withdrawal shows at once,

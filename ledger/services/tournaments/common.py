@@ -1,0 +1,76 @@
+"""What every room of the tournament services shares: the locks (the tournament, then the round,
+then the evening and its tables), the director's log, the parameters and refusals."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from ledger.models import Round, Tournament
+from ledger.services.errors import LedgerError
+from ledger.services.ledger import touched
+from ledger.tournaments.engine.errors import TournamentError
+
+# Findings of the checker a hand-made change may not leave (the rest are warnings to show).
+REFUSED_CODES = frozenset(
+    {
+        "unknown_player",
+        "inactive_player",
+        "duplicate_player",
+        "missing_player",
+        "table_sizes",
+        "bye_count",
+        "second_bye",
+    }
+)
+MAX_IMPORT_LINES = 2000
+
+
+def refused(error: TournamentError, field: str) -> LedgerError:
+    """Return a LedgerError naming ``field`` with every problem of the engine, translated."""
+    text = "; ".join(f"{p.field}: {gettext(p.template).format(**p.params)}" for p in error.problems)
+    return LedgerError(text, field)
+
+
+def lock_tournament(tournament: Tournament) -> Tournament:
+    """Lock the tournament's row for the service's transaction and raise its ``version``
+    (whatever the service then changes: entries, draws, results), so the standings kept by
+    the version are read afresh after it commits; its seal is written before it commits."""
+    touched(tournament_id=tournament.pk)
+    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
+    return Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
+
+
+def lock_round(round_id: int) -> Round:
+    """Lock a round's row for the service's transaction; its tournament's seal is written
+    before it commits."""
+    round_ = Round.objects.select_for_update(of=("self",)).get(pk=round_id)
+    touched(tournament_id=round_.tournament_id)
+    return round_
+
+
+def check_not_over(tournament: Tournament) -> None:
+    if tournament.status in (Tournament.Status.PROVISIONAL, Tournament.Status.FINAL):
+        raise LedgerError(_("the tournament is over"), "__all__")
+
+
+def log_act(row: Round | Tournament, action: str, by, **details) -> None:
+    """Append the director's act to a round's or the tournament's log (who, when, what)."""
+    row.log = [
+        *row.log,
+        {
+            "action": action,
+            "by": getattr(by, "username", None),
+            "at": timezone.now().isoformat(timespec="seconds"),
+            **details,
+        },
+    ]
+
+
+def points_of(text: str) -> Fraction:
+    """Return stored points (an exact rational as a string) as a Fraction."""
+    return Fraction(text or "0")

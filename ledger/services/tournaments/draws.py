@@ -1,0 +1,271 @@
+"""The draw: computed by the engine from the seed, set by hand, swapped, published, withdrawn
+(sections 3 to 8)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ledger.models import (
+    Bye,
+    Round,
+    RoundTable,
+    Tournament,
+)
+from ledger.services.errors import LedgerError
+from ledger.services.ledger import writing
+from ledger.services.targets import tournament_params
+from ledger.services.tournaments.common import (
+    REFUSED_CODES,
+    check_not_over,
+    lock_round,
+    lock_tournament,
+    log_act,
+)
+from ledger.services.tournaments.links import new_link_token
+from ledger.services.tournaments.state import engine_entries, played_rounds, stored_draw
+from ledger.tournaments import engine
+from ledger.tournaments.engine.rules import FINAL, STANDINGS
+from ledger.tournaments.web import violation_text
+
+
+def _compute_draw(tournament: Tournament, number: int) -> engine.Draw:
+    params = tournament_params(tournament)
+    rules = engine.FORMATS[tournament.tournament_format]
+    if number > rules.last_round(params.rounds):
+        raise LedgerError(
+            _("the tournament has no round {number}").format(number=number), "__all__"
+        )
+    kind = rules.kind_of(number, params.rounds)
+    played = played_rounds(tournament)
+    entries = engine_entries(tournament)
+    order = None
+    if kind in (STANDINGS, FINAL):
+        rows = engine.standings(
+            format_code=tournament.tournament_format,
+            seed=tournament.seed,
+            entries=entries,
+            rounds=played,
+        )
+        order = [row.id for row in rows]
+    return engine.draw_round(
+        number=number,
+        kind=kind,
+        game=tournament.game,
+        format_code=tournament.tournament_format,
+        seed=tournament.seed,
+        entries=entries,
+        history=[p.draw.as_past() for p in played],
+        standings=order,
+        params=params,
+    )
+
+
+def _draw_fields(draw: engine.Draw) -> dict:
+    return {
+        "kind": draw.kind,
+        "mode": draw.mode,
+        "tables": [list(t) for t in draw.tables],
+        "byes": list(draw.byes),
+        "groups": dict(draw.groups),
+        "warnings": [v.as_dict() for v in sorted(draw.violations, key=_violation_key)],
+    }
+
+
+def _violation_key(v: engine.Violation):
+    return (v.severity, v.code, repr(v.details))
+
+
+def round_draw(*, tournament: Tournament, by=None) -> Round:
+    """Draw the next round with the engine (the seed makes it reproducible) and store it,
+    unpublished, with the checker's findings. The previous round must be closed."""
+    with writing():
+        tournament = lock_tournament(tournament)
+        check_not_over(tournament)
+        last = tournament.rounds.order_by("-number").first()
+        if last is not None and last.status != Round.Status.CLOSED:
+            raise LedgerError(
+                _("round {number} is not closed yet").format(number=last.number), "__all__"
+            )
+        number = last.number + 1 if last else 1
+        if not tournament.entries.exists():
+            raise LedgerError(_("enter the players first"), "__all__")
+        draw = _compute_draw(tournament, number)
+        if not draw.tables:
+            raise LedgerError(_("too few players for one table"), "__all__")
+        fields = _draw_fields(draw)
+        params = tournament_params(tournament)
+        round_ = Round(
+            tournament=tournament,
+            number=number,
+            time_limit_min=engine.time_limit_min(params, draw.kind),
+            computed={"tables": fields["tables"], "byes": fields["byes"], "mode": draw.mode},
+            **fields,
+        )
+        log_act(round_, "draw", by, mode=draw.mode)
+        round_.save()
+    return round_
+
+
+def round_redraw(*, round_: Round, by=None) -> Round:
+    """Draw an unpublished round again (after a late entry or a withdrawal, section 9)."""
+    with writing():
+        tournament = lock_tournament(round_.tournament)
+        round_ = lock_round(round_.pk)
+        if round_.status != Round.Status.DRAFTED:
+            raise LedgerError(_("a published draw never changes"), "__all__")
+        draw = _compute_draw(tournament, round_.number)
+        fields = _draw_fields(draw)
+        for key, value in fields.items():
+            setattr(round_, key, value)
+        round_.computed = {"tables": fields["tables"], "byes": fields["byes"], "mode": draw.mode}
+        log_act(round_, "redraw", by, mode=draw.mode)
+        round_.save()
+    return round_
+
+
+def _history_before(tournament: Tournament, number: int) -> list[engine.PastRound]:
+    return [
+        stored_draw(r).as_past()
+        for r in tournament.rounds.filter(number__lt=number).order_by("number")
+    ]
+
+
+def round_set_draw(
+    *,
+    round_: Round,
+    tables: Sequence[Sequence[str]],
+    byes: Sequence[str] = (),
+    by=None,
+    action: str = "manual",
+) -> Round:
+    """Replace an unpublished round's draw by a hand-made one, checked again (section 5.5).
+
+    Refused, naming the player: one seated twice or missing, unknown or inactive, tables of
+    the wrong sizes, the wrong number of byes, a second bye while a seated player has fewer.
+    The computed draw stays in ``computed``, the change in the log.
+    """
+    with writing():
+        lock_tournament(round_.tournament)
+        round_ = lock_round(round_.pk)
+        if round_.status != Round.Status.DRAFTED:
+            raise LedgerError(_("a published draw never changes"), "__all__")
+        draw, problems = _checked(round_, tables, byes)
+        if problems:
+            raise LedgerError(problems, "tables")
+        fields = _draw_fields(draw)
+        fields["groups"] = round_.groups  # the groups are the players', whatever their table
+        for key, value in fields.items():
+            setattr(round_, key, value)
+        log_act(round_, action, by, tables=fields["tables"], byes=fields["byes"])
+        round_.save()
+    return round_
+
+
+def _checked(round_: Round, tables, byes) -> tuple[engine.Draw, str]:
+    """Return ``tables`` and ``byes`` as a hand-made draw of ``round_`` checked against the
+    entries now (section 13), and its refused findings in words ("" when none)."""
+    tournament = round_.tournament
+    draw = engine.manual_draw(
+        number=round_.number,
+        kind=round_.kind,
+        game=tournament.game,
+        format_code=tournament.tournament_format,
+        seed=tournament.seed,
+        entries=engine_entries(tournament),
+        tables=[list(t) for t in tables],
+        byes=list(byes),
+        history=_history_before(tournament, round_.number),
+        params=tournament_params(tournament),
+    )
+    refused = [v for v in draw.violations if v.code in REFUSED_CODES]
+    if not refused:
+        return draw, ""
+    names = dict(tournament.entries.values_list("code", "name"))
+    return draw, "; ".join(violation_text(v, names) for v in sorted(refused, key=_violation_key))
+
+
+def _check_still_valid(round_: Round) -> None:
+    """Refuse to publish a draft that no longer fits the entries (one removed, withdrawn or
+    entered since it was drawn): the checker's errors of structure, named; draw it again."""
+    _draw, problems = _checked(round_, round_.tables, round_.byes)
+    if problems:
+        raise LedgerError(
+            _("the entries changed since this round was drawn ({problems}): draw it again").format(
+                problems=problems
+            ),
+            "__all__",
+        )
+
+
+def round_swap(*, round_: Round, first: str, second: str, by=None) -> Round:
+    """Swap two players (entry codes) of an unpublished draw: seats or a bye; checked again."""
+    if first == second:
+        raise LedgerError(_("choose two different players"), "second")
+    tables = [list(t) for t in round_.tables]
+    byes = list(round_.byes)
+    places = {}
+    for i, table in enumerate(tables):
+        for j, code in enumerate(table):
+            places[code] = ("t", i, j)
+    for j, code in enumerate(byes):
+        places[code] = ("b", 0, j)
+    for field, code in (("first", first), ("second", second)):
+        if code not in places:
+            raise LedgerError(_("this player is not in the draw"), field)
+
+    def put(place, code):
+        kind, i, j = place
+        if kind == "t":
+            tables[i][j] = code
+        else:
+            byes[j] = code
+
+    a, b = places[first], places[second]
+    put(a, second)
+    put(b, first)
+    return round_set_draw(
+        round_=round_, tables=tables, byes=byes, by=by, action=f"swap {first} {second}"
+    )
+
+
+def round_publish(*, round_: Round, by=None) -> Round:
+    """Publish a round's draw: from now on it never changes (section 5.5)."""
+    with writing():
+        lock_tournament(round_.tournament)
+        round_ = lock_round(round_.pk)
+        if round_.status != Round.Status.DRAFTED:
+            raise LedgerError(_("the draw is already published"), "__all__")
+        _check_still_valid(round_)
+        round_.status = Round.Status.PUBLISHED
+        round_.published_at = timezone.now()
+        log_act(round_, "publish", by)
+        round_.save(update_fields=["status", "published_at", "log"])
+        RoundTable.objects.bulk_create(
+            RoundTable(round=round_, number=i, seats=list(seats), token=new_link_token())
+            for i, seats in enumerate(round_.tables, 1)
+        )
+        entries = {e.code: e for e in round_.tournament.entries.all()}
+        Bye.objects.bulk_create(Bye(round=round_, entry=entries[c]) for c in round_.byes)
+    return round_
+
+
+def round_unpublish(*, round_: Round, by=None) -> Round:
+    """Withdraw a published draw that has not started (section 9: a player cannot play, so
+    the round is drawn again): the round is a draft again; its tables were never opened."""
+    with writing():
+        lock_tournament(round_.tournament)
+        round_ = lock_round(round_.pk)
+        if round_.status != Round.Status.PUBLISHED:
+            raise LedgerError(_("only a published round that has not started can be withdrawn"))
+        if round_.round_tables.filter(table__isnull=False).exists():
+            raise LedgerError(_("only a published round that has not started can be withdrawn"))
+        round_.round_tables.all().delete()
+        round_.bye_rows.all().delete()
+        round_.status = Round.Status.DRAFTED
+        round_.published_at = None
+        log_act(round_, "unpublish", by)
+        round_.save(update_fields=["status", "published_at", "log"])
+    return round_

@@ -1,0 +1,312 @@
+"""Entries: members and guests entered, the pasted ladder list, withdrawals (section 2)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db.models import Max
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from ledger.games.registry import is_reserved_name
+from ledger.models import (
+    Entry,
+    Member,
+    Round,
+    Seat,
+    Tournament,
+    validate_member_name,
+    validate_visible_name,
+)
+from ledger.services.errors import LedgerError
+from ledger.services.ledger import writing
+from ledger.services.tournaments.common import MAX_IMPORT_LINES, check_not_over, lock_tournament
+
+
+def _next_round(tournament: Tournament) -> int:
+    """Return the first round not yet drawn (late entries play from there)."""
+    return (tournament.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+# What the entry's columns hold (a rank is a PositiveIntegerField: below 2**31 on every
+# database; a ladder has far fewer players).
+MAX_RANK = 100_000
+MAX_CODE = Entry._meta.get_field("code").max_length
+MAX_CLUB = Entry._meta.get_field("club_name").max_length
+
+
+def _check_rank(rank, field: str) -> int | None:
+    if rank in (None, ""):
+        return None
+    try:
+        value = int(str(rank).strip()) if len(str(rank)) <= 12 else 0
+    except (TypeError, ValueError):
+        value = 0
+    if not 1 <= value <= MAX_RANK:
+        raise LedgerError(
+            _("a ladder rank is a whole number from 1 to {limit}").format(limit=MAX_RANK), field
+        )
+    return value
+
+
+def _check_text(value: str, field: str, *, limit: int, what) -> str:
+    """Refuse a club or id longer than its column or holding control or invisible characters."""
+    value = (value or "").strip()
+    if len(value) > limit:
+        raise LedgerError(
+            _("{what} is at most {limit} characters").format(what=what, limit=limit), field
+        )
+    try:
+        validate_visible_name(value)
+    except ValidationError as error:
+        raise LedgerError(error.messages[0], field) from error
+    return value
+
+
+def _entry_for(tournament, member, *, code, club_name, rank, guest, from_round) -> Entry:
+    code = _check_text(code, "code", limit=MAX_CODE, what=_("an id")) or str(member.pk)
+    club_name = _check_text(club_name, "club_name", limit=MAX_CLUB, what=_("a club's name"))
+    if tournament.entries.filter(member=member).exists():
+        raise LedgerError(_("{name} is already entered").format(name=member.name), "members")
+    if tournament.entries.filter(code=code).exists():
+        raise LedgerError(_("the id {code} is already entered").format(code=code), "code")
+    return Entry.objects.create(
+        tournament=tournament,
+        member=member,
+        code=code,
+        name=member.name,
+        club_name=club_name,
+        guest=guest,
+        ladder_rank=rank,
+        from_round=from_round,
+    )
+
+
+def entries_add(*, tournament: Tournament, members: Iterable[Member], by=None) -> list[Entry]:
+    """Enter members of the club (a late entry plays from the next round not yet drawn)."""
+    members = list(members)
+    with writing():
+        tournament = lock_tournament(tournament)
+        check_not_over(tournament)
+        start = _next_round(tournament)
+        entries = []
+        for member in members:
+            if member.club_id != tournament.club_id:
+                raise LedgerError(_("every member must belong to the tournament's club"), "members")
+            entries.append(
+                _entry_for(
+                    tournament,
+                    member,
+                    code="",
+                    club_name=tournament.club.name,
+                    rank=None,
+                    guest=False,
+                    from_round=start,
+                )
+            )
+    return entries
+
+
+def guest_member(tournament: Tournament, name: str, field: str) -> Member:
+    name = (name or "").strip()
+    if not name:
+        raise LedgerError(_("a guest needs a name"), field)
+    if is_reserved_name(name):
+        raise LedgerError(
+            _("{name} is the name of a table's account; choose another name").format(name=name),
+            field,
+        )
+    try:
+        validate_member_name(name)
+    except ValidationError as error:
+        raise LedgerError(error.messages[0], field) from error
+    if len(name) > Member._meta.get_field("name").max_length:
+        raise LedgerError(_("the name is too long"), field)
+    if Member.objects.filter(club=tournament.club, name=name).exists():
+        raise LedgerError(
+            _(
+                "{name} is already a member's name in this club; enter the member, or add the "
+                "guest's club to the name"
+            ).format(name=name),
+            field,
+        )
+    return Member.objects.create(club=tournament.club, name=name, active=False)
+
+
+def entry_add_guest(
+    *,
+    tournament: Tournament,
+    name: str,
+    club_name: str = "",
+    ladder_rank=None,
+    code: str = "",
+    by=None,
+) -> Entry:
+    """Enter a guest from another club (refused: a pool's name, a member's name)."""
+    rank = _check_rank(ladder_rank, "ladder_rank")
+    with writing():
+        tournament = lock_tournament(tournament)
+        check_not_over(tournament)
+        member = guest_member(tournament, name, "name")
+        return _entry_for(
+            tournament,
+            member,
+            code=code,
+            club_name=club_name or "",
+            rank=rank,
+            guest=True,
+            from_round=_next_round(tournament),
+        )
+
+
+@dataclass(frozen=True)
+class LadderRow:
+    line: int
+    name: str
+    club: str
+    rank: int | None
+    code: str
+
+
+def parse_ladder(text: str) -> list[LadderRow]:
+    """Read a ladder or entry list: one player a line, ``name[,club[,ladder rank[,id]]]``
+    (comma, semicolon or tab; a first line ``name,...`` is a header). A bad row raises a
+    LedgerError naming its line."""
+    # Any line break (a lone carriage return from an old spreadsheet included) ends a line.
+    lines = text.splitlines()
+    text = "\n".join(lines)
+    if len(lines) > MAX_IMPORT_LINES:
+        raise LedgerError(_("a list has at most {n} lines").format(n=MAX_IMPORT_LINES), "ladder")
+    sample = "\n".join(lines[:5])
+    delimiter = next((d for d in ("\t", ";", ",") if d in sample), ",")
+    rows, seen = [], set()
+    if "\x00" in text:
+        raise LedgerError(_("the list holds a NUL character; paste it as plain text"), "ladder")
+    for number, fields in enumerate(csv.reader(io.StringIO(text), delimiter=delimiter), 1):
+        fields = [f.strip() for f in fields]
+        if not any(fields):
+            continue
+        if number == 1 and fields[0].lower() in ("name", "navn", "ime", "név"):
+            continue
+        if len(fields) > 4:
+            raise LedgerError(
+                _("line {line}: at most four columns: name, club, ladder rank, id").format(
+                    line=number
+                ),
+                "ladder",
+            )
+        name, club, rank, code = [*fields, "", "", "", ""][:4]
+        if not name:
+            raise LedgerError(_("line {line}: the name is missing").format(line=number), "ladder")
+        if name in seen:
+            raise LedgerError(
+                _("line {line}: {name} is on the list twice").format(line=number, name=name),
+                "ladder",
+            )
+        seen.add(name)
+        try:
+            value = _check_rank(rank, "ladder")
+        except LedgerError as error:
+            raise LedgerError(
+                _("line {line}: {problem}").format(line=number, problem=error.message), "ladder"
+            ) from error
+        rows.append(LadderRow(number, name, club, value, code))
+    return rows
+
+
+def entries_import(*, tournament: Tournament, text: str, by=None) -> list[Entry]:
+    """Enter every player of a pasted or uploaded list (``parse_ladder``): a name of a member
+    of the club enters him (with the rank), any other name a guest; an entered player gets his
+    rank updated. All or nothing: a bad line names its line and nothing is written."""
+    rows = parse_ladder(text)
+    if not rows:
+        raise LedgerError(_("the list has no player"), "ladder")
+    with writing():
+        tournament = lock_tournament(tournament)
+        check_not_over(tournament)
+        start = _next_round(tournament)
+        members = {m.name: m for m in Member.objects.filter(club=tournament.club)}
+        entered = {e.member_id: e for e in tournament.entries.all()}
+        entries = []
+        for row in rows:
+            prefix = gettext("line {line}: ").format(line=row.line)
+            member = members.get(row.name)
+            try:
+                if member is not None and member.pk in entered:
+                    entry = entered[member.pk]
+                    entry.ladder_rank = row.rank
+                    club = _check_text(
+                        row.club, "club_name", limit=MAX_CLUB, what=_("a club's name")
+                    )
+                    entry.club_name = club or entry.club_name
+                    entry.save(update_fields=["ladder_rank", "club_name"])
+                elif member is not None:
+                    entry = _entry_for(
+                        tournament,
+                        member,
+                        code=row.code,
+                        club_name=row.club or tournament.club.name,
+                        rank=row.rank,
+                        guest=not member.active,
+                        from_round=start,
+                    )
+                else:
+                    entry = _entry_for(
+                        tournament,
+                        guest_member(tournament, row.name, "ladder"),
+                        code=row.code,
+                        club_name=row.club,
+                        rank=row.rank,
+                        guest=True,
+                        from_round=start,
+                    )
+            except LedgerError as error:
+                raise LedgerError(prefix + str(error.message), "ladder") from error
+            entries.append(entry)
+    return entries
+
+
+def entry_withdraw(*, entry: Entry, by=None) -> Entry:
+    """Withdraw a player after the last round drawn (he keeps what he scored, section 9).
+
+    A round drawn but not yet published should be drawn again (``round_redraw``)."""
+    with writing():
+        tournament = lock_tournament(entry.tournament)
+        check_not_over(tournament)
+        entry = Entry.objects.select_for_update(of=("self",)).get(pk=entry.pk)
+        if entry.withdrawn_after is not None:
+            raise LedgerError(_("{name} has already withdrawn").format(name=entry.name), "entry")
+        last = tournament.rounds.exclude(status=Round.Status.DRAFTED).aggregate(n=Max("number"))[
+            "n"
+        ]
+        if not last or last < entry.from_round:
+            raise LedgerError(
+                _("before {name} has played, remove the entry instead").format(name=entry.name),
+                "entry",
+            )
+        entry.withdrawn_after = last
+        entry.save(update_fields=["withdrawn_after"])
+    return entry
+
+
+def entry_remove(*, entry: Entry, by=None) -> None:
+    """Remove an entry that is in no published round (a typing mistake, a no-show before
+    round 1); a round drafted with him must be drawn again before it is published."""
+    with writing():
+        tournament = lock_tournament(entry.tournament)
+        code = entry.code
+        for r in tournament.rounds.exclude(status=Round.Status.DRAFTED):
+            if code in r.byes or any(code in t for t in r.tables):
+                raise LedgerError(
+                    _("{name} is in a drawn round; withdraw him instead").format(name=entry.name),
+                    "entry",
+                )
+        member = entry.member
+        entry.delete()
+        if member.active is False and not Seat.objects.filter(member=member).exists():
+            if not Entry.objects.filter(member=member).exists():
+                member.delete()

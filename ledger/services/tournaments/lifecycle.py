@@ -1,0 +1,98 @@
+"""The tournament: create it, make it final, reopen it (``tournament.md`` sections 2 and 12)."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from ledger.models import Club, Tournament, validate_visible_name
+from ledger.services.errors import LedgerError
+from ledger.services.ledger import touched, writing
+from ledger.services.tables import check_evening_date
+from ledger.services.tournaments.common import lock_tournament, log_act, refused
+from ledger.tournaments import engine
+from ledger.tournaments.engine.errors import TournamentError
+
+
+def tournament_create(
+    *,
+    club: Club,
+    name: str,
+    date: datetime.date,
+    game: str,
+    tournament_format: str,
+    params: dict | None = None,
+    seed: str = "",
+    by=None,
+) -> Tournament:
+    """Create a tournament in draft; its parameters are checked by the engine.
+
+    Without a seed, the seed is the tournament's id and date (section 3), fixed here.
+    """
+    if not name or not name.strip():
+        raise LedgerError(_("a tournament needs a name"), "name")
+    for field, value in (("name", name), ("seed", seed)):
+        limit = Tournament._meta.get_field(field).max_length
+        if len(value.strip()) > limit:
+            raise LedgerError(_("at most {limit} characters").format(limit=limit), field)
+        try:
+            validate_visible_name(value)
+        except ValidationError as error:
+            raise LedgerError(error.messages[0], field) from error
+    check_evening_date(date)
+    rules = engine.FORMATS.get(tournament_format)
+    if rules is None:
+        raise LedgerError(_("unknown tournament format"), "tournament_format")
+    if game not in rules.games:
+        raise LedgerError(
+            _("the format {format} is not played with this game").format(format=tournament_format),
+            "game",
+        )
+    try:
+        engine.params_for(tournament_format, params or None)
+    except TournamentError as error:
+        raise refused(error, "params") from error
+    with writing():
+        tournament = Tournament.objects.create(
+            club=club,
+            name=name.strip(),
+            date=date,
+            game=game,
+            tournament_format=tournament_format,
+            params=dict(params or {}),
+            seed=seed.strip(),
+            created_by=by,
+        )
+        if not tournament.seed:
+            tournament.seed = f"{tournament.pk}-{date.isoformat()}"
+            tournament.save(update_fields=["seed"])
+        touched(tournament_id=tournament.pk)
+    return tournament
+
+
+def tournament_finish(*, tournament: Tournament, by=None) -> Tournament:
+    """Mark a provisional tournament final: its ranking is the final ranking."""
+    with writing():
+        tournament = lock_tournament(tournament)
+        if tournament.status != Tournament.Status.PROVISIONAL:
+            raise LedgerError(_("only a tournament whose last round is closed can finish"))
+        tournament.status = Tournament.Status.FINAL
+        log_act(tournament, "finish", by)
+        tournament.save(update_fields=["status", "log"])
+    return tournament
+
+
+def tournament_reopen(*, tournament: Tournament, reason: str, by=None) -> Tournament:
+    """Reopen a final tournament (provisional again), with the director's logged reason."""
+    if not reason or not reason.strip():
+        raise LedgerError(_("reopening needs a reason"), "reason")
+    with writing():
+        tournament = lock_tournament(tournament)
+        if tournament.status != Tournament.Status.FINAL:
+            raise LedgerError(_("only a final tournament can be reopened"))
+        tournament.status = Tournament.Status.PROVISIONAL
+        log_act(tournament, "reopen", by, reason=reason.strip()[:500])
+        tournament.save(update_fields=["status", "log"])
+    return tournament
