@@ -511,7 +511,56 @@ def where_to_sit(round_: Round | None) -> list[dict]:
     """Return every player of the round alphabetically with his table and seat (or a bye)."""
     if round_ is None:
         return []
+    return where_to_sit_in(round_, entry_names(round_.tournament))
+
+
+@dataclass
+class AfterRound:
+    """What a round table's phone shows once its round is over (as a Bridgemate tells each
+    table where to move): each of its players' result of the round and, once the next round
+    is published, where each of them sits next."""
+
+    results: list[dict]
+    next_round: int | None = None
+    next_seats: list[dict] = field(default_factory=list)
+
+
+def after_round(rt: RoundTable) -> AfterRound:
+    """Return the table's results of its closed round and its players' next tables."""
+    round_ = rt.round
     names = entry_names(round_.tournament)
+    results = []
+    for code in rt.seats:
+        result = (rt.results or {}).get(code)
+        results.append(
+            {
+                "name": names.get(code, code),
+                "score": result["score"] if result else None,
+                "place": result["place"] if result else None,
+                "points": engine.points_decimal(service.points_of(result["points"]))
+                if result
+                else None,
+            }
+        )
+    following = (
+        Round.objects.filter(
+            tournament_id=round_.tournament_id,
+            number=round_.number + 1,
+            status__in=(Round.Status.PUBLISHED, Round.Status.PLAYING, Round.Status.CLOSED),
+        )
+        .only("number", "tables", "byes", "tournament_id")
+        .first()
+    )
+    view = AfterRound(results=results)
+    if following is not None:
+        mine = {names.get(c, c) for c in rt.seats}
+        view.next_round = following.number
+        view.next_seats = [row for row in where_to_sit_in(following, names) if row["name"] in mine]
+    return view
+
+
+def where_to_sit_in(round_: Round, names: dict[str, str]) -> list[dict]:
+    """Return every player of the round alphabetically with his table and seat (or a bye)."""
     rows = []
     for number, seats in enumerate(round_.tables, 1):
         for seat, code in enumerate(seats, 1):

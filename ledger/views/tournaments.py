@@ -507,6 +507,9 @@ def table_link(request, club, token):
     round_ = rt.round
     context = {"club": club_obj, "rt": rt, "round": round_, "tournament": round_.tournament}
     if round_.status not in service.LINK_ROUNDS:
+        # The round is over: the table's results and, once drawn, where its players sit next
+        # (the page looks again by itself until the next round is published).
+        context["after"] = reads.after_round(rt) if round_.status == Round.Status.CLOSED else None
         return render(request, "ledger/tournaments/link.html", {**context, "state": "over"})
     role = role_of(request.user, club_obj)
     if role is None or ROLE_RANK[role] < ROLE_RANK[Member.Role.SCOREKEEPER]:
@@ -517,6 +520,9 @@ def table_link(request, club, token):
         try:
             held = service.round_table_claim(round_table=rt, secret=secret)
         except LedgerError:
+            context["after"] = (
+                reads.after_round(rt) if round_.status == Round.Status.CLOSED else None
+            )
             return render(request, "ledger/tournaments/link.html", {**context, "state": "over"})
         if not held:
             return render(

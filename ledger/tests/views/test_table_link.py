@@ -154,6 +154,31 @@ def test_before_the_start_the_link_waits_and_after_the_close_it_is_over(club):
     assert "/login/" in phone.get(entry)["Location"]
 
 
+def test_after_the_close_the_phone_shows_the_tables_result_and_where_its_players_sit_next(club):
+    """Once its round closes, a table's phone shows each of its players' result of the round
+    and looks again by itself; as soon as the next round is published it names, for each of
+    the table's players, his table and seat there (as Bridgemate tells a table where to move),
+    and stops looking."""
+    round_ = tour.round_start(round_=six_players(club))
+    rt = round_.round_tables.get(number=1)
+    phone = Client()
+    phone.get(link(rt))
+    tour.round_close(round_=round_)
+    page = phone.get(link(rt)).content.decode()
+    assert 'id="link-results"' in page and 'id="link-next-wait"' in page
+    assert 'hx-trigger="every 10s"' in page
+    names = dict(round_.tournament.entries.values_list("code", "name"))
+    for code in rt.seats:
+        assert f'data-player="{names[code]}"' in page
+    following = tour.round_publish(round_=tour.round_draw(tournament=round_.tournament))
+    page = phone.get(link(rt)).content.decode()
+    assert 'id="link-next"' in page and 'hx-trigger="every 10s"' not in page
+    for number, seats in enumerate(following.tables, 1):
+        for seat, code in enumerate(seats, 1):
+            if code in rt.seats:
+                assert f"{names[code]}: table {number}, seat {seat}" in page
+
+
 def test_the_table_reports_a_missing_player_to_the_director(playing, club):
     """The phone ticks who is not there; the director's round page names him; a device that
     does not hold the link reports nothing."""
