@@ -138,6 +138,12 @@ class GameWeb:
     quick_reasons: tuple = ()
     wait_hint = _("Complete the hand to see who pays whom.")
     reason_labels: dict = {}
+
+    def wait_hint_for(self, seats: int | None):
+        """Return the hint shown until the hand is complete, for a table of ``seats`` (None:
+        not known); a game whose hint differs at some table sizes overrides it."""
+        return self.wait_hint
+
     payment_labels: dict = {}
     pool_labels: dict = {}
     pool_classes: dict = {}

@@ -93,7 +93,16 @@ def form_errors(form) -> dict[str, list[str]]:
 # --- the preview ---------------------------------------------------------------------------
 
 
-def _feedback(request, game_code: str, *, preview=None, errors=None, attempted=False, status=200):
+def _feedback(
+    request,
+    game_code: str,
+    *,
+    preview=None,
+    errors=None,
+    attempted=False,
+    status=200,
+    seats: int | None = None,
+):
     web = get_web(game_code)
     errors = errors or {}
     context = {
@@ -101,7 +110,7 @@ def _feedback(request, game_code: str, *, preview=None, errors=None, attempted=F
         "errors": errors,
         "error_slots": [(section, errors.get(section, [])) for section in web.sections()],
         "attempted": attempted,
-        "wait_hint": web.wait_hint,
+        "wait_hint": web.wait_hint_for(seats),
     }
     return render(request, "ledger/_scoring_hand_feedback.html", context, status=status)
 
@@ -366,7 +375,7 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
         "token": token,
         "suggested": nxt,
         "entry_template": web.entry_template,
-        "wait_hint": web.wait_hint,
+        "wait_hint": web.wait_hint_for(len(seats)),
         "entry_script": web.entry_script,
         "entry_styles": web.entry_styles,
         "quick_reasons": web.quick_reasons,
@@ -521,8 +530,10 @@ def hand_preview(request, pk):
             table=table, record=record, seats=seats, state=state, pools=pools
         )
     except (HandError, LedgerError) as error:
-        return _feedback(request, table.game, errors=errors_by_section(error, table.game))
-    return _feedback(request, table.game, preview=preview)
+        return _feedback(
+            request, table.game, errors=errors_by_section(error, table.game), seats=len(seats)
+        )
+    return _feedback(request, table.game, preview=preview, seats=len(seats))
 
 
 def _hand(request, pk) -> Hand:
@@ -757,8 +768,13 @@ def hand_correct_preview(request, pk):
             pools=pools,
         )
     except (HandError, LedgerError) as error:
-        return _feedback(request, hand.table.game, errors=errors_by_section(error, hand.table.game))
-    return _feedback(request, hand.table.game, preview=preview)
+        return _feedback(
+            request,
+            hand.table.game,
+            errors=errors_by_section(error, hand.table.game),
+            seats=len(hand.record["seats"]),
+        )
+    return _feedback(request, hand.table.game, preview=preview, seats=len(hand.record["seats"]))
 
 
 @club_role(SCOREKEEPER, table_link=True)

@@ -239,6 +239,12 @@ class SlovenianWeb(GameWeb):
     # his share of the pool (section 12).
     close_columns = (("radelc", _("Radelc penalty")), ("split", _("Share of the pool")))
     wait_hint = _("Tap the contract, the declarer and the partner, then enter the card points.")
+    # At a table of three nobody calls a king: there is no partner to tap.
+    wait_hint_three = _("Tap the contract and the declarer, then enter the card points.")
+
+    def wait_hint_for(self, seats):
+        return self.wait_hint_three if seats == 3 else self.wait_hint
+
     stats_columns = (
         ("sl_declared", _("Declarer")),
         ("sl_declared_won", _("Won as declarer")),

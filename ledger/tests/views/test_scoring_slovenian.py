@@ -69,6 +69,16 @@ def test_the_entry_form_comes_from_the_rotation(client):
     assert config["rotation"]["Dorte"]["active"] == ["Anna", "Bo", "Carl", "Dorte"]
 
 
+def test_a_table_of_three_is_not_asked_for_a_partner(client):
+    """Nobody calls a king at a table of three: the hint names the contract and the declarer
+    only."""
+    table, members = make_table(("Anna", "Bo", "Carl"))
+    login(client, members["Anna"])
+    html = english(client).get(url("hand_new", pk=table.pk)).content.decode()
+    assert "Tap the contract and the declarer, then enter the card points." in html
+    assert "Tap the contract, the declarer and the partner" not in html
+
+
 def test_sl1_posted_to_the_hand_form(client):
     """SL1: Anna +40, Bo −20 (Mond), Carl +40; the pool −60."""
     table, members = make_table(first_dealer="Dorte")
