@@ -4,8 +4,8 @@
  * the next every PERIOD ms (a short fade, none under prefers-reduced-motion). An element with
  * data-page-of="<box id>" reads "2/3" while there is more than one page. The page shown is
  * kept by the box's id across the htmx refreshes, so a poll never sends the wall back to its
- * first page; a resize lays the pages again. A static file: the site's CSP forbids inline
- * scripts.
+ * first page; a resize lays the pages again (data-laid-for names the size they were laid
+ * for). A static file: the site's CSP forbids inline scripts.
  */
 "use strict";
 (function () {
@@ -59,11 +59,15 @@
 
   function lay(box, step) {
     var all = items(box);
-    if (!all.length) return;
+    if (!all.length) {
+      box.dataset.laidFor = window.innerWidth + "x" + window.innerHeight;
+      return;
+    }
     var pages = starts(box, all);
     var page = ((shown[box.id] || 0) + step) % pages.length;
     shown[box.id] = page;
     show(box, all, pages, page, step > 0);
+    box.dataset.laidFor = window.innerWidth + "x" + window.innerHeight;
   }
 
   function layAll(step) {

@@ -1,10 +1,13 @@
 """The tournament's wall in Chromium at 1920x1080 (a television) and 1280x720 (a projector),
 for fields of 12, 25, 60 and 138 players with names of up to 30 characters: nothing to
 scroll, the clock whole, every shown points cell and table number whole inside the screen,
-lists too long for the screen paging by themselves (every player on exactly one page); before
+lists too long for the screen paging by themselves (every player on exactly one page; a fade,
+none under prefers-reduced-motion); before
 round 1 closes the draw by table, not a ranking; no CSP violation."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -96,7 +99,8 @@ def every_page(page, box: str) -> list[str]:
 
 def look(page, name: str, width: int, height: int) -> None:
     page.set_viewport_size({"width": width, "height": height})
-    page.wait_for_function("() => document.querySelector('[data-page-count]')")
+    laid_elsewhere = page.locator(f'[data-pages]:not([data-laid-for="{width}x{height}"])')
+    expect(laid_elsewhere).to_have_count(0)  # the pages are laid for this size
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"tournament-wall-{name}-{width}x{height}.png"))
     assert page.evaluate(CUT) == []
@@ -146,3 +150,18 @@ def test_the_wall_fits_every_screen(pages, size):
     for width, height in SIZES:
         look(page, f"{size}-standings-{language}", width, height)
         assert sorted(every_page(page, "wall-ranking-list")) == sorted(names)
+    ranking = page.locator("#wall-ranking-list")
+    if ranking.get_attribute("data-page-count") != "1":
+        # A page turns with a short fade; under prefers-reduced-motion it switches, unmoving.
+        # (No more polls: a fresh list from a poll has no fade to see.)
+        page.evaluate(
+            "() => document.addEventListener('htmx:beforeRequest', (e) => e.preventDefault())"
+        )
+        turning = re.compile(r"\bturning\b")
+        page.clock.run_for(10_000)
+        expect(ranking).to_have_class(turning)
+        page.emulate_media(reduced_motion="reduce")
+        shown = ranking.get_attribute("data-page")
+        page.clock.run_for(10_000)
+        expect(ranking).not_to_have_attribute("data-page", shown)
+        expect(ranking).not_to_have_class(turning)

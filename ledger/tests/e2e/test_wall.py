@@ -128,6 +128,8 @@ def test_eight_tables_fit_the_wall(pages):
     expect(page.locator(".wall-table")).to_have_count(8)
     for width, height in [(1920, 1080), (1280, 720)]:
         page.set_viewport_size({"width": width, "height": height})
+        laid_elsewhere = page.locator(f'[data-pages]:not([data-laid-for="{width}x{height}"])')
+        expect(laid_elsewhere).to_have_count(0)  # the pages are laid for this size
         expect(page.locator("#wall-tables")).to_have_attribute("data-page-count", "1")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"wall-8-tables-{width}x{height}.png"))
