@@ -7,16 +7,18 @@ round 1 closes the draw by table, not a ranking; no CSP violation."""
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from ledger.models import Member
 from ledger.services import tournaments as tour
 from ledger.tests import factories
 from ledger.tests.e2e.conftest import ARTIFACTS
-from ledger.tests.helpers import settle_zero_sum
+from ledger.tests.helpers import set_round_start, settle_zero_sum
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -139,6 +141,11 @@ def test_the_wall_fits_every_screen(pages, size):
         look(page, f"{size}-draw-{language}", width, height)
         assert sorted(every_page(page, "wall-seats-list")) == sorted(names)
         assert sorted(every_page(page, "wall-draw-list")) == sorted(names)
+    # The signal: the clock's words in the club's language, whole beside the name.
+    set_round_start(r.pk, timezone.now() - datetime.timedelta(hours=3))
+    page.goto(f"/c/{club.slug}/t/{t.pk}/wall/")
+    expect(page.locator("#wall-clock.over")).to_be_visible()
+    look(page, f"{size}-signal-{language}", 1280, 720)
 
     scores = {3: [60, -20, -40], 4: [150, 35, -65, -120], 5: [200, 40, -10, -100, -130]}
     for rt in r.round_tables.select_related("table"):
