@@ -99,6 +99,9 @@ def every_page(page, box: str) -> list[str]:
     return seen
 
 
+FONT = "(s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize)"
+
+
 def look(page, name: str, width: int, height: int) -> None:
     page.set_viewport_size({"width": width, "height": height})
     laid_elsewhere = page.locator(f'[data-pages]:not([data-laid-for="{width}x{height}"])')
@@ -106,6 +109,10 @@ def look(page, name: str, width: int, height: int) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"tournament-wall-{name}-{width}x{height}.png"))
     assert page.evaluate(CUT) == []
+    # Readable from a few metres: the countdown large, the seats 16 px at least.
+    if page.locator("#wall-clock").count():
+        assert page.evaluate(FONT, "#wall-clock") >= 60
+    assert page.evaluate(FONT, "#wall-seats li") >= 16
 
 
 @pytest.mark.parametrize("size", sorted(FIELDS))
