@@ -569,6 +569,22 @@ def where_to_sit_in(round_: Round, names: dict[str, str]) -> list[dict]:
     return sorted(rows, key=lambda r: r["name"].casefold())
 
 
+def draw_of(seats: list[dict]) -> dict:
+    """Return the draw by table from ``where_to_sit``'s rows: ``tables`` (each its number and
+    its players' names in seat order) and ``byes`` (names), for the hall's wall."""
+    tables: dict[int, list[dict]] = {}
+    for row in seats:
+        if row["table"] is not None:
+            tables.setdefault(row["table"], []).append(row)
+    return {
+        "tables": [
+            {"number": n, "names": [r["name"] for r in sorted(rows, key=lambda r: r["seat"])]}
+            for n, rows in sorted(tables.items())
+        ],
+        "byes": [row["name"] for row in seats if row["table"] is None],
+    }
+
+
 def rules_note(tournament: Tournament) -> str:
     """Return the note under a ranking: the format, the tie-break order and the seed."""
     rules = engine.FORMATS[tournament.tournament_format]

@@ -47,7 +47,6 @@ from ledger.web.refusals import log_refusal
 logger = logging.getLogger(__name__)
 
 ADMIN = Member.Role.ADMIN
-WALL_STANDINGS = 15  # the top of the live standings that fits the wall at 1280x720
 
 
 def _tournament(request, pk):
@@ -684,16 +683,22 @@ def tournament_ranking_pdf(request, pk):
 @club_role()
 def tournament_wall(request, pk):
     """The hall's screen: the round's countdown in large type, where every player sits
-    (alphabetically) and the live standings; refreshed by htmx."""
+    (alphabetically) and, once a round has closed, the live standings; before that the
+    published draw by table (a ranking of all at 0 in lot order would mislead). Lists too long
+    for the screen page by themselves (static/ledger/wall-pages.js); refreshed by htmx."""
     tournament = _tournament(request, pk)
     current = tournament.rounds.exclude(status=Round.Status.DRAFTED).order_by("-number").first()
+    standings = _standings(tournament)
+    seats = reads.where_to_sit(current)
+    drawn = standings.rounds == 0
     context = {
         "tournament": tournament,
         "club": request.club,
         "round": current,
         "clock": _clock(current) if current and current.status == Round.Status.PLAYING else None,
-        "seats": reads.where_to_sit(current),
-        "standings": _standings(tournament).lines[:WALL_STANDINGS],
+        "seats": seats,
+        "draw": reads.draw_of(seats) if drawn else None,
+        "standings": None if drawn else standings.lines,
     }
     if request.htmx:
         return render(request, "ledger/tournaments/_wall_live.html", context)

@@ -80,3 +80,69 @@ def test_the_wall_at_1920x1080(browser, live_server):
     finally:
         context.close()
     assert violations == []
+
+
+# What of the evening wall is not whole inside the screen, or cut inside its box.
+CUT = """() => {
+  const out = [];
+  const inside = (el, box) => {
+    const r = el.getBoundingClientRect();
+    return r.left >= box.left - 0.5 && r.right <= box.right + 0.5
+      && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
+  };
+  const screen = {left: 0, top: 0, right: innerWidth, bottom: innerHeight};
+  document.querySelectorAll('.wall-balances strong, .cup-points, #wall-ranking li strong')
+    .forEach((el) => {
+      if (el.offsetParent === null) return;  // on another page
+      const box = el.closest('.wall-table, #wall-ranking-list').getBoundingClientRect();
+      if (!inside(el, screen) || !inside(el, box)) out.push(`cut: ${el.textContent}`);
+      if (el.scrollWidth > el.clientWidth + 1) out.push(`clipped: ${el.textContent}`);
+    });
+  const root = document.scrollingElement;
+  if (root.scrollWidth > innerWidth || root.scrollHeight > innerHeight)
+    out.push(`scrolls: ${root.scrollWidth}x${root.scrollHeight}`);
+  return out;
+}"""
+
+
+def test_eight_tables_fit_the_wall(pages):
+    """Eight tables of four and five with names of up to 30 characters fit 1920x1080 and
+    1280x720 whole (every table shown, nothing to scroll, every balance and cup whole); the
+    evening's ranking of 36 pages by itself, every member on exactly one of its pages."""
+    club = factories.make_club(slug="wall", name="Hjørring Tarokklub")
+    factories.make_season(club)
+    viewer = factories.make_member(club, "Væg", Member.Role.MEMBER, login=True)
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
+    everyone = []
+    for number in range(8):
+        seated = [
+            factories.make_member(club, f"Spiller {number}{seat} Christoffersen-Kjærgaard"[:30])
+            for seat in range(5 if number < 4 else 4)
+        ]
+        services.table_open(evening=evening, members=seated)
+        everyone += [m.name for m in seated]
+
+    page = pages(viewer.user, width=1920, height=1080)
+    page.clock.install()
+    page.goto(f"/c/{club.slug}/evening/{evening.pk}/wall/")
+    expect(page.locator(".wall-table")).to_have_count(8)
+    for width, height in [(1920, 1080), (1280, 720)]:
+        page.set_viewport_size({"width": width, "height": height})
+        laid_elsewhere = page.locator(f'[data-pages]:not([data-laid-for="{width}x{height}"])')
+        expect(laid_elsewhere).to_have_count(0)  # the pages are laid for this size
+        expect(page.locator("#wall-tables")).to_have_attribute("data-page-count", "1")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"wall-8-tables-{width}x{height}.png"))
+        ranking = page.locator("#wall-ranking-list")
+        count = int(ranking.get_attribute("data-page-count"))
+        first = int(ranking.get_attribute("data-page"))
+        seen = []
+        for turn in range(count):
+            expect(ranking).to_have_attribute("data-page", str((first - 1 + turn) % count + 1))
+            assert page.evaluate(CUT) == []
+            seen += page.evaluate(
+                "() => [...document.querySelectorAll('#wall-ranking li[data-member]')]"
+                ".filter((el) => el.offsetParent !== null).map((el) => el.dataset.member)"
+            )
+            page.clock.run_for(10_000)
+        assert sorted(seen) == sorted(everyone)

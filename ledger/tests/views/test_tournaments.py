@@ -13,6 +13,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from ledger.models import Entry, Round, Tournament, Transfer
+from ledger.selectors.tournaments import draw_of
 from ledger.services import tournaments as tour
 from ledger.tests.factories import make_club, make_member, make_tournament
 from ledger.tests.helpers import client_for, first_hand_again, random_hand_at
@@ -279,3 +280,61 @@ def test_the_kept_standings_follow_a_correction_and_a_withdrawal(director):
     tour.entry_withdraw(entry=Entry.objects.get(tournament=t, name="Ana"))
     withdrawn = table_of(client.get(page))
     assert withdrawn != corrected and withdrawn == fresh()
+
+
+def test_the_wall_shows_the_draw_until_the_first_round_closes(director):
+    """Before any round has closed the hall's wall shows the published draw (each table's
+    number and its players in seat order), not a ranking of all at 0 in lot order; a drafted
+    draw is not shown; once round 1 closes the standings replace the draw, every entry of
+    them (the wall pages them), and stay while round 2 is drawn and played."""
+    club, client = director
+    t = make_tournament(club, NAMES, params={"rounds": 2})
+    wall = url("tournament_wall", pk=t.pk)
+    page = client.get(wall).content.decode()
+    assert gettext("No draw published yet.") in page and 'id="wall-ranking"' not in page
+
+    r = tour.round_draw(tournament=t)
+    page = client.get(wall).content.decode()
+    assert 'data-table="1"' not in page and 'id="wall-ranking"' not in page  # a draft
+
+    tour.round_publish(round_=r)
+    names = dict(Entry.objects.filter(tournament=t).values_list("code", "name"))
+    for step in ("published", "playing"):
+        page = client.get(wall, headers={"HX-Request": "true"}).content.decode()
+        assert 'id="wall-draw"' in page and 'id="wall-ranking"' not in page, step
+        for number, seats in enumerate(r.tables, 1):
+            row = page[page.index(f'<li data-table="{number}">') :]
+            row = row[: row.index("</li>")]
+            seated = [f'data-player="{names[c]}"' for c in seats]
+            assert [row.index(s) for s in seated] == sorted(row.index(s) for s in seated)
+        if step == "published":
+            r = tour.round_start(round_=r)
+
+    tour.round_close(round_=r)
+    page = client.get(wall).content.decode()
+    assert 'id="wall-ranking"' in page and 'id="wall-draw"' not in page
+    assert page.count("<tr data-player=") == len(NAMES)
+    r2 = tour.round_publish(round_=tour.round_draw(tournament=t))
+    tour.round_start(round_=r2)
+    page = client.get(wall).content.decode()
+    assert 'id="wall-ranking"' in page and 'id="wall-draw"' not in page
+
+
+def test_the_draw_by_table_keeps_seat_order_and_lists_the_byes():
+    """``draw_of`` turns where-to-sit's alphabetical rows into the tables in number order,
+    each its names in seat order, and the byes apart."""
+    rows = [
+        {"name": "Ana", "table": 2, "seat": 2},
+        {"name": "Bor", "table": None, "seat": None},
+        {"name": "Cene", "table": 1, "seat": 3},
+        {"name": "Dana", "table": 2, "seat": 1},
+        {"name": "Eva", "table": 1, "seat": 1},
+        {"name": "Franc", "table": 1, "seat": 2},
+    ]
+    assert draw_of(rows) == {
+        "tables": [
+            {"number": 1, "names": ["Eva", "Franc", "Cene"]},
+            {"number": 2, "names": ["Dana", "Ana"]},
+        ],
+        "byes": ["Bor"],
+    }
