@@ -554,3 +554,14 @@ def test_the_round_sheets_cost_the_same_queries_after_one_round_or_three():
     after_one = sheets(first)
     play(t, given[1:], score_table)
     assert sheets(first) == after_one
+
+
+def test_the_draw_sheet_names_its_group_column_and_keeps_its_widths(dp):
+    """A draw in seeded groups: the group column has its header, and every table's columns
+    stand at the same places (fixed widths, whatever the names)."""
+    _t, rounds = dp
+    assert rounds[0].kind == "seeded_groups"
+    with translation.override("en"):
+        _name, _, content = reports.tournament_draw_pdf(round_=rounds[0])
+    _reader, text = pdf_text(content)
+    assert flat(text).count("Seat Player Club Group") == len(rounds[0].tables)
