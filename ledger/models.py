@@ -1157,6 +1157,7 @@ class RoundTable(models.Model):
         TARGET = "target", _("the hands target")
         TIME = "time", _("the time")
         SHORT = "short", _("too few players")
+        DIRECTOR = "director", _("the director, before the time")
 
     round = models.ForeignKey(
         Round, verbose_name=_("round"), on_delete=models.PROTECT, related_name="round_tables"

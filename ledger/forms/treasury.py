@@ -63,7 +63,7 @@ class CloseForm(forms.Form):
 
 
 class ReopenForm(forms.Form):
-    """Reopen a closed evening; the reason is logged."""
+    """Reopen a closed evening or a tournament's closed round; the reason is logged."""
 
     reason = forms.CharField(
         label=_("Reason"), max_length=500, widget=forms.Textarea(attrs={"rows": 2})

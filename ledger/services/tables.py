@@ -34,6 +34,7 @@ from ledger.services.errors import (
 from ledger.services.ledger import (
     TableLedger,
     check_writable,
+    live_postings,
     lock_evening,
     lock_table,
     next_hand_number,
@@ -349,6 +350,20 @@ def table_close(*, table: Table, by=None) -> Table:
         table = lock_table(table.pk)
         table.evening = evening
         return close_locked(table, by=by)
+
+
+def reopen_locked(table: Table, *, by=None, note: str = "") -> Table:
+    """Open again the closed ``table`` locked by the caller's transaction: its close's split
+    is reversed (a reversal, never an edit) and it takes hands again."""
+    if table.status != Table.Status.CLOSED:
+        raise LedgerError(_("the table is not closed"), "table")
+    ledger = TableLedger(table)
+    for posting in live_postings(table):
+        if posting.kind == Posting.Kind.SPLIT:
+            ledger.reverse(posting, by=by, note=note)
+    table.status = Table.Status.OPEN
+    table.save(update_fields=["status"])
+    return table
 
 
 def close_locked(table: Table, *, by=None) -> Table:

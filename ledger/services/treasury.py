@@ -31,7 +31,6 @@ from ledger.services.errors import (
 )
 from ledger.services.ledger import (
     TableLedger,
-    live_postings,
     lock_evening,
     lock_table,
     post_split,
@@ -40,7 +39,7 @@ from ledger.services.ledger import (
     touched,
     writing,
 )
-from ledger.services.tables import check_club_evening
+from ledger.services.tables import check_club_evening, reopen_locked
 
 
 def jeton_expected(table: Table, balances: dict[str, int] | None = None) -> dict[str, int]:
@@ -228,12 +227,7 @@ def evening_reopen(*, evening: Evening, reason: str, by=None) -> Evening:
         ):
             touched(table_id=table.pk)
             table.evening = evening
-            ledger = TableLedger(table)
-            for posting in live_postings(table):
-                if posting.kind == Posting.Kind.SPLIT:
-                    ledger.reverse(posting, by=by, note=reason)
-            table.status = Table.Status.OPEN
-            table.save(update_fields=["status"])
+            reopen_locked(table, by=by, note=reason)
         seals.seal_log(
             EveningLog.objects.create(evening=evening, action="reopen", reason=reason, by=by)
         )

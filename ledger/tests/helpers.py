@@ -417,6 +417,7 @@ MATRIX = {
     "tournament_round_publish": (None, "admin"),
     "tournament_round_start": (None, "admin"),
     "tournament_round_close": (None, "admin"),
+    "tournament_round_reopen": (None, "admin"),
     "tournament_round_unpublish": (None, "admin"),
     "tournament_round_release": (None, "admin"),
     "tournament_round_substitute": (None, "admin"),

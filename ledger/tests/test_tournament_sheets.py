@@ -117,7 +117,8 @@ def test_the_table_sheet_of_a_round_table(dp):
     assert reader.metadata.title == "DP Kranj: round 1, table 4 · Tarok Kranj"
     assert "Dec. 5, 2026 · Slovenian Tarok · Round 1 · Table 4" in text
     assert re.search(
-        r"Played from \d\d:\d\d to \d\d:\d\d · ended by: the time · 0 of 21 hands", text
+        r"Played from \d\d:\d\d to \d\d:\d\d · ended by: the director, before the time · 0 of 21 hands",
+        flat(text),
     )
     assert "Adjustment +80 80" in text and "Total +40 +50 -90 0" in text  # the ordinary sheet
     assert "Seat Player Club Table score (before the split) Place Points Signature" in text
@@ -185,7 +186,7 @@ def test_the_table_sheet_marks_a_substitute_and_a_leaver_and_lists_the_correctio
         _, _, other_sheet = sheet_pdf(r, 2)
     reader, text = pdf_text(content)
     assert len(reader.pages) == 1
-    assert "3 of 21 hands · hand 3 begun before the signal" in text
+    assert "3 of 21 hands · hand 3 begun before the signal" in flat(text)
     hands = re.findall(r"^([1-3]) (?:Ana|Bor|Cene|Dana|Eva|Franc) ", text, re.M)
     assert hands[:3] == ["1", "2", "3"]  # each hand's row: its number and dealer
     flat_text = flat(text)
@@ -211,7 +212,7 @@ def test_the_round_result_shows_the_standings_after_its_round(dp):
     reader, text = pdf_text(content)
     assert page_size(reader) == A4
     assert "Dec. 5, 2026 · Slovenian Tarok · drawn in seeded groups · provisional" in text
-    assert "Table 1 · 0 of 21 hands · ended by: the time" in text
+    assert "Table 1 · 0 of 21 hands · ended by: the director, before the time" in flat(text)
     assert "1 Ana +150 1 2.00\n2 Eva -40 3 0.50\n3 Jana +60 2 1.00" in text
     assert "1 Dana +80 1 1.50\n2 Franc +80 1 1.50\n3 Lara -60 3 0.50" in text
     assert "Standings after round 1" in text

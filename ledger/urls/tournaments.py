@@ -27,6 +27,7 @@ urlpatterns = [
     path("t/round/<int:pk>/publish/", views.round_publish, name="tournament_round_publish"),
     path("t/round/<int:pk>/start/", views.round_start, name="tournament_round_start"),
     path("t/round/<int:pk>/close/", views.round_close, name="tournament_round_close"),
+    path("t/round/<int:pk>/reopen/", views.round_reopen, name="tournament_round_reopen"),
     path("t/round/<int:pk>/unpublish/", views.round_unpublish, name="tournament_round_unpublish"),
     path("t/round/<int:pk>/release/", views.round_release, name="tournament_round_release"),
     path(

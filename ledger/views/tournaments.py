@@ -32,6 +32,7 @@ from ledger.forms.tournaments import (
     SwapForm,
     TournamentForm,
 )
+from ledger.forms.treasury import ReopenForm
 from ledger.models import Club, Entry, Member, Round, RoundTable, Table, tournament_format_choices
 from ledger.selectors import tournaments as reads
 from ledger.services import tournaments as service
@@ -307,7 +308,10 @@ def tournament_reopen(request, pk):
 def tournament_round(request, pk):
     """A round: its draw (seats, groups, byes, mode, the checker's warnings), the swap before
     publishing, then the clock and every table's progress, then the round's result."""
-    round_ = _round(request, pk)
+    return _round_page(request, _round(request, pk))
+
+
+def _round_page(request, round_: Round, *, status: int = 200, **extra):
     view = reads.round_view(round_)
     return render(
         request,
@@ -324,7 +328,12 @@ def tournament_round(request, pk):
             "substitute_form": _substitute_form(request, round_, view),
             "log": reads.log_lines(round_.log, {c: n for c, n in view.players}),
             "corrections": reads.corrections(round_.tournament, round_=round_),
+            "may_reopen": round_.status == Round.Status.CLOSED
+            and not round_.tournament.rounds.filter(number__gt=round_.number).exists(),
+            "reopen_form": ReopenForm(),
+            **extra,
         },
+        status=status,
     )
 
 
@@ -379,7 +388,38 @@ def round_start(request, pk):
 @club_role(ADMIN)
 @require_POST
 def round_close(request, pk):
+    """Close the round, after a confirmation that names every table still below its target
+    while the time is not up (a slip of the finger closes nothing)."""
+    round_ = _round(request, pk)
+    if request.POST.get("confirm") != "1" and round_.status == Round.Status.PLAYING:
+        view = reads.round_view(round_)
+        signal = round_.signal_at
+        early = signal is not None and timezone.now() < signal
+        short = [
+            t
+            for t in view.tables
+            if early and t.status == "open" and t.target is not None and t.hands < t.target
+        ]
+        return _round_page(request, round_, confirm_close={"early": early, "short": short})
     return _round_action(request, pk, lambda r: service.round_close(round_=r, by=request.user))
+
+
+@club_role(ADMIN)
+@require_POST
+def round_reopen(request, pk):
+    """Reopen a closed round with the director's reason (no later round drawn yet)."""
+    round_ = _round(request, pk)
+    form = ReopenForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, gettext("Give the reason for reopening the round."))
+        return _round_page(request, round_, status=422)
+    try:
+        service.round_reopen(round_=round_, reason=form.cleaned_data["reason"], by=request.user)
+    except LedgerError as error:
+        _refused(request, error)
+        return _round_page(request, round_, status=422)
+    messages.success(request, gettext("The round is reopened."))
+    return _to_round(request, round_)
 
 
 @club_role(ADMIN)

@@ -78,7 +78,7 @@ from ledger.services.tournaments.links import (
     round_table_release,
     round_table_report_missing,
 )
-from ledger.services.tournaments.play import round_close, round_start
+from ledger.services.tournaments.play import round_close, round_reopen, round_start
 from ledger.services.tournaments.results import round_results, table_ended_by, table_scores
 from ledger.services.tournaments.state import (
     current_standings,
@@ -121,6 +121,7 @@ __all__ = [
     "round_draw",
     "round_publish",
     "round_redraw",
+    "round_reopen",
     "round_results",
     "round_set_draw",
     "round_start",

@@ -115,7 +115,9 @@ def tournament_hand_correct(
             fields = {"results": results[other.pk]}
             if other.pk == rt.pk:  # a voided hand may change what the table played
                 fields["hands_played"] = hands_played(table.pk)
-                fields["ended_by"] = table_ended_by(other, params, round_.tournament.game)
+                fields["ended_by"] = table_ended_by(
+                    other, params, round_.tournament.game, closed_at=round_.closed_at
+                )
             changed_fields = [k for k, v in fields.items() if getattr(other, k) != v]
             for key in changed_fields:
                 setattr(other, key, fields[key])

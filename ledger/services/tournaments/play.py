@@ -149,10 +149,11 @@ def round_close(*, round_: Round, by=None) -> Round:
             rt.table = table
         results, bye_points, leavers = round_results(round_, round_tables)
         params = tournament_params(locked_t)
+        now = timezone.now()
         for rt in round_tables:
             rt.results = results[rt.pk]
             rt.hands_played = hands_played(rt.table_id)
-            rt.ended_by = table_ended_by(rt, params, locked_t.game)
+            rt.ended_by = table_ended_by(rt, params, locked_t.game, closed_at=now)
             rt.save(update_fields=["results", "hands_played", "ended_by"])
         round_.bye_rows.update(points=bye_points)
         for code in leavers:
@@ -160,11 +161,58 @@ def round_close(*, round_: Round, by=None) -> Round:
                 withdrawn_after=round_.number
             )
         round_.status = Round.Status.CLOSED
-        round_.closed_at = timezone.now()
+        round_.closed_at = now
         log_act(round_, "close", by)
         round_.save(update_fields=["status", "closed_at", "log"])
         last = engine.FORMATS[locked_t.tournament_format].last_round(params.rounds)
         if round_.number >= last:
             locked_t.status = Tournament.Status.PROVISIONAL
             locked_t.save(update_fields=["status"])
+    return round_
+
+
+def round_reopen(*, round_: Round, reason: str, by=None) -> Round:
+    """Reopen a closed round by the director, with a reason, while no later round exists (its
+    draw would rest on this round's results): every table's close is reversed and the table
+    opened again, the round's results, byes' points and withdrawals after it cleared, the
+    round playing again (its clock where it was) and the tournament running; logged. A final
+    tournament is reopened first (``tournament_reopen``)."""
+    if not reason or not reason.strip():
+        raise LedgerError(_("reopening a round needs a reason"), "reason")
+    round_ = Round.objects.select_related("tournament").get(pk=round_.pk)
+    with writing():
+        tournament = lock_tournament(round_.tournament)
+        round_ = lock_round(round_.pk)
+        if round_.status != Round.Status.CLOSED:
+            raise LedgerError(_("only a closed round can be reopened"), "__all__")
+        if tournament.status == Tournament.Status.FINAL:
+            raise LedgerError(_("the tournament is final: reopen the tournament first"), "__all__")
+        later = tournament.rounds.filter(number__gt=round_.number).order_by("number").first()
+        if later is not None:
+            raise LedgerError(
+                _(
+                    "round {number} is drawn already: withdraw its draw first, or correct "
+                    "the hand instead"
+                ).format(number=later.number),
+                "__all__",
+            )
+        evening = lock_evening(tournament.evening_id)
+        round_tables = list(round_.round_tables.order_by("number"))
+        leavers = [c for rt in round_tables for c, r in rt.results.items() if r.get("left")]
+        for rt in sorted(round_tables, key=lambda r: r.table_id):
+            table = lock_table(rt.table_id)
+            table.evening = evening
+            table_services.reopen_locked(table, by=by, note=reason)
+        RoundTable.objects.filter(round=round_).update(results={}, hands_played=None, ended_by="")
+        round_.bye_rows.update(points="")
+        Entry.objects.filter(
+            tournament=tournament, withdrawn_after=round_.number, code__in=leavers
+        ).update(withdrawn_after=None)
+        round_.status = Round.Status.PLAYING
+        round_.closed_at = None
+        log_act(round_, "reopen", by, reason=reason.strip())
+        round_.save(update_fields=["status", "closed_at", "log"])
+        if tournament.status == Tournament.Status.PROVISIONAL:
+            tournament.status = Tournament.Status.RUNNING
+            tournament.save(update_fields=["status"])
     return round_

@@ -26,16 +26,19 @@ from ledger.tournaments.engine.errors import TournamentError
 from ledger.tournaments.engine.rules import BEFORE_SPLIT
 
 
-def table_ended_by(rt: RoundTable, params: engine.Params, game: str) -> str:
+def table_ended_by(rt: RoundTable, params: engine.Params, game: str, *, closed_at) -> str:
     """Return why a round table's round ended (section 10): ``short`` when a player left and
-    too few stayed for the game, ``target`` when it played its hands target, else ``time``."""
+    too few stayed for the game, ``target`` when it played its hands target, ``director`` when
+    the round was closed (at ``closed_at``) before its signal, else ``time``."""
     staying = Seat.objects.filter(table_id=rt.table_id, left=False).count()
     short = staying < get_game(game).features.min_seats
+    signal = rt.round.signal_at
     return engine.ended_by(
         params=params,
         table_size=len(rt.seats),
         hands_played=hands_played(rt.table_id),
         short=short,
+        before_signal=signal is not None and closed_at < signal,
     )
 
 

@@ -301,6 +301,10 @@ def test_a_25_player_dm_round_at_tables_of_four_and_three(pages):
         "data-hands", "2"
     )
     page.locator("#close-form button").click()
+    # A confirmation first, naming the tables below their target while time is left.
+    expect(page.locator("#close-confirm")).to_be_visible()
+    expect(page.locator("#close-short li").first).to_be_visible()
+    page.locator("#close-form button").click()
     expect(page.locator("#round-status")).to_have_text("lukket")
     expect(page.locator("#round-clock")).to_have_count(0)  # no time left once closed
     heads = page.locator('#draw .draw-table[data-table="1"] thead th')

@@ -532,7 +532,52 @@ def test_publishing_gives_every_table_its_own_link_and_the_close_says_why_it_end
     services.table_leave(table=by_number[3].table, member=leaver)
     tour.round_close(round_=r)
     ended = dict(RoundTable.objects.filter(round=r).values_list("number", "ended_by"))
+    # Closed by the director before the signal: the tables below their target say so.
+    assert ended == {1: "target", 2: "director", 3: "short", 4: "director"}
+    assert verify_ledger().ok
+    # Reopened, and closed again after the signal: the time ended them.
+    tour.round_reopen(round_=r, reason="closed by a slip")
+    set_round_start(r.pk, r.started_at - datetime.timedelta(minutes=95))
+    tour.round_close(round_=r)
+    ended = dict(RoundTable.objects.filter(round=r).values_list("number", "ended_by"))
     assert ended == {1: "target", 2: "time", 3: "short", 4: "time"}
+    assert verify_ledger().ok
+
+
+def test_the_director_reopens_a_closed_round():
+    """A round closed by a slip is reopened with a reason: its tables take hands again (each
+    close reversed, never edited), its results and withdrawals are cleared, the tournament is
+    running again; closing it again writes the results of every hand. Refused: without a
+    reason, a round not closed, once the next round is drawn, and nothing is written."""
+    t = slovenian_tournament(rounds=2)
+    twelve(t)
+    r = tour.round_draw(tournament=t)
+    tour.round_publish(round_=r)
+    r = tour.round_start(round_=r)
+    rt = r.round_tables.select_related("table__evening", "round__tournament").get(number=1)
+    rng = random.Random(5)
+    random_hand_at(rt.table, rng)
+    with pytest.raises(LedgerError, match="only a closed round"):
+        tour.round_reopen(round_=r, reason="x")
+    r = tour.round_close(round_=r)
+    with pytest.raises(LedgerError, match="needs a reason") as caught:
+        tour.round_reopen(round_=r, reason="  ")
+    assert caught.value.field == "reason"
+    r = tour.round_reopen(round_=r, reason="closed by a slip")
+    assert r.status == Round.Status.PLAYING and r.closed_at is None
+    assert r.log[-1]["action"] == "reopen" and r.log[-1]["reason"] == "closed by a slip"
+    assert Table.objects.filter(round_table__round=r, status="open").count() == 4
+    assert all(not x.results and x.ended_by == "" for x in r.round_tables.all())
+    random_hand_at(rt.table, rng)  # the table takes hands again
+    r = tour.round_close(round_=r)
+    rt.refresh_from_db()
+    assert rt.hands_played == 2 and set(rt.results) == set(rt.seats)
+    assert verify_ledger().ok
+    tour.round_draw(tournament=t)
+    with pytest.raises(LedgerError, match="round 2 is drawn already"):
+        tour.round_reopen(round_=r, reason="again")
+    r.refresh_from_db()
+    assert r.status == Round.Status.CLOSED
     assert verify_ledger().ok
 
 

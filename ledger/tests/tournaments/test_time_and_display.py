@@ -84,6 +84,9 @@ def test_why_a_table_ended_and_the_minimum():
     assert ended_by(params=DP, table_size=3, hands_played=21) == "target"
     assert ended_by(params=DP, table_size=3, hands_played=15) == "time"
     assert ended_by(params=DP, table_size=3, hands_played=4, short=True) == "short"
+    # Closed by the director before the signal: "director", unless the target was played.
+    assert ended_by(params=DP, table_size=3, hands_played=15, before_signal=True) == "director"
+    assert ended_by(params=DP, table_size=3, hands_played=21, before_signal=True) == "target"
     strict = params_for("sl_dp", {"min_hands": 18})
     assert below_minimum(params=strict, hands_played=15)
     assert not below_minimum(params=DP, hands_played=1)

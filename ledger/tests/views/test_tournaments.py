@@ -92,7 +92,11 @@ def test_a_tournament_from_creation_to_the_final_ranking(director):
     assert 'id="wall-clock"' in wall and wall.index('data-player="Ana"') < wall.index(
         'data-player="Bor"'
     )
-    client.post(url("tournament_round_close", pk=r.pk))
+    asked = client.post(url("tournament_round_close", pk=r.pk))
+    assert asked.status_code == 200 and 'id="close-confirm"' in asked.content.decode()
+    r.refresh_from_db()
+    assert r.status == "playing"  # one tap closes nothing
+    client.post(url("tournament_round_close", pk=r.pk), {"confirm": "1"})
     r.refresh_from_db()
     assert r.status == "closed"
     after_one = page_queries(client, t, r)
@@ -100,7 +104,7 @@ def test_a_tournament_from_creation_to_the_final_ranking(director):
     client.post(url("tournament_draw", pk=t.pk))
     r2 = Round.objects.get(tournament=t, number=2)
     for step in ("publish", "start", "close"):
-        client.post(url(f"tournament_round_{step}", pk=r2.pk))
+        client.post(url(f"tournament_round_{step}", pk=r2.pk), {"confirm": "1"})
     t.refresh_from_db()
     assert t.status == "provisional"
     assert page_queries(client, t, r) == after_one  # a fixed number, whatever the rounds

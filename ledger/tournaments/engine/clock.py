@@ -22,7 +22,8 @@ from .rules import FINAL, Params
 TARGET = "target"
 TIME = "time"
 SHORT = "short"
-ENDED_BY = (TARGET, TIME, SHORT)
+DIRECTOR = "director"
+ENDED_BY = (TARGET, TIME, SHORT, DIRECTOR)
 
 
 def time_limit_min(params: Params, kind: str) -> int:
@@ -99,14 +100,23 @@ def admit_hand(
     return HandAdmission(True, TARGET if reaches_target else None)
 
 
-def ended_by(*, params: Params, table_size: int, hands_played: int, short: bool = False) -> str:
-    """Return why a closed table's round ended: ``short``, ``target`` or ``time``."""
+def ended_by(
+    *,
+    params: Params,
+    table_size: int,
+    hands_played: int,
+    short: bool = False,
+    before_signal: bool = False,
+) -> str:
+    """Return why a closed table's round ended: ``short``, ``target``, ``time``, or
+    ``director`` when the director closed the round before its signal with the table below its
+    target."""
     if short:
         return SHORT
     target = params.target_for(table_size)
     if target is not None and hands_played >= target:
         return TARGET
-    return TIME
+    return DIRECTOR if before_signal else TIME
 
 
 def below_minimum(*, params: Params, hands_played: int) -> bool:
