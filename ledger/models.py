@@ -1010,6 +1010,7 @@ class Tournament(models.Model):
         RUNNING = "running", _("running")
         PROVISIONAL = "provisional", _("provisional")
         FINAL = "final", _("final")
+        CANCELLED = "cancelled", _("cancelled")
 
     club = models.ForeignKey(
         Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="tournaments"

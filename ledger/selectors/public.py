@@ -30,9 +30,14 @@ def published_club(*, slug: str, known: Club | None = None) -> Club | None:
 
 def published_tournaments(*, club: Club) -> list[Tournament]:
     """Return the club's tournaments with at least one published draw, newest first (a
-    tournament whose draws are all unpublished shows nothing yet; one query)."""
+    tournament whose draws are all unpublished shows nothing yet, a cancelled one nothing at
+    all; one query)."""
     published = Round.objects.filter(tournament=OuterRef("pk")).exclude(status=Round.Status.DRAFTED)
-    return list(Tournament.objects.filter(Exists(published), club=club).order_by("-date", "-pk"))
+    return list(
+        Tournament.objects.filter(Exists(published), club=club)
+        .exclude(status=Tournament.Status.CANCELLED)
+        .order_by("-date", "-pk")
+    )
 
 
 def closed_evenings(*, season: Season) -> list[Evening]:

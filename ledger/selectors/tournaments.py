@@ -826,6 +826,7 @@ LOG_ACTIONS = {
     "substitute": _("a substitute seated"),
     "finish": _("made final"),
     "reopen": _("reopened"),
+    "cancel": _("cancelled"),
 }
 
 

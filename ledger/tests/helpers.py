@@ -405,6 +405,7 @@ MATRIX = {
     "tournament_draw": (None, "admin"),
     "tournament_finish": (None, "admin"),
     "tournament_reopen": (None, "admin"),
+    "tournament_cancel": (None, "admin"),
     "tournament_standings": ("member", None),
     "tournament_wall": ("member", None),
     "tournament_ranking_pdf": ("member", None),

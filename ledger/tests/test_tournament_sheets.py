@@ -117,7 +117,8 @@ def test_the_table_sheet_of_a_round_table(dp):
     assert reader.metadata.title == "DP Kranj: round 1, table 4 · Tarok Kranj"
     assert "Dec. 5, 2026 · Slovenian Tarok · Round 1 · Table 4" in text
     assert re.search(
-        r"Played from \d\d:\d\d to \d\d:\d\d · ended by: the director, before the time · 0 of 21 hands",
+        r"Played from \d\d:\d\d to \d\d:\d\d · ended by: the director, before the time · "
+        r"0 of 21 hands",
         flat(text),
     )
     assert "Adjustment +80 80" in text and "Total +40 +50 -90 0" in text  # the ordinary sheet

@@ -11,6 +11,7 @@ urlpatterns = [
     path("t/<int:pk>/draw/", views.tournament_draw, name="tournament_draw"),
     path("t/<int:pk>/finish/", views.tournament_finish, name="tournament_finish"),
     path("t/<int:pk>/reopen/", views.tournament_reopen, name="tournament_reopen"),
+    path("t/<int:pk>/cancel/", views.tournament_cancel, name="tournament_cancel"),
     path("t/<int:pk>/standings/", views.tournament_standings, name="tournament_standings"),
     path("t/<int:pk>/ranking.pdf", views.tournament_ranking_pdf, name="tournament_ranking_pdf"),
     path("t/<int:pk>/wall/", views.tournament_wall, name="tournament_wall"),

@@ -12,6 +12,7 @@ and no URL names a member.
 
 from __future__ import annotations
 
+from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
@@ -84,6 +85,8 @@ def public_tournament(request, club, pk):
     """A tournament's ranking (after the closed rounds) and its published draws."""
     public = found(selectors.published_club(slug=club), "club")
     tournament = found(reads.tournament_for_club(club=public, pk=pk), "tournament")
+    if tournament.status == tournament.Status.CANCELLED:
+        raise Http404("cancelled")
     rounds = list(tournament.rounds.exclude(status="drafted").order_by("number"))
     context = {
         "public_club": public,

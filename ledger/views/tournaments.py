@@ -301,6 +301,22 @@ def tournament_reopen(request, pk):
     return _to_tournament(request, tournament)
 
 
+@club_role(ADMIN)
+@require_POST
+def tournament_cancel(request, pk):
+    """Cancel a tournament that will not be played to its end, with a reason (logged)."""
+    tournament = _tournament(request, pk)
+    try:
+        service.tournament_cancel(
+            tournament=tournament, reason=request.POST.get("reason", ""), by=request.user
+        )
+    except LedgerError as error:
+        _refused(request, error)
+        return _tournament_page(request, tournament, status=422)
+    messages.success(request, gettext("The tournament is cancelled."))
+    return _to_tournament(request, tournament)
+
+
 # --- a round -------------------------------------------------------------------------------
 
 

@@ -65,6 +65,7 @@ from ledger.services.tournaments.entries import (
     parse_ladder,
 )
 from ledger.services.tournaments.lifecycle import (
+    tournament_cancel,
     tournament_create,
     tournament_finish,
     tournament_reopen,
@@ -134,6 +135,7 @@ __all__ = [
     "stored_draw",
     "table_ended_by",
     "table_scores",
+    "tournament_cancel",
     "tournament_create",
     "tournament_finish",
     "tournament_hand_correct",

@@ -7,7 +7,7 @@ import datetime
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from ledger.models import Club, Tournament, validate_visible_name
+from ledger.models import Club, Round, Tournament, validate_visible_name
 from ledger.services.errors import LedgerError
 from ledger.services.ledger import touched, writing
 from ledger.services.tables import check_evening_date
@@ -94,5 +94,33 @@ def tournament_reopen(*, tournament: Tournament, reason: str, by=None) -> Tourna
             raise LedgerError(_("only a final tournament can be reopened"))
         tournament.status = Tournament.Status.PROVISIONAL
         log_act(tournament, "reopen", by, reason=reason.strip()[:500])
+        tournament.save(update_fields=["status", "log"])
+    return tournament
+
+
+def tournament_cancel(*, tournament: Tournament, reason: str, by=None) -> Tournament:
+    """Cancel a tournament that will not be played to its end (abandoned), with the director's
+    logged reason: a published draw not started is withdrawn (its links closed), and the
+    tournament leaves the public pages and the club's running tournaments. Refused while a
+    round is being played (close it first: its tables are closed with it) and once the
+    tournament is over."""
+    if not reason or not reason.strip():
+        raise LedgerError(_("cancelling a tournament needs a reason"), "reason")
+    with writing():
+        tournament = lock_tournament(tournament)
+        if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.RUNNING):
+            raise LedgerError(_("only a tournament not yet over can be cancelled"))
+        rounds = tournament.rounds.select_for_update(of=("self",))
+        if rounds.filter(status=Round.Status.PLAYING).exists():
+            raise LedgerError(_("a round is being played: close it first, then cancel"))
+        for round_ in rounds.filter(status=Round.Status.PUBLISHED):
+            round_.round_tables.all().delete()
+            round_.bye_rows.all().delete()
+            round_.status = Round.Status.DRAFTED
+            round_.published_at = None
+            log_act(round_, "unpublish", by)
+            round_.save(update_fields=["status", "published_at", "log"])
+        tournament.status = Tournament.Status.CANCELLED
+        log_act(tournament, "cancel", by, reason=reason.strip()[:500])
         tournament.save(update_fields=["status", "log"])
     return tournament

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from ledger import services
 from ledger.models import Evening, Posting, Table
+from ledger.selectors.verify import verify_ledger
 from ledger.services import tournaments as tour
 from ledger.tests.factories import make_club, make_member, make_tournament
 from ledger.tests.helpers import client_for
@@ -85,3 +86,41 @@ def test_starting_the_club_evening_goes_to_the_club_evening(playing):
     response = client.post(url("evening_start"), {"date": t.date.isoformat()})
     assert response.status_code == 302
     assert response["Location"] == url("evening", pk=club_evening.pk)
+
+
+def test_an_abandoned_published_tournament_is_cancelled_and_leaves_the_public_page():
+    """The director cancels a tournament whose round 1 is published but never started: the
+    draw is withdrawn (its links lead nowhere), the tournament is no longer running nor on the
+    public page; a reason is required, a round being played must be closed first."""
+    club = make_club(slug="kranj", name="Tarok Kranj", game="slovenian_tarok", language="en")
+    club.publish_results = True
+    club.save()
+    director = client_for(make_member(club, "Dora", role="admin", login=True).user)
+    t = make_tournament(club, NAMES, name="DP Kranj")
+    r = tour.round_publish(round_=tour.round_draw(tournament=t))
+    token = r.round_tables.first().token
+    public = reverse("public_club", kwargs={"club": "kranj"})
+    assert "DP Kranj" in director.get(public).content.decode()
+    refused = director.post(url("tournament_cancel", pk=t.pk), {"reason": " "})
+    assert refused.status_code == 422 and "needs a reason" in refused.content.decode()
+    response = director.post(url("tournament_cancel", pk=t.pk), {"reason": "the hall is shut"})
+    assert response.status_code == 302
+    t.refresh_from_db()
+    r.refresh_from_db()
+    assert t.status == "cancelled" and r.status == "drafted"
+    assert t.log[-1]["action"] == "cancel" and t.log[-1]["reason"] == "the hall is shut"
+    assert "DP Kranj" not in director.get(public).content.decode()
+    public_page = reverse("public_tournament", kwargs={"club": "kranj", "pk": t.pk})
+    assert director.get(public_page).status_code == 404
+    assert director.get(url("table_link", token=token)).status_code == 404
+    assert verify_ledger().ok
+
+
+def test_a_tournament_with_a_round_being_played_is_not_cancelled(playing):
+    _club, t, r, _club_evening, _client = playing
+    from ledger.services.errors import LedgerError
+
+    with pytest.raises(LedgerError, match="close it first"):
+        tour.tournament_cancel(tournament=t, reason="rain")
+    t.refresh_from_db()
+    assert t.status == "running"
