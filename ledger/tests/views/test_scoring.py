@@ -354,6 +354,21 @@ def test_a_late_arrival_has_a_dash_for_the_hands_before_he_sat(scorekeeper, club
     assert nets == {1: [-60, -20, 70], 2: [145, -75, -70], 3: [-25, 60, -45]}
 
 
+def test_the_seat_form_marks_a_member_who_sits_at_another_open_table(
+    scorekeeper, club, people, table
+):
+    """Erik sits at table 2 of the same evening: the seat form of table 1 offers him as "Erik
+    (ved bord 2)" (the service would refuse him), and Dorte, seated nowhere, plainly."""
+    names = ["Dorte", "Erik", "Finn", "Gitte"]
+    dorte, erik, finn, gitte = (factories.make_member(club, name) for name in names)
+    services.table_open(evening=table.evening, members=[erik, finn, gitte])
+    page = html.unescape(scorekeeper.get(url("table", pk=table.pk)).content.decode())
+    form = re.search(r'<select name="member"[^>]*>(.*?)</select>', page, re.S).group(1)
+    options = re.findall(r'<option value="(\d+)"[^>]*>(.*?)</option>', form)
+    assert (str(erik.pk), "Erik (ved bord 2)") in options
+    assert (str(dorte.pk), "Dorte") in options
+
+
 # --- entering hands ------------------------------------------------------------------------
 
 
