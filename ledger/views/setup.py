@@ -368,14 +368,21 @@ def invitations_pdf(request):
     return response
 
 
+def _invitation_refused(request, refused: invitations.InvitationRefused):
+    """Answer a refused link (410), in its club's language where the link is known."""
+    if refused.club is not None:
+        locale.use_club(request, refused.club)
+    return render(
+        request, "ledger/setup/invitation_refused.html", {"reason": refused.message}, status=410
+    )
+
+
 def invitation_accept(request, token):
     """The invited member chooses his user name and password and is logged in."""
     try:
         invitation = invitations.find(token)
     except invitations.InvitationRefused as refused:
-        return render(
-            request, "ledger/setup/invitation_refused.html", {"reason": refused.message}, status=410
-        )
+        return _invitation_refused(request, refused)
     member = invitation.member
     locale.use_club(request, member.club)  # the link reads in the club's language
     form = InvitationAcceptForm(request.POST or None, member=member)
@@ -389,12 +396,7 @@ def invitation_accept(request, token):
                     username=form.cleaned_data["username"],
                 )
             except invitations.InvitationRefused as refused:
-                return render(
-                    request,
-                    "ledger/setup/invitation_refused.html",
-                    {"reason": refused.message},
-                    status=410,
-                )
+                return _invitation_refused(request, refused)
             except ValidationError as error:
                 _errors_to_form(form, error)
             else:
