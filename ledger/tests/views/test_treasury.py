@@ -71,6 +71,16 @@ def test_treasury_screen_shows_expected_jetons(treasurer, evening):
         assert f'<td class="num">{expected}</td>' in html
 
 
+def test_every_count_input_is_labelled_with_its_account(treasurer, evening):
+    """Each jeton count input has an accessible name naming its account ("New count for
+    Anna"), as the column's header alone does not say whose count it is."""
+    html = treasurer.get(url("evening_treasury", evening)).content.decode()
+    inputs = re.findall(r"<input[^>]*count-input[^>]*>", html)
+    assert len(inputs) == len(EXPECTED)
+    labels = sorted(re.search(r'aria-label="([^"]+)"', i).group(1) for i in inputs if "aria" in i)
+    assert labels == sorted(f"New count for {name}" for name in EXPECTED)
+
+
 def test_an_exact_count_closes_cleanly(treasurer, evening, table):
     """Counted equal to expected: no difference, the evening closes without confirmation."""
     response = treasurer.post(
