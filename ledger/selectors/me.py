@@ -28,8 +28,9 @@ class Tonight:
 
 
 def tonight(*, member: Member) -> list[Tonight]:
-    """Return the member's accounts at open club evenings with their balances (one query).
-    A tournament's day is no club evening: the page shows its round, table and seat."""
+    """Return the member's accounts at the latest open club evening he sits at, with their
+    balances (one query). An earlier evening left open is no "this evening", and a
+    tournament's day is no club evening: the page shows its round, table and seat."""
     rows = (
         Account.objects.filter(
             member=member,
@@ -38,10 +39,12 @@ def tonight(*, member: Member) -> list[Tonight]:
             table__evening__kind=Evening.Kind.CLUB,
         )
         .select_related("table__evening", "summary")
-        .order_by("-table__evening__date", "table__number")
+        .order_by("-table__evening__date", "-table__evening_id", "table__number")
     )
-    result = []
+    result: list[Tonight] = []
     for account in rows:
+        if result and account.table.evening_id != result[0].evening_id:
+            break  # an earlier evening (the latest date comes first)
         summary = getattr(account, "summary", None)
         result.append(
             Tonight(

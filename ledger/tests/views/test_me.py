@@ -81,14 +81,17 @@ def test_my_page_needs_a_log_in(client):
 
 
 def test_this_evening_names_the_club_evening_not_the_tournament_day(client):
-    """Anna sits at tonight's club table and at a table of a running tournament's started
-    round: "This evening so far" shows the club evening alone (one date); the tournament has
-    its own section with her round, table and seat."""
+    """Anna sits at tonight's club table, at a table of an earlier evening nobody closed and
+    at a table of a running tournament's started round: "This evening so far" shows tonight's
+    club evening alone (one date); the tournament has its own section with her round, table
+    and seat."""
     from ledger import services
     from ledger.services import tournaments
 
     club = factories.make_club()
     people = [factories.make_member(club, name) for name in ("Anna", "Bo", "Carl")]
+    forgotten = services.evening_open(club=club, date=datetime.date(2026, 10, 29))
+    services.table_open(evening=forgotten, members=people)
     evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
     table = services.table_open(evening=evening, members=people)
     tournament = tournaments.tournament_create(
@@ -108,5 +111,6 @@ def test_this_evening_names_the_club_evening_not_the_tournament_day(client):
     ]
     assert tonight.count('class="me-tonight"') == 1
     assert f'href="{reverse("table", kwargs={"club": club.slug, "pk": table.pk})}"' in tonight
-    assert "05.11.2026" in tonight and "05.12.2026" not in tonight
+    assert "05.11.2026" in tonight
+    assert "29.10.2026" not in tonight and "05.12.2026" not in tonight
     assert f'id="my-seat-{tournament.pk}"' in html
