@@ -12,12 +12,15 @@ so the site's Content-Security-Policy stays as it is) and run through a function
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.conf import settings
 from django.urls import reverse
 from playwright.sync_api import expect
 
 from ledger import services
+from ledger.tests import factories
 from ledger.tests.e2e.conftest import log_in, watch_csp
 from ledger.tests.helpers import MATRIX, build_world, kwargs_for
 
@@ -101,3 +104,72 @@ def test_every_page_passes_axe_in_every_language(browser, live_server):
             context.close()
     assert csp == []
     assert found == [], "\n".join(found)
+
+
+# The focused element's box and the save bar's, in the viewport.
+FOCUSED_AND_BAR = """() => {
+  const el = document.activeElement;
+  const bar = document.querySelector('.save-bar');
+  const box = el.getBoundingClientRect();
+  return {
+    name: el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + ' ' +
+      (el.getAttribute('data-player') || el.name || el.textContent.trim().slice(0, 30)),
+    inBar: bar.contains(el),
+    inForm: !!el.closest('#hand-form'),
+    top: box.top, bottom: box.bottom, height: box.height,
+    barTop: bar.getBoundingClientRect().top,
+  };
+}"""
+
+
+def test_the_save_bar_never_covers_the_focused_field_on_a_phone(pages):
+    """On a phone (390x844) a keyboard user tabs through the whole Danish hand form: every
+    focused field outside the sticky save bar lies wholly above the bar (WCAG 2.4.11, focus
+    not obscured), down to the last field before it."""
+    club = factories.make_club(slug="tk", name="Hjørring Tarokklub")
+    people = [
+        factories.make_member(club, name, role, login=True)
+        for name, role in (("Anna", "scorekeeper"), ("Bo", "member"), ("Carl", "member"))
+    ]
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
+    table = services.table_open(evening=evening, members=people)
+    page = pages(people[0].user, width=390, height=844)
+    page.goto(reverse("hand_new", kwargs={"club": "tk", "pk": table.pk}))
+    expect(page.locator("#hand-form input[name=record]")).not_to_have_value("")
+    page.locator("#hand-form").locator("button, input:not([type=hidden]), a").first.focus()
+    covered, last = [], None
+    for _ in range(300):
+        state = page.evaluate(FOCUSED_AND_BAR)
+        if state["inBar"] or not state["inForm"]:
+            break
+        if state["height"] > 0:
+            last = state
+            if state["bottom"] > state["barTop"] + 0.5:
+                covered.append(f"{state['name']}: {state['bottom']:.0f} > {state['barTop']:.0f}")
+        page.keyboard.press("Tab")
+    assert last is not None, "no field of the form took the focus"
+    assert last["bottom"] <= last["barTop"] + 0.5, last
+    assert covered == []
+
+
+def test_reduced_motion_and_forced_colours_are_respected(pages):
+    """With reduced motion asked for, nothing moves (no transition or animation); in forced
+    colours (Windows high contrast) a button keeps its border and a focused field its
+    outline."""
+    page = pages(None, width=390, height=844)
+    page.emulate_media(reduced_motion="reduce", forced_colors="active")
+    page.goto(reverse("login"))
+    styles = page.evaluate(
+        """() => {
+          const field = document.querySelector('input[name=username]');
+          field.focus();
+          const f = getComputedStyle(field);
+          const b = getComputedStyle(document.querySelector('button[type=submit]'));
+          return {transition: f.transitionDuration, animation: f.animationName,
+                  outline: f.outlineStyle, outlineWidth: f.outlineWidth,
+                  border: b.borderTopStyle, borderWidth: b.borderTopWidth};
+        }"""
+    )
+    assert styles["transition"] == "0s" and styles["animation"] == "none"
+    assert styles["outline"] == "solid" and styles["outlineWidth"] == "3px"
+    assert styles["border"] == "solid" and styles["borderWidth"] == "2px"
