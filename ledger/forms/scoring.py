@@ -47,6 +47,16 @@ class EveningStartForm(forms.Form):
         return date
 
 
+def mark_busy(field: forms.ModelChoiceField, busy: dict[int, int]) -> None:
+    """Mark each member of ``field`` who already sits at another open table (member id ->
+    table number in ``busy``) with that table's number: the service refuses him."""
+    field.label_from_instance = lambda m: (  # type: ignore[method-assign]
+        _("{name} (at table {number})").format(name=m.name, number=busy[m.pk])
+        if m.pk in busy
+        else m.name
+    )
+
+
 class TableOpenForm(forms.Form):
     """Seat the evening's game's number of members (``game.features``: 3 to 5 for Danish and
     Slovenian, 4 or 5 for Hungarian) in the direction of play and name the first dealer."""
@@ -69,12 +79,7 @@ class TableOpenForm(forms.Form):
                 label=_("Seat {n}").format(n=n),
                 empty_label="—",
             )
-            # A member already at another open table is marked (the service refuses him).
-            field.label_from_instance = lambda m: (
-                _("{name} (at table {number})").format(name=m.name, number=busy[m.pk])
-                if m.pk in busy
-                else m.name
-            )
+            mark_busy(field, busy)
             self.fields[f"seat_{n}"] = field
         self.order_fields([f"seat_{n}" for n in range(1, self.max_seats + 1)] + ["first_dealer"])
 
@@ -110,13 +115,14 @@ class SeatForm(forms.Form):
     )
     position = forms.TypedChoiceField(label=_("Seat"), coerce=int)
 
-    def __init__(self, *args, table, seats, **kwargs):
+    def __init__(self, *args, table, seats, busy=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["member"].queryset = (
             Member.objects.filter(club_id=table.evening.club_id, active=True)
             .exclude(seats__table=table)
             .order_by("name")
         )
+        mark_busy(self.fields["member"], busy or {})
         choices = [
             (i, _("before {name}").format(name=seat.member.name)) for i, seat in enumerate(seats)
         ]

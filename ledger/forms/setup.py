@@ -38,7 +38,40 @@ DEFAULTS = "defaults"
 GAME_DEFAULTED = ("language", "currency", "time_zone")
 
 
-class ClubCreateForm(forms.ModelForm):
+class GameRadioSelect(forms.RadioSelect):
+    """The game choice; each game says whether it counts jetons (``data-jetons``), so the
+    page hides the jeton field while a game without them is chosen."""
+
+    def create_option(self, name, value, *args, **kwargs):
+        option = super().create_option(name, value, *args, **kwargs)
+        if str(value) in GAMES:
+            option["attrs"]["data-jetons"] = "1" if GAMES[str(value)].features.uses_jetons else "0"
+        return option
+
+
+class ClubMoneyForm(forms.ModelForm):
+    """The price per point as the reader writes numbers (0,25 in Danish and Slovenian; 0.25
+    accepted too), and the starting jetons only for a game that counts jetons."""
+
+    def game_code(self) -> str:
+        """Return the club's game (the form's, chosen or given)."""
+        return self.instance.game
+
+    def setup_money(self) -> None:
+        price = self.initial.get("price_per_point")
+        if isinstance(price, Decimal):  # 0,25 as money is written, not 0,2500
+            places = max(2, -price.normalize().as_tuple().exponent)
+            self.initial["price_per_point"] = price.quantize(Decimal(1).scaleb(-places))
+        game = GAMES.get(self.game_code())
+        if game is not None and not game.features.uses_jetons:
+            self.fields.pop("starting_jetons", None)
+
+
+# The price is written in the reader's language, with the decimal keyboard on a phone.
+PRICE_WIDGET = forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"})
+
+
+class ClubCreateForm(ClubMoneyForm):
     """A new club: its name, short name, game, house rules, money and its first season."""
 
     preset = forms.ChoiceField(
@@ -66,10 +99,12 @@ class ClubCreateForm(forms.ModelForm):
             "time_zone",
             "starting_jetons",
         ]
-        widgets = {"game": forms.RadioSelect}
+        widgets = {"game": GameRadioSelect, "price_per_point": PRICE_WIDGET}
+        localized_fields = ["price_per_point"]
 
     def __init__(self, *args, today: datetime.date | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.setup_money()
         starts, ends = season_dates(today or timezone.localdate())
         self.initial.setdefault("season_name", season_name(starts))
         self.initial.setdefault("season_starts_on", starts.isoformat())
@@ -92,6 +127,11 @@ class ClubCreateForm(forms.ModelForm):
             field.choices = [("", gettext("The game's own")), *own]
             field.help_text = _("Left as the game's own, the game's country decides.")
             self.initial.setdefault(key, "")
+
+    def game_code(self) -> str:
+        if self.is_bound:
+            return str(self.data.get("game") or "")
+        return str(self.initial.get("game") or self.fields["game"].initial or "")
 
     def clean(self):
         cleaned = super().clean()
@@ -156,17 +196,16 @@ class SeasonForm(forms.ModelForm):
         }
 
 
-class ClubSettingsForm(forms.ModelForm):
+class ClubSettingsForm(ClubMoneyForm):
     class Meta:
         model = Club
         fields = list(CLUB_SETTINGS)
+        widgets = {"price_per_point": PRICE_WIDGET}
+        localized_fields = ["price_per_point"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        price = self.initial.get("price_per_point")
-        if isinstance(price, Decimal):  # 0,25 as money is written, not 0,2500
-            places = max(2, -price.normalize().as_tuple().exponent)
-            self.initial["price_per_point"] = price.quantize(Decimal(1).scaleb(-places))
+        self.setup_money()
 
 
 DANISH_LETTERS = str.maketrans({"æ": "ae", "ø": "oe", "å": "aa", "Æ": "Ae", "Ø": "Oe", "Å": "Aa"})

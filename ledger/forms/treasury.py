@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -17,8 +18,15 @@ class JetonCountForm(forms.Form):
                 label=line.name,
                 min_value=0,
                 required=False,
+                # The input sits in its account's row under "New count": its own name says
+                # whose count it is.
                 widget=forms.NumberInput(
-                    attrs={"inputmode": "numeric", "step": 5, "class": "count-input"}
+                    attrs={
+                        "inputmode": "numeric",
+                        "step": 5,
+                        "class": "count-input",
+                        "aria-label": gettext("New count for {name}").format(name=line.name),
+                    }
                 ),
             )
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django.db.models import Sum
 
-from ledger.models import Account, AccountBalance, Member, Profile, Season, Seat
+from ledger.models import Account, AccountBalance, Evening, Member, Profile, Season, Seat
 from ledger.selectors.ranking import ranked
 from ledger.selectors.season import member_hands
 
@@ -28,16 +28,23 @@ class Tonight:
 
 
 def tonight(*, member: Member) -> list[Tonight]:
-    """Return the member's accounts at open evenings with their balances (one query)."""
+    """Return the member's accounts at the latest open club evening he sits at, with their
+    balances (one query). An earlier evening left open is no "this evening", and a
+    tournament's day is no club evening: the page shows its round, table and seat."""
     rows = (
         Account.objects.filter(
-            member=member, kind=Account.Kind.MEMBER, table__evening__status="open"
+            member=member,
+            kind=Account.Kind.MEMBER,
+            table__evening__status=Evening.Status.OPEN,
+            table__evening__kind=Evening.Kind.CLUB,
         )
         .select_related("table__evening", "summary")
-        .order_by("-table__evening__date", "table__number")
+        .order_by("-table__evening__date", "-table__evening_id", "table__number")
     )
-    result = []
+    result: list[Tonight] = []
     for account in rows:
+        if result and account.table.evening_id != result[0].evening_id:
+            break  # an earlier evening (the latest date comes first)
         summary = getattr(account, "summary", None)
         result.append(
             Tonight(

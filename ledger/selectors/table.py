@@ -190,6 +190,7 @@ def hand_rows(table: Table) -> list[dict]:
             "net": {},
             "pools_after": {},
             "out": set(hand.record.get("sitting_out") or ()),
+            "seats": set(hand.record.get("seats") or ()),
             "events": [],
         }
         if posting is not None:

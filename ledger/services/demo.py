@@ -82,8 +82,10 @@ def demo_setup(
 
     The club speaks its game's language, in its currency and time zone
     (``GameWeb.club_defaults``): ``demo-sl`` Slovenian in euro, ``demo-hu`` Hungarian in forint.
+    Its results are published, so its public pages answer.
     """
-    club_fields = {**get_web(game).club_defaults, **club_fields}
+    # A demo shows everything, its public pages too (a real club publishes when it chooses).
+    club_fields = {**get_web(game).club_defaults, "publish_results": True, **club_fields}
     club = Club.objects.create(slug=slug, name=name, game=game, rate_card=rate_card, **club_fields)
     by_role, logins = {}, {}
     for demo in users:

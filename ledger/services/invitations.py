@@ -35,9 +35,11 @@ class InvitationRefused(Exception):
         ),
     }
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str, *, club=None):
         self.reason = reason
         self.message = self.MESSAGES[reason]
+        # The club of a known link: the refusal reads in its language, as the link would.
+        self.club = club
         super().__init__(reason)
 
 
@@ -61,12 +63,13 @@ def find(token: str, *, for_update: bool = False) -> Invitation:
     invitation = rows.filter(token_hash=hash_of(token)).first()
     if invitation is None:
         raise InvitationRefused("unknown")
+    club = invitation.member.club
     if invitation.used_at is not None:
-        raise InvitationRefused("used")
+        raise InvitationRefused("used", club=club)
     if invitation.expires <= timezone.now():
-        raise InvitationRefused("expired")
+        raise InvitationRefused("expired", club=club)
     if not invitation.member.active:
-        raise InvitationRefused("inactive")
+        raise InvitationRefused("inactive", club=club)
     if invitation.member.user_id is not None:
-        raise InvitationRefused("has_login")
+        raise InvitationRefused("has_login", club=club)
     return invitation

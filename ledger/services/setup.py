@@ -332,7 +332,7 @@ def invitation_accept(*, token: str, password: str, username: str):
     invitation = invitations.find(token, for_update=True)
     member = Member.objects.select_for_update(of=("self",)).get(pk=invitation.member_id)
     if member.user_id is not None:
-        raise invitations.InvitationRefused("has_login")
+        raise invitations.InvitationRefused("has_login", club=invitation.member.club)
     taken = ValidationError({"username": _("That user name is taken; choose another.")})
     if not username or not username_free(username):
         raise taken

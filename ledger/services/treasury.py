@@ -97,18 +97,20 @@ def stale_count_changes(table: Table) -> str:
         ).values_list("at", "action", "hand__number")
         if action in words
     ]
-    arrivals = (
-        Transfer.objects.filter(
-            table=table, posting__kind=Posting.Kind.FUNDING, posting__created_at__gt=counted
-        )
+    # A member is seated when his account is first funded: a correction of an earlier hand
+    # re-posts a late arrival's funding with a new time, which seats nobody.
+    fundings = (
+        Transfer.objects.filter(table=table, posting__kind=Posting.Kind.FUNDING)
         .filter(source__kind=Account.Kind.MEMBER)
-        .select_related("source__member")
+        .select_related("source", "posting")
         .order_by("posting__created_at", "pk")
     )
     seen = set()
-    for transfer in arrivals:
-        if transfer.source_id not in seen:
-            seen.add(transfer.source_id)
+    for transfer in fundings:
+        if transfer.source_id in seen:
+            continue
+        seen.add(transfer.source_id)
+        if transfer.posting.created_at > counted:
             name = transfer.source.name
             changes.append((transfer.posting.created_at, str(_("{name} seated")).format(name=name)))
     if not changes:

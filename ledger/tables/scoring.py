@@ -17,7 +17,7 @@ POOL_ATTRS = {"td": {"class": "num cup-col"}, "th": {"class": "num"}}
 
 
 class NetColumn(tables.Column):
-    """One member's net of each hand (empty when the member was not at the table)."""
+    """One member's net of each hand ("–" when the member was not at the table)."""
 
     def __init__(self, member: str, **kwargs):
         self.member = member
@@ -28,6 +28,9 @@ class NetColumn(tables.Column):
     def render(self, record):
         if record["voided"]:
             return "–"
+        if record.get("seats") and self.member not in record["seats"]:
+            # Not at the table yet (a late arrival) or gone: no figure, not a 0.
+            return format_html('<span class="not-seated" data-points="absent">{}</span>', "–")
         points = record["net"].get(self.member, 0)
         if self.member in record.get("out", ()) and not points:
             # Sat out and paid nothing (a refunding is paid sitting out, and shows).

@@ -259,7 +259,11 @@ def table_detail(request, pk):
     if changes and changes.get("table") == table.pk:
         context["changes"] = request.session.pop(CHANGES_KEY)
     seats = [s for s in Seat.objects.filter(table=table, left=False).select_related("member")]
-    context["seat_form"] = SeatForm(table=table, seats=sorted(seats, key=lambda s: s.position))
+    context["seat_form"] = SeatForm(
+        table=table,
+        seats=sorted(seats, key=lambda s: s.position),
+        busy=selectors.seated_at_open_tables(table.evening),
+    )
     context.update(_round_context(table))
     return render(request, "ledger/table.html", context)
 

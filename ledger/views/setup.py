@@ -24,7 +24,7 @@ from ledger.forms.setup import (
     MembersPasteForm,
     SeasonForm,
 )
-from ledger.games.registry import get_web
+from ledger.games.registry import GAMES, get_web
 from ledger.models import Member, Season
 from ledger.services import invitations
 from ledger.tables.setup import MemberTable
@@ -48,7 +48,9 @@ def club_new(request):
     """Create a club (superusers only): the club, its first season, the creator as club admin."""
     if not request.user.is_superuser:
         raise PermissionDenied
-    form = ClubCreateForm(request.POST or None)
+    # ?game=<code> chooses the game beforehand (its form asks what that game needs).
+    chosen = request.GET.get("game")
+    form = ClubCreateForm(request.POST or None, initial={"game": chosen} if chosen in GAMES else {})
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -63,7 +65,12 @@ def club_new(request):
                     currency=data["currency"] or None,
                     language=data["language"] or None,
                     time_zone=data["time_zone"] or None,
-                    starting_jetons=data["starting_jetons"],
+                    # A game without jetons asks none: the club keeps the default stack.
+                    **(
+                        {"starting_jetons": data["starting_jetons"]}
+                        if "starting_jetons" in data
+                        else {}
+                    ),
                     season_name=data["season_name"],
                     season_starts_on=data["season_starts_on"],
                     season_ends_on=data["season_ends_on"],
@@ -368,14 +375,21 @@ def invitations_pdf(request):
     return response
 
 
+def _invitation_refused(request, refused: invitations.InvitationRefused):
+    """Answer a refused link (410), in its club's language where the link is known."""
+    if refused.club is not None:
+        locale.use_club(request, refused.club)
+    return render(
+        request, "ledger/setup/invitation_refused.html", {"reason": refused.message}, status=410
+    )
+
+
 def invitation_accept(request, token):
     """The invited member chooses his user name and password and is logged in."""
     try:
         invitation = invitations.find(token)
     except invitations.InvitationRefused as refused:
-        return render(
-            request, "ledger/setup/invitation_refused.html", {"reason": refused.message}, status=410
-        )
+        return _invitation_refused(request, refused)
     member = invitation.member
     locale.use_club(request, member.club)  # the link reads in the club's language
     form = InvitationAcceptForm(request.POST or None, member=member)
@@ -389,12 +403,7 @@ def invitation_accept(request, token):
                     username=form.cleaned_data["username"],
                 )
             except invitations.InvitationRefused as refused:
-                return render(
-                    request,
-                    "ledger/setup/invitation_refused.html",
-                    {"reason": refused.message},
-                    status=410,
-                )
+                return _invitation_refused(request, refused)
             except ValidationError as error:
                 _errors_to_form(form, error)
             else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from ledger import services
@@ -283,3 +284,51 @@ def test_the_settlement_fits_a_phone(browser, live_server, club_data):
         screenshot(page, "settlement-phone")
     finally:
         context.close()
+
+
+def test_my_page_and_the_public_pages_have_44_px_links_on_a_phone(browser, live_server):
+    """At 390x844 every link of a member's own page (Min side: tonight, his evenings, his last
+    hands) and of the club's public pages (the club, its standings, a closed evening) is at
+    least 44 px either way, as the README promises; a smaller one fails, named with its size."""
+    club = factories.make_club(slug="tk", name="Hjørring Tarokklub", publish_results=True)
+    build_season(club, hands=6)
+    member = Member.objects.get(club=club, name="Anna")
+    member.user = get_user_model().objects.create_user("tk-anna", password=factories.PASSWORD)
+    member.save()
+    closed = Evening.objects.filter(club=club, status=Evening.Status.CLOSED).first()
+    mine = [("my-page", reverse("my_page", kwargs={"club": club.slug}))]
+    public = [
+        ("public-club", reverse("public_club", kwargs={"club": club.slug})),
+        ("public-standings", reverse("public_standings", kwargs={"club": club.slug})),
+        ("public-evening", reverse("public_evening", kwargs={"club": club.slug, "pk": closed.pk})),
+    ]
+    failures: dict[str, list[str]] = {}
+    violations: list[str] = []
+    for user, pages in ((member.user, mine), (None, public)):
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844},
+            has_touch=True,
+            locale="da-DK",
+            base_url=live_server.url,
+        )
+        if user is not None:
+            log_in(context, user, live_server.url)
+        context.set_default_timeout(15_000)
+        try:
+            page = context.new_page()
+            page.viewport_name = "390x844"
+            watch_csp(page, violations)
+            for name, path in pages:
+                response = page.goto(path)
+                assert response.status == 200, (name, path, response.status)
+                result = page.evaluate(SMALL_TARGETS, MIN)
+                assert result["seen"] > 3, f"{name}: nothing measured"
+                screenshot(page, f"touch-{name}", full_page=True)
+                if result["small"]:
+                    failures[name] = result["small"]
+        finally:
+            context.close()
+    assert violations == []
+    assert failures == {}, "\n".join(
+        f"{name}: {target}" for name, targets in failures.items() for target in targets
+    )

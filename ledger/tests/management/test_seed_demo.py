@@ -9,6 +9,7 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError
+from django.urls import reverse
 
 from ledger import selectors, services
 from ledger.games.danish.demo import (
@@ -101,6 +102,22 @@ class TestLoadedDemo:
         }
         assert get_user_model().objects.get(username="formand").is_superuser
         assert not get_user_model().objects.get(username="medlem").is_staff
+
+    def test_every_demo_club_publishes_its_results(self, demo, client):
+        """Every demo club (one per game) has published results: a visitor reads its public
+        page, its standings and a closed evening, no admin's tick needed."""
+        clubs = Club.objects.order_by("slug")
+        assert clubs.count() == 3
+        for club in clubs:
+            assert club.publish_results, club.slug
+            closed = Evening.objects.filter(club=club, status="closed").order_by("date").first()
+            for name, kwargs in (
+                ("public_club", {}),
+                ("public_standings", {}),
+                ("public_evening", {"pk": closed.pk}),
+            ):
+                response = client.get(reverse(name, kwargs={"club": club.slug, **kwargs}))
+                assert response.status_code == 200, (club.slug, name)
 
     def test_demo_has_every_kind_of_hand_and_event(self, demo):
         """The demo holds ultimos with refunding, bagud, nolo, tout, fines, seat changes, fixes."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
@@ -77,3 +78,39 @@ def test_my_page_needs_a_log_in(client):
     club = factories.make_club()
     response = client.get(reverse("my_page", kwargs={"club": club.slug}))
     assert response.status_code == 302
+
+
+def test_this_evening_names_the_club_evening_not_the_tournament_day(client):
+    """Anna sits at tonight's club table, at a table of an earlier evening nobody closed and
+    at a table of a running tournament's started round: "This evening so far" shows tonight's
+    club evening alone (one date); the tournament has its own section with her round, table
+    and seat."""
+    from ledger import services
+    from ledger.services import tournaments
+
+    club = factories.make_club()
+    people = [factories.make_member(club, name) for name in ("Anna", "Bo", "Carl")]
+    forgotten = services.evening_open(club=club, date=datetime.date(2026, 10, 29))
+    services.table_open(evening=forgotten, members=people)
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
+    table = services.table_open(evening=evening, members=people)
+    tournament = tournaments.tournament_create(
+        club=club,
+        name="DP",
+        date=datetime.date(2026, 12, 5),
+        game="slovenian_tarok",
+        tournament_format="sl_dp",
+    )
+    tournaments.entries_add(tournament=tournament, members=people)
+    round_ = tournaments.round_publish(round_=tournaments.round_draw(tournament=tournament))
+    tournaments.round_start(round_=round_)
+    log_in_as(client, club)
+    html = client.get(reverse("my_page", kwargs={"club": club.slug})).content.decode()
+    tonight = html[
+        html.index('id="tonight"') : html.index("</section>", html.index('id="tonight"'))
+    ]
+    assert tonight.count('class="me-tonight"') == 1
+    assert f'href="{reverse("table", kwargs={"club": club.slug, "pk": table.pk})}"' in tonight
+    assert "05.11.2026" in tonight
+    assert "29.10.2026" not in tonight and "05.12.2026" not in tonight
+    assert f'id="my-seat-{tournament.pk}"' in html

@@ -339,6 +339,36 @@ def test_seat_a_late_arrival_and_let_a_member_leave(scorekeeper, club, people, t
     assert [s.member.name for s in selectors.current_seats(table.pk)] == ["Anna", "Dorte", "Carl"]
 
 
+def test_a_late_arrival_has_a_dash_for_the_hands_before_he_sat(scorekeeper, club, evening_e):
+    """Dorte sits down after Evening E's three hands: her column shows "–" (not seated) for
+    hands 1 to 3, never a 0, and the others' nets are unchanged."""
+    table, hands = evening_e
+    services.table_seat(table=table, member=factories.make_member(club, "Dorte"), position=1)
+    page = scorekeeper.get(url("table", pk=table.pk)).content.decode()
+    rows = re.findall(r'<tr[^>]*data-hand="(\d)"[^>]*>(.*?)</tr>', page, re.S)
+    assert len(rows) == 3
+    for _number, row in rows:
+        cells = re.findall(r'<td class="num">(.*?)</td>', row, re.S)
+        assert cells[1] == '<span class="not-seated" data-points="absent">–</span>'
+    nets = {int(n): [int(v) for v in re.findall(r'data-points="(-?\d+)"', row)] for n, row in rows}
+    assert nets == {1: [-60, -20, 70], 2: [145, -75, -70], 3: [-25, 60, -45]}
+
+
+def test_the_seat_form_marks_a_member_who_sits_at_another_open_table(
+    scorekeeper, club, people, table
+):
+    """Erik sits at table 2 of the same evening: the seat form of table 1 offers him as "Erik
+    (ved bord 2)" (the service would refuse him), and Dorte, seated nowhere, plainly."""
+    names = ["Dorte", "Erik", "Finn", "Gitte"]
+    dorte, erik, finn, gitte = (factories.make_member(club, name) for name in names)
+    services.table_open(evening=table.evening, members=[erik, finn, gitte])
+    page = html.unescape(scorekeeper.get(url("table", pk=table.pk)).content.decode())
+    form = re.search(r'<select name="member"[^>]*>(.*?)</select>', page, re.S).group(1)
+    options = re.findall(r'<option value="(\d+)"[^>]*>(.*?)</option>', form)
+    assert (str(erik.pk), "Erik (ved bord 2)") in options
+    assert (str(dorte.pk), "Dorte") in options
+
+
 # --- entering hands ------------------------------------------------------------------------
 
 

@@ -576,7 +576,40 @@ def test_the_table_screen_shows_a_qr_code_of_its_live_view(club_admin):
 
 
 def test_the_settings_show_the_price_as_money_is_written(club_admin):
-    """The price per point reads 0.25 (a number input; not 0.2500) in the settings form."""
-    _club, _, client = club_admin
+    """The price per point reads 0,25 in Danish (a decimal comma; not 0.2500) in the settings
+    form, a text field with the decimal keyboard, and 0,50 is taken as half a krone."""
+    club, _, client = club_admin
     html = client.get(url("setup_settings")).content.decode()
-    assert 'name="price_per_point" value="0.25"' in html
+    assert re.search(r'<input type="text" name="price_per_point" value="0,25"[^>]*>', html)
+    assert 'inputmode="decimal"' in html
+    data = {"name": "Alpha", "price_per_point": "0,50", "currency": "DKK", "language": "da"}
+    data.update(time_zone="Europe/Copenhagen", starting_jetons="500")
+    assert client.post(url("setup_settings"), data).status_code == 302
+    club.refresh_from_db()
+    assert club.price_per_point == Decimal("0.5")
+
+
+def test_the_slovenian_create_club_form_writes_a_decimal_comma_and_asks_no_jetons(su_client):
+    """In Slovenian the create-club form shows the price as 0,25; chosen (here by the address,
+    ?game=) a game whose features use no jetons shows no jeton field, and a Slovenian club
+    is created from "0,30" without one."""
+    sl = {"HTTP_ACCEPT_LANGUAGE": "sl"}
+    html = su_client.get(reverse("club_new"), **sl).content.decode()
+    assert re.search(r'name="price_per_point" value="0,25"', html)
+    assert 'name="starting_jetons"' in html  # the default game, Danish, counts jetons
+    # Chosen on the page, Slovenian hides it (its radio says it counts no jetons).
+    assert re.search(r'value="slovenian_tarok"[^>]*data-jetons="0"', html)
+    html = su_client.get(reverse("club_new") + "?game=slovenian_tarok", **sl).content.decode()
+    assert 'name="starting_jetons"' not in html
+    post = new_club_post("slovenian_tarok", price_per_point="0,30")
+    del post["starting_jetons"]
+    assert su_client.post(reverse("club_new"), post, **sl).status_code == 302
+    assert Club.objects.get(slug="hjoerring").price_per_point == Decimal("0.3")
+
+
+def test_the_settings_of_a_club_without_jetons_ask_no_jetons(club_admin):
+    """A Slovenian club's settings have no jeton field (its game uses no jetons)."""
+    club, _, client = club_admin
+    club.game = "slovenian_tarok"
+    club.save(update_fields=["game"])
+    assert 'name="starting_jetons"' not in client.get(url("setup_settings")).content.decode()

@@ -71,6 +71,16 @@ def test_treasury_screen_shows_expected_jetons(treasurer, evening):
         assert f'<td class="num">{expected}</td>' in html
 
 
+def test_every_count_input_is_labelled_with_its_account(treasurer, evening):
+    """Each jeton count input has an accessible name naming its account ("New count for
+    Anna"), as the column's header alone does not say whose count it is."""
+    html = treasurer.get(url("evening_treasury", evening)).content.decode()
+    inputs = re.findall(r"<input[^>]*count-input[^>]*>", html)
+    assert len(inputs) == len(EXPECTED)
+    labels = sorted(re.search(r'aria-label="([^"]+)"', i).group(1) for i in inputs if "aria" in i)
+    assert labels == sorted(f"New count for {name}" for name in EXPECTED)
+
+
 def test_an_exact_count_closes_cleanly(treasurer, evening, table):
     """Counted equal to expected: no difference, the evening closes without confirmation."""
     response = treasurer.post(
@@ -384,3 +394,20 @@ def test_the_refusal_names_every_change_since_the_count(club, evening, table):
         + count_time(table)
     )
     assert "table 1 were counted before its latest change" in str(refused.value.message)
+
+
+def test_a_member_seated_before_the_count_is_not_named_when_a_correction_reposts_him(
+    club, evening, table
+):
+    """Dorte sits down late, then the treasurer counts; a correction of hand 1 after
+    the count re-posts her funding with a new time, but she was seated before the count: the
+    refusal names only the correction."""
+    hands = list(table.hands.order_by("number"))
+    services.table_seat(table=table, member=factories.make_member(club, "Dorte"))
+    services.jetons_count(table=table, counts=services.jeton_expected(table))
+    services.hand_correct(hand=hands[0], record=hands[0].record, reason="checked again")
+    with pytest.raises(services.JetonDifferenceError) as refused:
+        services.evening_close(evening=evening)
+    assert str(refused.value.message).endswith(
+        "Table 1: hand 1 corrected after the count at " + count_time(table)
+    )

@@ -20,9 +20,9 @@ from ledger.web.locale import SESSION_KEY, ClubLanguageMiddleware
 pytestmark = pytest.mark.django_db
 
 
-def lang_of(response) -> str:
+def lang_of(response, status: int = 200) -> str:
     """The language a page is written in: its ``<html lang>`` (and Content-Language)."""
-    assert response.status_code == 200, response.status_code
+    assert response.status_code == status, response.status_code
     found = re.search(r'<html lang="([\w-]+)">', response.content.decode())
     assert found is not None
     assert response["Content-Language"] == found.group(1)
@@ -167,6 +167,18 @@ def test_the_invitation_link_reads_in_the_clubs_language(ljubljana):
     page = Client().get(link, HTTP_ACCEPT_LANGUAGE="da")
     assert lang_of(page) == "sl"
     assert "Uporabniško ime" in page.content.decode()
+
+
+def test_a_used_invitation_link_answers_in_the_clubs_language(ljubljana):
+    """A Slovenian club's link, used once, answers a Danish browser in Slovenian: the page
+    (410) says in Slovenian that the link has been used."""
+    club, _ = ljubljana
+    _invitation, token = services.invitation_create(member=factories.make_member(club, "Nova"))
+    services.invitation_accept(token=token, password="Nova-geslo-2026!", username="nova")
+    link = reverse("invitation_accept", kwargs={"token": token})
+    page = Client().get(link, HTTP_ACCEPT_LANGUAGE="da")
+    assert lang_of(page, 410) == "sl"
+    assert "Ta povezava je bila že uporabljena." in page.content.decode()
 
 
 @pytest.mark.parametrize(
