@@ -38,15 +38,16 @@ every **HandRevision** (who, when, why). Each hand posting points at the revisio
 and stores the game's state it started from and left, so ``verify_ledger`` can re-settle it
 and compare.
 
-Invariants are held at three depths: the services (``services.py``, the only writers) refuse
+Invariants are held at three depths: the services (``ledger.services``, the only writers) refuse
 anything that would break them; the database refuses a non-positive transfer, a transfer to
 itself, a transfer between tables and any update or delete of a transfer or posting (CHECK
 constraints and triggers, see migration 0002); ``verify_ledger`` re-checks the whole ledger.
 An **AccountBalance** is a summary kept for speed: each account's running balance and number
-of transfers, written by ``services._Ledger.post_accounts`` in the same transaction as the
-transfers it sums (``services.balances``), rebuilt after a ``loaddata`` (``restore``,
-``seed_demo``) and by ``rebuild_balances``, never edited by hand; ``verify_ledger`` re-derives
-every balance from the transfers and reports a summary row that differs.
+of transfers, written by ``ledger.services.ledger.TableLedger.post_accounts`` in the same
+transaction as the transfers it sums (``ledger.services.balances``), rebuilt after a
+``loaddata`` (``restore``, ``seed_demo``) and by ``rebuild_balances``, never edited by hand;
+``verify_ledger`` re-derives every balance from the transfers and reports a summary row that
+differs.
 An **AccountStats** row is the same kind of summary for statistics: each member account's
 hands played and its game's counts, rewritten for a table at the end of every transaction that
 posts to it (``services.stats``), compared by ``verify_ledger`` and rebuilt with the balances.
@@ -778,7 +779,7 @@ class PostingSeat(models.Model):
 class AccountBalance(models.Model):
     """The running balance of one account (a summary of its transfers, kept for speed).
 
-    Written only in the transaction that writes the transfers (``services.balances``); an
+    Written only in the transaction that writes the transfers (``ledger.services.balances``); an
     account without transfers may have no row (its balance is 0).
     """
 

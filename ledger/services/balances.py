@@ -1,12 +1,12 @@
 """The account balance summary (``AccountBalance``): the one module that writes it.
 
 A summary kept for speed, as django-hordak keeps a running total per account: each account's
-balance and number of transfers. ``add`` is called by ``services._Ledger.post_accounts`` (and
-by the bench's bulk generator) in the same transaction as the transfers it sums, as one
-statement that adds to the rows already there (an upsert, on SQLite and PostgreSQL alike), so
-it never depends on what the caller read. ``rebuild`` recomputes it from the transfers (after
-a ``loaddata``, and by ``manage.py rebuild_balances``); ``derive`` is what ``verify_ledger``
-compares it with.
+balance and number of transfers. ``add`` is called by
+``ledger.services.ledger.TableLedger.post_accounts`` (and by the bench's bulk generator) in
+the same transaction as the transfers it sums, as one statement that adds to the rows already
+there (an upsert, on SQLite and PostgreSQL alike), so it never depends on what the caller
+read. ``rebuild`` recomputes it from the transfers (after a ``loaddata``, and by ``manage.py
+rebuild_balances``); ``derive`` is what ``verify_ledger`` compares it with.
 """
 
 from __future__ import annotations

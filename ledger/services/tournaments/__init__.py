@@ -20,7 +20,7 @@ A round table's target, which the hand services ask, is ``ledger.services.target
 Every write is one ``writing()`` transaction: ``round_start`` opens every table of the round
 and ``round_close`` closes them with the round, all or nothing. The tournament's evening is of
 kind tournament: no club role's service opens, counts, closes or settles it. Every service
-locks the tournament or its round first (``common._lock``, ``common._lock_round``), which
+locks the tournament or its round first (``common.lock_tournament``, ``common.lock_round``), which
 raises its version and seals it before it commits.
 
 Choices the spec leaves open, made here:
