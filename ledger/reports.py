@@ -23,6 +23,7 @@ from ledger.games.money import MINUS, points_text, signed_points
 from ledger.games.registry import get_game
 from ledger.games.web import stats_notes
 from ledger.models import Evening, Member, Season, Table
+from ledger.selectors import round_tables as table_reads
 from ledger.selectors import tournaments as reads
 from ledger.tables.columns import price_text
 from ledger.tables.season import (
@@ -436,7 +437,7 @@ def round_table_sheet_pdf(*, round_, round_table, number: int) -> tuple[str, str
     the round starts, the draw's players with empty lines."""
 
     tournament = round_.tournament
-    data = reads.round_table_sheet(round_, round_table, number)
+    data = table_reads.round_table_sheet(round_, round_table, number)
     table = round_table.table if round_table is not None else None
     if table is not None:
         context, landscape = _table_sheet_context(table)

@@ -437,6 +437,7 @@ TOURNAMENT_URLS = {
     "tournament_draw",
     "tournament_finish",
     "tournament_reopen",
+    "tournament_cancel",
     "tournament_standings",
     "tournament_wall",
     "tournament_ranking_pdf",

@@ -2,6 +2,8 @@
 
 from django.urls import path
 
+from ledger.views import table_links as link_views
+from ledger.views import tournament_sheets as sheet_views
 from ledger.views import tournaments as views
 
 urlpatterns = [
@@ -12,15 +14,21 @@ urlpatterns = [
     path("t/<int:pk>/finish/", views.tournament_finish, name="tournament_finish"),
     path("t/<int:pk>/reopen/", views.tournament_reopen, name="tournament_reopen"),
     path("t/<int:pk>/cancel/", views.tournament_cancel, name="tournament_cancel"),
-    path("t/<int:pk>/standings/", views.tournament_standings, name="tournament_standings"),
-    path("t/<int:pk>/ranking.pdf", views.tournament_ranking_pdf, name="tournament_ranking_pdf"),
-    path("t/<int:pk>/wall/", views.tournament_wall, name="tournament_wall"),
+    path("t/<int:pk>/standings/", sheet_views.tournament_standings, name="tournament_standings"),
+    path(
+        "t/<int:pk>/ranking.pdf", sheet_views.tournament_ranking_pdf, name="tournament_ranking_pdf"
+    ),
+    path("t/<int:pk>/wall/", sheet_views.tournament_wall, name="tournament_wall"),
     path("t/round/<int:pk>/", views.tournament_round, name="tournament_round"),
-    path("t/round/<int:pk>/draw.pdf", views.round_pdf, name="tournament_round_pdf"),
-    path("t/round/<int:pk>/result.pdf", views.round_result_pdf, name="tournament_round_result_pdf"),
+    path("t/round/<int:pk>/draw.pdf", sheet_views.round_pdf, name="tournament_round_pdf"),
+    path(
+        "t/round/<int:pk>/result.pdf",
+        sheet_views.round_result_pdf,
+        name="tournament_round_result_pdf",
+    ),
     path(
         "t/round/<int:pk>/table/<int:number>/sheet.pdf",
-        views.round_table_sheet_pdf,
+        sheet_views.round_table_sheet_pdf,
         name="tournament_round_table_sheet_pdf",
     ),
     path("t/round/<int:pk>/swap/", views.round_swap, name="tournament_round_swap"),
@@ -34,8 +42,10 @@ urlpatterns = [
     path(
         "t/round/<int:pk>/substitute/", views.round_substitute, name="tournament_round_substitute"
     ),
-    path("t/round/<int:pk>/cards.pdf", views.round_cards_pdf, name="tournament_round_cards_pdf"),
+    path(
+        "t/round/<int:pk>/cards.pdf", link_views.round_cards_pdf, name="tournament_round_cards_pdf"
+    ),
     # A round table's own link (its QR code on the table's card), for one phone at the table.
-    path("link/<str:token>/", views.table_link, name="table_link"),
-    path("link/<str:token>/missing/", views.table_link_missing, name="table_link_missing"),
+    path("link/<str:token>/", link_views.table_link, name="table_link"),
+    path("link/<str:token>/missing/", link_views.table_link_missing, name="table_link_missing"),
 ]

@@ -44,6 +44,7 @@ from ledger.models import (
     Seat,
     Table,
 )
+from ledger.selectors import round_tables as table_reads
 from ledger.selectors import tournaments as tournament_reads
 from ledger.services import tournaments as tournament_services
 from ledger.services.errors import BusyError, EveningClosedError, LedgerError
@@ -405,7 +406,7 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
 def _round_context(table) -> dict:
     """Return a table's round strip (a tournament's round table) and the number its screens
     show: the round's table number there, else the evening's."""
-    strip = tournament_reads.round_strip(table)
+    strip = table_reads.round_strip(table)
     return {
         "round_strip": strip,
         "table_number": strip.round_table.number if strip else table.number,

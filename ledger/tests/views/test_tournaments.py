@@ -13,7 +13,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from ledger.models import Entry, Round, Tournament, Transfer
-from ledger.selectors.tournaments import draw_of
+from ledger.selectors.round_tables import draw_of
 from ledger.services import tournaments as tour
 from ledger.tests.factories import make_club, make_member, make_tournament
 from ledger.tests.helpers import client_for, first_hand_again, random_hand_at
