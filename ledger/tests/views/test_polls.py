@@ -72,6 +72,29 @@ def test_after_a_hand_is_saved_the_poll_gets_the_new_content(world, page):
     assert client.get(url, HTTP_IF_NONE_MATCH=after["ETag"], **HTMX).status_code == 304
 
 
+def test_a_quiet_tables_poll_is_304_while_another_table_of_the_evening_saves(world):
+    """Versions are per table: a hand saved at one table of the evening leaves the other
+    table's version as it was (its poll, naming its ETag, is a 304 for the pinned number of
+    queries) and changes the saved table's (its poll gets 200 with the new content)."""
+    club, client = world["club"], world["client"]
+    others = [Member.objects.create(club=club, name=name) for name in ("Dan", "Eva", "Finn")]
+    quiet = services.table_open(evening=world["evening"], members=others)
+    urls = {
+        name: reverse("table", kwargs={"club": club.slug, "pk": table.pk})
+        for name, table in (("busy", world["table"]), ("quiet", quiet))
+    }
+    before = {name: client.get(url, **HTMX) for name, url in urls.items()}
+    factories.random_table_hands(world["table"], 1, seed=6)
+    with CaptureQueriesContext(connection) as captured:
+        quiet_poll = client.get(urls["quiet"], HTTP_IF_NONE_MATCH=before["quiet"]["ETag"], **HTMX)
+    assert quiet_poll.status_code == 304
+    assert len(captured.captured_queries) == NOT_MODIFIED_QUERIES
+    busy_poll = client.get(urls["busy"], HTTP_IF_NONE_MATCH=before["busy"]["ETag"], **HTMX)
+    assert busy_poll.status_code == 200
+    assert busy_poll["ETag"] != before["busy"]["ETag"]
+    assert busy_poll.content != before["busy"].content
+
+
 def test_a_voided_hand_and_a_closed_table_change_the_version(world):
     client, url = world["client"], poll_urls(world)["table"]
     hands = factories.random_table_hands(world["table"], 2, seed=4)
