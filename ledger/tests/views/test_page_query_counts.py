@@ -32,11 +32,13 @@ GET_PAGES = sorted(name for name, (get_role, _post) in MATRIX.items() if get_rol
 # yet kept: its version, the names, the store's read and 5 to keep it.
 QUERIES = {
     "club": 7,  # the tournaments being played, listed apart from the club's evening
-    "evening": 11,
+    # The evening and its wall read the balances' summary and each table's hands as kept by
+    # its head seal (here none kept: the cache is cleared); were 11 (accounts, transfer sums).
+    "evening": 9,
     "evening_sheet": 19,
     "evening_sheet_pdf": 19,
     "evening_treasury": 18,
-    "evening_wall": 11,
+    "evening_wall": 9,
     "hand": 10,  # + is it a round table (its number and strip)
     "hand_correct": 11,  # + is it a round table (the round's strip)
     "hand_new": 11,  # + is it a round table (the round's strip)

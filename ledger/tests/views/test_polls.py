@@ -95,6 +95,51 @@ def test_a_quiet_tables_poll_is_304_while_another_table_of_the_evening_saves(wor
     assert busy_poll.content != before["busy"].content
 
 
+def record_reads(captured) -> list[str]:
+    """The queries that read a hand's JSON record (or a revision's)."""
+    return [
+        q["sql"]
+        for q in captured.captured_queries
+        if '"record"' in q["sql"] and q["sql"].lstrip().upper().startswith("SELECT")
+    ]
+
+
+# The request's own four, the version, the evening, its tables with their seals, the seats
+# and the balances' summary.
+EVENING_QUERIES = 9
+
+
+@pytest.mark.parametrize("page", ["evening", "evening_wall"])
+def test_the_evening_polls_read_no_record_of_a_table_that_did_not_change(world, page):
+    """The evening's and the wall's polls read balances from their summary and each table's
+    hands as kept by its head seal: after a save at one table the poll reads the records of
+    that table alone (one query, filtered to it), and the next reading reads none, for a
+    pinned number of queries; the page shows the new hand."""
+    club, client, busy = world["club"], world["client"], world["table"]
+    others = [Member.objects.create(club=club, name=name) for name in ("Dan", "Eva", "Finn")]
+    quiet = services.table_open(evening=world["evening"], members=others)
+    factories.random_table_hands(quiet, 3, seed=7)
+    url = poll_urls(world)[page]
+    client.get(url, **HTMX)
+    with CaptureQueriesContext(connection) as captured:
+        again = client.get(url, **HTMX)
+    assert again.status_code == 200
+    assert record_reads(captured) == []
+    assert len(captured.captured_queries) == EVENING_QUERIES
+    factories.random_table_hands(busy, 1, seed=8)
+    with CaptureQueriesContext(connection) as captured:
+        after = client.get(url, HTTP_IF_NONE_MATCH=again["ETag"], **HTMX)
+    assert after.status_code == 200
+    assert after.content != again.content
+    reads = record_reads(captured)
+    assert len(reads) == 1 and '"ledger_hand"' in reads[0] and "handrevision" not in reads[0]
+    assert f'"ledger_hand"."table_id" IN ({busy.pk})' in reads[0]
+    assert len(captured.captured_queries) == EVENING_QUERIES + 1
+    with CaptureQueriesContext(connection) as captured:
+        client.get(url, **HTMX)
+    assert record_reads(captured) == []
+
+
 def test_a_voided_hand_and_a_closed_table_change_the_version(world):
     client, url = world["client"], poll_urls(world)["table"]
     hands = factories.random_table_hands(world["table"], 2, seed=4)
