@@ -20,7 +20,7 @@ import contextlib
 import contextvars
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Subquery
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.money import MAX_BALANCE, MAX_MOVE
@@ -141,6 +141,17 @@ def table_version(table_id: int) -> int:
 
 def next_hand_number(table_id: int) -> int:
     return (Hand.objects.filter(table_id=table_id).aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+def hand_slot(table_id: int) -> tuple[int, int]:
+    """Return ``(next_hand_number, table_version)`` of a table in one query."""
+    last_hand = Hand.objects.filter(table_id=table_id).order_by().values("table_id")
+    last_posting = Posting.objects.filter(table_id=table_id).order_by().values("table_id")
+    row = Table.objects.filter(pk=table_id).values_list(
+        Subquery(last_hand.annotate(n=Max("number")).values("n")),
+        Subquery(last_posting.annotate(v=Max("pk")).values("v")),
+    )[0]
+    return (row[0] or 0) + 1, row[1] or 0
 
 
 def table_balances(table_id: int) -> dict[str, int]:
@@ -348,10 +359,14 @@ def replay_tail(table: Table, from_posting: Posting, replacements: dict, *, by, 
     return changed
 
 
-def table_state(table: Table, ledger: TableLedger | None = None) -> dict:
-    """Return the game's state the next hand of ``table`` starts from."""
+def table_state(
+    table: Table, ledger: TableLedger | None = None, *, seats: list[str] | None = None
+) -> dict:
+    """Return the game's state the next hand of ``table`` starts from (``seats``: the names
+    of the seats still at the table, when the caller has read them)."""
     ledger = ledger or TableLedger(table)
-    return ledger.game.next_state(last_state(table), ledger.pools(), seat_names(table))
+    names = seat_names(table) if seats is None else seats
+    return ledger.game.next_state(last_state(table), ledger.pools(), names)
 
 
 # --- closing -------------------------------------------------------------------------------

@@ -21,8 +21,9 @@ from ledger.tests import factories
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-# The request's own four (session, user, club, membership) and the version's one.
-NOT_MODIFIED_QUERIES = 5
+# The request's own three (session, user, the club with the membership) and the version's one.
+# Was 5: the club and the membership are read in one query (ledger.web.permissions).
+NOT_MODIFIED_QUERIES = 4
 
 
 @pytest.fixture
@@ -104,9 +105,9 @@ def record_reads(captured) -> list[str]:
     ]
 
 
-# The request's own four, the version, the evening, its tables with their seals, the seats
+# The request's own three, the version, the evening, its tables with their seals, the seats
 # and the balances' summary.
-EVENING_QUERIES = 9
+EVENING_QUERIES = 8
 
 
 @pytest.mark.parametrize("page", ["evening", "evening_wall"])
