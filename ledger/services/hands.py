@@ -77,16 +77,15 @@ def hand_record(
 def _hand_record(*, table, record, token, number, version, begun_before_signal, by) -> Hand:
     with writing():
         table = lock_table(table.pk)
-        if token:
-            existing = Hand.objects.filter(token=token).first()
-            if existing is not None:
-                if existing.table_id != table.pk:
-                    raise LedgerError(_("this form was already used at another table"), "token")
-                return existing
+        next_number, current_version, used = hand_slot(table.pk, token)
+        if used is not None:
+            existing = Hand.objects.get(pk=used)
+            if existing.table_id != table.pk:
+                raise LedgerError(_("this form was already used at another table"), "token")
+            return existing
         check_writable(table)
         # A round table of a tournament: its target, its time, the hand begun before the signal.
         begun_at = tournaments.check_hand_target(table, begun_before_signal=begun_before_signal)
-        next_number, current_version = hand_slot(table.pk)
         if number is not None and number != next_number:
             raise StaleFormError(
                 _("Hand {number} has already been saved from another device").format(number=number),

@@ -20,7 +20,7 @@ import contextlib
 import contextvars
 
 from django.db import transaction
-from django.db.models import Max, Subquery
+from django.db.models import BigIntegerField, Max, Subquery, Value
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.money import MAX_BALANCE, MAX_MOVE
@@ -143,15 +143,18 @@ def next_hand_number(table_id: int) -> int:
     return (Hand.objects.filter(table_id=table_id).aggregate(n=Max("number"))["n"] or 0) + 1
 
 
-def hand_slot(table_id: int) -> tuple[int, int]:
-    """Return ``(next_hand_number, table_version)`` of a table in one query."""
+def hand_slot(table_id: int, token: str | None = None) -> tuple[int, int, int | None]:
+    """Return ``(next_hand_number, table_version, the id of the hand recorded with token)``
+    of a table in one query (the last None without a token or when it is unused)."""
     last_hand = Hand.objects.filter(table_id=table_id).order_by().values("table_id")
     last_posting = Posting.objects.filter(table_id=table_id).order_by().values("table_id")
+    used = Hand.objects.filter(token=token).values("pk")[:1] if token else None
     row = Table.objects.filter(pk=table_id).values_list(
         Subquery(last_hand.annotate(n=Max("number")).values("n")),
         Subquery(last_posting.annotate(v=Max("pk")).values("v")),
+        Subquery(used) if used is not None else Value(None, output_field=BigIntegerField()),
     )[0]
-    return (row[0] or 0) + 1, row[1] or 0
+    return (row[0] or 0) + 1, row[1] or 0, row[2]
 
 
 def table_balances(table_id: int) -> dict[str, int]:

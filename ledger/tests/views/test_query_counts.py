@@ -99,15 +99,15 @@ def test_query_counts_with_a_large_history(client, django_assert_num_queries):
     check_pages(client, club, *large_history(club), django_assert_num_queries)
 
 
-# A hand saved from the tablet, through the view: the request's own 3, the table and its seats
-# are not read by the view before the save; the save (ledger/services/hands.py) locks its
-# table, reads its evening, the token, the round table, the slot and version (one query), the
-# seats, accounts, balances and last state, then writes the hand, its revision and their
-# seals, the posting with its transfers, balances, seats and statistics (bulk) and the heads'
-# seals (ledger/services/seals.py reads the table's head content: 9 of the queries). Was 39:
-# the membership apart, the seats read by the view and again for the state, the slot and the
-# version apart.
-SAVE_QUERIES = 35
+# A hand saved from the tablet, through the view: the request's own 3, the table (the view
+# reads no seats before the save); the save (ledger/services/hands.py) locks its table, reads
+# its evening, then the slot, the version and the token in one query, the round table, the
+# seats, accounts, balances and last state, writes the hand, its revision and their seals,
+# the posting with its transfers, balances, seats and statistics (bulk) and the heads' seals
+# (ledger/services/seals.py reads the table's head content: 9 of the queries). Was 39: the
+# membership apart, the seats read by the view and again for the state, the slot, the version
+# and the token apart.
+SAVE_QUERIES = 34
 
 
 def next_record(table, number: int) -> dict:
