@@ -172,9 +172,11 @@ class TableLedger:
     def __init__(self, table: Table):
         self.table = table
         self.game = get_game(table.game)
-        self.accounts = {a.code: a for a in Account.objects.filter(table_id=table.pk)}
-        self.by_id = {a.pk: a for a in self.accounts.values()}
-        self.balances = AccountBalance.objects.of_table(table.pk)
+        # The accounts with their running balances (the summary's row, if any) in one query.
+        accounts = list(Account.objects.filter(table_id=table.pk).select_related("summary"))
+        self.accounts = {a.code: a for a in accounts}
+        self.by_id = {a.pk: a for a in accounts}
+        self.balances = {a.pk: a.summary.balance for a in accounts if hasattr(a, "summary")}
         self.guarded = [p.code for p in self.game.features.pools if not p.may_go_negative]
         self.last_seal: str | None = None  # the seal of the table's latest posting, once read
 

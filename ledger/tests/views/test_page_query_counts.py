@@ -55,9 +55,10 @@ QUERIES = {
     "setup_settings": 3,
     "standings": 9,
     "standings_pdf": 23,
-    "table": 18,  # + is it a round table (the round's strip)
+    # The table and its state read its accounts with their balances in one query (were two).
+    "table": 17,  # + is it a round table (the round's strip)
     "table_link": 7,
-    "table_state": 12,
+    "table_state": 11,
     "table_sheet_pdf": 19,
     "table_new": 10,
     "tournaments": 4,

@@ -102,12 +102,12 @@ def test_query_counts_with_a_large_history(client, django_assert_num_queries):
 # A hand saved from the tablet, through the view: the request's own 3, the table (the view
 # reads no seats before the save); the save (ledger/services/hands.py) locks its table, reads
 # its evening, then the slot, the version and the token in one query, the round table, the
-# seats, accounts, balances and last state, writes the hand, its revision and their seals,
-# the posting with its transfers, balances, seats and statistics (bulk) and the heads' seals
-# (ledger/services/seals.py reads the table's head content: 9 of the queries). Was 39: the
-# membership apart, the seats read by the view and again for the state, the slot, the version
-# and the token apart.
-SAVE_QUERIES = 34
+# seats, the accounts with their balances (one query) and the last state, writes the hand, its
+# revision and their seals, the posting with its transfers, balances, seats and statistics
+# (bulk) and the heads' seals (ledger/services/seals.py reads the table's head content: 9 of
+# the queries). Was 39: the membership apart, the seats read by the view and again for the
+# state, the slot, the version and the token apart, the balances apart from the accounts.
+SAVE_QUERIES = 33
 
 
 def next_record(table, number: int) -> dict:
