@@ -277,6 +277,19 @@ def test_the_wall_shows_tables_and_ranking_without_navigation(client, people, ta
     assert live.content.decode().lstrip().startswith('<main id="wall-live"')
 
 
+def test_a_renamed_member_keeps_his_balance_on_the_evening_page(client, club, people, table):
+    """The evening page reads each seat's balance by the seat's name as seated (the account's
+    code), as the table screen does: a member renamed after he sat down is shown under his new
+    name with his balance at the table, not with 0."""
+    balances = services.table_balances(table.pk)
+    assert balances["Anna"] != 0
+    services.member_update(member=people["Anna"], name="Annabel")
+    as_(client, people["Bo"])
+    page = client.get(url("evening", pk=table.evening_id)).content.decode()
+    assert f'data-member="Annabel" data-points="{balances["Anna"]}"' in page
+    assert ("Annabel", balances["Anna"]) in [(n, p) for n, p, _r in ranking_of(page)]
+
+
 # Pinned: the request's own three (session, user, the club with the membership), then the
 # evening, its tables with their head seals, seats and the balances' summary; none of them per
 # table. The hands' records are read (one query more) only for the tables whose seal moved
