@@ -303,6 +303,11 @@ DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "tarokclub@loca
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link is good for one day (and one use)
 
 SESSION_COOKIE_HTTPONLY = True
+# Sessions stay in the database (Django's default engine): one query a request. Through the
+# cache they would save nothing here: "cached_db" over "shared" (a database table) reads a row
+# as the session table does, and over "default" (each worker's own memory) a session logged
+# out or changed in one worker would live on, unchanged, in the others. With a cache that
+# every worker shares in memory (memcached, Redis), "cached_db" over it would save the query.
 X_FRAME_OPTIONS = "DENY"
 
 # Logs go to standard error (journald under systemd, deploy/): plain text, or one JSON object

@@ -4,15 +4,27 @@ hands really dealt, and the evening's ranking so far. A fixed number of queries 
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 
-from django.db.models import Count, Q
+from django.core.cache import cache
+from django.db.models import Count, OuterRef, Q, Subquery
 
 from ledger import services
 from ledger.games.base import Dealt
 from ledger.games.money import signed_figure
 from ledger.games.registry import get_game, get_web
-from ledger.models import Account, AccountBalance, Evening, Hand, Posting, Seat, Table, Transfer
+from ledger.models import (
+    Account,
+    AccountBalance,
+    Evening,
+    Hand,
+    Posting,
+    Seal,
+    Seat,
+    Table,
+    Transfer,
+)
 from ledger.selectors.ranking import ranked
 from ledger.services.ledger import table_balances as table_balances  # a selector too
 
@@ -221,18 +233,32 @@ def dealt_hands(table_id: int) -> list[Dealt]:
     return [dealt_of(record) for record in records.values_list("record", flat=True)]
 
 
-def next_hand(table: Table, seats: list[str], rates, number: int, dealt=None) -> dict | None:
-    """Return the next hand's schedule: its number, dealer, sitting-out members, forehand and
-    every seat's role, continuing from the hands really dealt (``dealt``, else read)."""
+def next_deals(table: Table, seats: list[str], rates, dealt) -> tuple | None:
+    """Return the next hand's ``Schedule`` and who deals the hand after it, continuing from
+    the hands really dealt (``dealt``), or None when the seats are too few or too many."""
     game = get_game(table.game)
     if not game.features.min_seats <= len(seats) <= game.features.max_seats:
         return None
     first = seats[0]
     if table.first_dealer_id and table.first_dealer.name in seats:
         first = table.first_dealer.name
-    dealt = dealt_hands(table.pk) if dealt is None else dealt
     schedule = game.schedule(seats, dealt, rates, first=first)
     after = [*dealt, Dealt(tuple(seats), schedule.dealer, tuple(schedule.sitting_out))]
+    return schedule, game.schedule(seats, after, rates, first=first).dealer
+
+
+def next_hand(
+    table: Table, seats: list[str], rates, number: int, dealt=None, *, deals=False
+) -> dict | None:
+    """Return the next hand's schedule: its number, dealer, sitting-out members, forehand and
+    every seat's role, continuing from the hands really dealt (``dealt``, else read; or
+    ``deals``: what ``next_deals`` returned for them)."""
+    if deals is False:
+        dealt = dealt_hands(table.pk) if dealt is None else dealt
+        deals = next_deals(table, seats, rates, dealt)
+    if deals is None:
+        return None
+    schedule, next_dealer = deals
     return {
         "number": number,
         "dealer": schedule.dealer,
@@ -241,7 +267,7 @@ def next_hand(table: Table, seats: list[str], rates, number: int, dealt=None) ->
         "active": list(schedule.active),
         "roles": dict(schedule.roles),
         "notes": get_web(table.game).schedule_notes(schedule),
-        "next_dealer": game.schedule(seats, after, rates, first=first).dealer,
+        "next_dealer": next_dealer,
     }
 
 
@@ -263,12 +289,16 @@ def table_overview(table: Table) -> dict:
     return _state(table, seats, balances, rates, counts, current, state=state, dealt=dealt)
 
 
-def _state(table, seats, balances, rates, counts, current, *, state=None, dealt=None) -> dict:
+def _state(
+    table, seats, balances, rates, counts, current, *, state=None, dealt=None, deals=False
+) -> dict:
     """``state`` is the game's state the next hand starts from (None: not shown); ``dealt``
-    the table's hands as dealt (None: read them)."""
+    the table's hands as dealt (None: read them), or ``deals`` what ``next_deals`` made of
+    them."""
     web = get_web(table.game)
     recorded = counts.get("recorded") or 0
-    nxt = next_hand(table, current, rates, (counts.get("total") or 0) + 1, dealt)
+    number = (counts.get("total") or 0) + 1
+    nxt = next_hand(table, current, rates, number, dealt, deals=deals)
     members = []
     for seat in seats:
         name = seat.name  # the table's key for him; the screen shows his name today
@@ -352,9 +382,67 @@ def table_state_data(table: Table) -> dict:
     }
 
 
+DEALS_SECONDS = 24 * 3600
+
+
+def _deals_key(table: Table, seal: str, current: list[str], rate_card) -> str:
+    first = table.first_dealer.name if table.first_dealer_id else None  # as next_deals reads it
+    parts = (table.pk, seal, tuple(current), first, rate_card)
+    return "deals:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def evening_deals(evening: Evening, tables, current: dict[int, list[str]], rates) -> dict:
+    """Return each table's hands counted (``total``, ``recorded``) and its next deals
+    (``next_deals``), by table id; ``tables`` carry their head seal (``seal``).
+
+    What a table's hands say of its next deal changes only with its head seal (every hand,
+    correction, void, seat and status changes it), so it is kept in the process's cache under
+    that seal with the seats and the rate card it was computed for, and read from the hands'
+    records only for the tables whose seal moved since (one query for those, none when every
+    table is kept): a poll of the evening after a save at one table decodes that table's
+    records alone, and a second reader's none.
+    """
+    keys = {t.pk: _deals_key(t, t.seal, current[t.pk], evening.rate_card) for t in tables if t.seal}
+    kept = cache.get_many(list(keys.values()))
+    found = {pk: kept[key] for pk, key in keys.items() if key in kept}
+    missing = [t for t in tables if t.pk not in found]
+    if not missing:
+        return found
+    counts: dict[int, dict] = {t.pk: {"total": 0, "recorded": 0} for t in missing}
+    dealt: dict[int, list[Dealt]] = defaultdict(list)
+    for table_id, status, record in (
+        Hand.objects.filter(table_id__in=[t.pk for t in missing])
+        .order_by("table_id", "number")
+        .values_list("table_id", "status", "record")
+    ):
+        dealt[table_id].append(dealt_of(record))
+        counts[table_id]["total"] += 1
+        counts[table_id]["recorded"] += status == Hand.Status.RECORDED
+    fresh = {}
+    for table in missing:
+        fresh[table.pk] = {
+            **counts[table.pk],
+            "deals": next_deals(table, current[table.pk], rates, dealt[table.pk]),
+        }
+    cache.set_many({keys[pk]: value for pk, value in fresh.items() if pk in keys}, DEALS_SECONDS)
+    return {**found, **fresh}
+
+
 def evening_tables(evening: Evening) -> list[dict]:
-    """Return every table of ``evening`` with seats, balances and pools (a fixed query count)."""
-    tables = list(evening.tables.select_related("first_dealer").order_by("number"))
+    """Return every table of ``evening`` with seats, balances and pools (a fixed query count):
+    the balances from their summary, the hands counted and the next deal as kept by each
+    table's head seal (``evening_deals``), so no hand's record is read while none changed."""
+    tables = list(
+        evening.tables.select_related("first_dealer")
+        .annotate(
+            seal=Subquery(
+                Seal.objects.filter(kind=Seal.Kind.TABLE, object_id=OuterRef("pk")).values(
+                    "digest"
+                )[:1]
+            )
+        )
+        .order_by("number")
+    )
     seats = defaultdict(list)
     for seat in (
         Seat.objects.filter(table__evening=evening)
@@ -362,38 +450,26 @@ def evening_tables(evening: Evening) -> list[dict]:
         .order_by("table_id", "position")
     ):
         seats[seat.table_id].append(seat)
-    names = {
-        a.pk: (a.table_id, a.name)
-        for a in Account.objects.filter(table__evening=evening).select_related("member")
-    }
-    balances = defaultdict(dict)
-    for pk, balance in Transfer.objects.filter(table__evening=evening).balances().items():
-        table_id, name = names[pk]
-        balances[table_id][name] = balance
-    counts: dict[int, dict] = defaultdict(lambda: {"total": 0, "recorded": 0})
-    dealt = defaultdict(list)
-    for table_id, status, record in (
-        Hand.objects.filter(table__evening=evening)
-        .order_by("table_id", "number")
-        .values_list("table_id", "status", "record")
-    ):
-        dealt[table_id].append(dealt_of(record))
-        counts[table_id]["total"] += 1
-        counts[table_id]["recorded"] += status == Hand.Status.RECORDED
+    balances: dict[int, dict[str, int]] = defaultdict(dict)
+    for table_id, code, balance in AccountBalance.objects.filter(
+        account__table__evening=evening
+    ).values_list("account__table_id", "account__code", "balance"):
+        balances[table_id][code] = balance
     rates = services.rate_card(evening)
+    current = {t.pk: [s.name for s in seats[t.pk] if not s.left] for t in tables}
+    deals = evening_deals(evening, tables, current, rates)
     states = []
     for table in tables:
         table.evening = evening
-        current = [s.name for s in seats[table.pk] if not s.left]
         states.append(
             _state(
                 table,
                 seats[table.pk],
                 balances[table.pk],
                 rates,
-                counts.get(table.pk, {}),
-                current,
-                dealt=dealt[table.pk],
+                deals[table.pk],
+                current[table.pk],
+                deals=deals[table.pk]["deals"],
             )
         )
     return states

@@ -22,13 +22,12 @@ from ledger.services.ledger import (
     VOID,
     TableLedger,
     check_writable,
+    hand_slot,
     lock_table,
-    next_hand_number,
     post_hand,
     rate_card,
     replay_tail,
     table_state,
-    table_version,
     touched,
     writing,
 )
@@ -78,23 +77,22 @@ def hand_record(
 def _hand_record(*, table, record, token, number, version, begun_before_signal, by) -> Hand:
     with writing():
         table = lock_table(table.pk)
-        if token:
-            existing = Hand.objects.filter(token=token).first()
-            if existing is not None:
-                if existing.table_id != table.pk:
-                    raise LedgerError(_("this form was already used at another table"), "token")
-                return existing
+        next_number, current_version, used = hand_slot(table.pk, token)
+        if used is not None:
+            existing = Hand.objects.get(pk=used)
+            if existing.table_id != table.pk:
+                raise LedgerError(_("this form was already used at another table"), "token")
+            return existing
         check_writable(table)
         # A round table of a tournament: its target, its time, the hand begun before the signal.
         begun_at = targets.check_hand_target(table, begun_before_signal=begun_before_signal)
-        next_number = next_hand_number(table.pk)
         if number is not None and number != next_number:
             raise StaleFormError(
                 _("Hand {number} has already been saved from another device").format(number=number),
                 "number",
                 hand_number=number,
             )
-        if version is not None and version != table_version(table.pk):
+        if version is not None and version != current_version:
             raise StaleFormError(
                 _("the table changed since this preview; look at the preview again"),
                 "version",
@@ -111,7 +109,7 @@ def _hand_record(*, table, record, token, number, version, begun_before_signal, 
         data["seats"] = names
         rates = rate_card(table.evening)
         ledger = TableLedger(table)
-        state = table_state(table, ledger)
+        state = table_state(table, ledger, seats=names)
         parsed = game.parse_hand(data, rates, state=state)
         stored = parsed.as_dict()
         stored.pop(game.features.state_in or "", None)

@@ -20,7 +20,7 @@ import contextlib
 import contextvars
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import BigIntegerField, Max, Subquery, Value
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.money import MAX_BALANCE, MAX_MOVE
@@ -143,6 +143,20 @@ def next_hand_number(table_id: int) -> int:
     return (Hand.objects.filter(table_id=table_id).aggregate(n=Max("number"))["n"] or 0) + 1
 
 
+def hand_slot(table_id: int, token: str | None = None) -> tuple[int, int, int | None]:
+    """Return ``(next_hand_number, table_version, the id of the hand recorded with token)``
+    of a table in one query (the last None without a token or when it is unused)."""
+    last_hand = Hand.objects.filter(table_id=table_id).order_by().values("table_id")
+    last_posting = Posting.objects.filter(table_id=table_id).order_by().values("table_id")
+    used = Hand.objects.filter(token=token).values("pk")[:1] if token else None
+    row = Table.objects.filter(pk=table_id).values_list(
+        Subquery(last_hand.annotate(n=Max("number")).values("n")),
+        Subquery(last_posting.annotate(v=Max("pk")).values("v")),
+        Subquery(used) if used is not None else Value(None, output_field=BigIntegerField()),
+    )[0]
+    return (row[0] or 0) + 1, row[1] or 0, row[2]
+
+
 def table_balances(table_id: int) -> dict[str, int]:
     """Return each account's balance of a table by code (members as seated, and the pools)."""
     balances = AccountBalance.objects.of_table(table_id)
@@ -158,9 +172,11 @@ class TableLedger:
     def __init__(self, table: Table):
         self.table = table
         self.game = get_game(table.game)
-        self.accounts = {a.code: a for a in Account.objects.filter(table_id=table.pk)}
-        self.by_id = {a.pk: a for a in self.accounts.values()}
-        self.balances = AccountBalance.objects.of_table(table.pk)
+        # The accounts with their running balances (the summary's row, if any) in one query.
+        accounts = list(Account.objects.filter(table_id=table.pk).select_related("summary"))
+        self.accounts = {a.code: a for a in accounts}
+        self.by_id = {a.pk: a for a in accounts}
+        self.balances = {a.pk: a.summary.balance for a in accounts if hasattr(a, "summary")}
         self.guarded = [p.code for p in self.game.features.pools if not p.may_go_negative]
         self.last_seal: str | None = None  # the seal of the table's latest posting, once read
 
@@ -348,10 +364,14 @@ def replay_tail(table: Table, from_posting: Posting, replacements: dict, *, by, 
     return changed
 
 
-def table_state(table: Table, ledger: TableLedger | None = None) -> dict:
-    """Return the game's state the next hand of ``table`` starts from."""
+def table_state(
+    table: Table, ledger: TableLedger | None = None, *, seats: list[str] | None = None
+) -> dict:
+    """Return the game's state the next hand of ``table`` starts from (``seats``: the names
+    of the seats still at the table, when the caller has read them)."""
     ledger = ledger or TableLedger(table)
-    return ledger.game.next_state(last_state(table), ledger.pools(), seat_names(table))
+    names = seat_names(table) if seats is None else seats
+    return ledger.game.next_state(last_state(table), ledger.pools(), names)
 
 
 # --- closing -------------------------------------------------------------------------------

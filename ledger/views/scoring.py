@@ -459,20 +459,25 @@ def _saved(request, url: str, *, number: int):
 def hand_new(request, pk):
     """Enter a new hand on one screen; POST records it (once per one-time token)."""
     table = _table(request, pk)
-    seats = [s.name for s in selectors.current_seats(table.pk)]
+
+    def seats():
+        # Read when a form is shown: a save reads the seats under its lock.
+        return [s.name for s in selectors.current_seats(table.pk)]
+
     table_url = reverse("table", kwargs={"club": request.club.slug, "pk": table.pk})
     if request.method != "POST":
+        current = seats()
         if not (table.evening.is_open and table.status == Table.Status.OPEN):
             messages.error(request, str(EveningClosedError().message))
             return redirect(table_url)
-        if not 3 <= len(seats) <= 5:
+        if not 3 <= len(current) <= 5:
             messages.error(request, gettext("A hand needs 3 to 5 members at the table."))
             return redirect(table_url)
         if get_web(table.game).entry_template is None:
             messages.error(request, gettext("This game has no entry form yet: import its hands."))
             return redirect(table_url)
         context = _hand_form_context(
-            request, table, seats=seats, record=None, token=str(uuid.uuid4())
+            request, table, seats=current, record=None, token=str(uuid.uuid4())
         )
         return _entry_page(request, context)
 
@@ -484,7 +489,7 @@ def hand_new(request, pk):
         context = _hand_form_context(
             request,
             table,
-            seats=seats,
+            seats=seats(),
             record=None,
             token=request.POST.get("token") or str(uuid.uuid4()),
             errors=form_errors(form),
@@ -509,7 +514,7 @@ def hand_new(request, pk):
         context = _hand_form_context(
             request,
             table,
-            seats=seats,
+            seats=seats(),
             record=record,
             token=token or str(uuid.uuid4()),
             errors=errors_by_section(error, table.game),

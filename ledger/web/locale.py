@@ -15,9 +15,11 @@ A language the site no longer offers (not in ``settings.LANGUAGES``) is passed o
 and replaces its decision; on a club's pages it also activates the club's time zone. It looks
 the club up once and leaves it on the request (``request.url_club``) for
 ``ledger.web.permissions.club_role`` and the public pages, which would otherwise look it up
-themselves: the page costs no extra query. A 404 or 403 of a club's page is answered without
-the club's language or time zone, so neither tells a stranger that the club exists. The club's
-currency is activated with its time zone: its money is written in it
+themselves: the page costs no extra query. On a view of ``club_role`` it reads the reader's
+membership in the same query (``ledger.web.permissions.club_and_membership``), so the club
+and the membership cost one query between them. A 404 or 403 of a club's page is answered
+without the club's language or time zone, so neither tells a stranger that the club exists.
+The club's currency is activated with its time zone: its money is written in it
 (``ledger.tables.columns.money_text``).
 """
 
@@ -34,6 +36,7 @@ from django.utils import timezone, translation
 
 from ledger.models import Club, Profile
 from ledger.tables.columns import activate_currency, deactivate_currency
+from ledger.web.permissions import club_and_membership
 
 # The session's copy of the member's own language ('' for none).
 SESSION_KEY = "tarokclub_language"
@@ -122,7 +125,12 @@ class ClubLanguageMiddleware:
         slug = view_kwargs.get("club")
         club = None
         if isinstance(slug, str):
-            club = Club.objects.filter(slug=slug).first()
+            if getattr(view_func, "required_role", None) is not None:
+                # A ``club_role`` view: its membership is read with the club, in one query.
+                club, member = club_and_membership(slug, request.user)
+                request.url_membership = (request.user.pk, member)
+            else:
+                club = Club.objects.filter(slug=slug).first()
             request.url_club = club
         use_language(request, reader_language(request, club))
         if club is not None:

@@ -20,6 +20,7 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.crypto import constant_time_compare
@@ -43,6 +44,29 @@ def membership(user, club: Club) -> Member | None:
     if not user.is_authenticated:
         return None
     return Member.objects.filter(club=club, user=user, active=True).first()
+
+
+def club_and_membership(slug: str, user) -> tuple[Club | None, Member | None]:
+    """Return the club of ``slug`` (None: no such club) and the user's active Member row in
+    it (None: none, or nobody logged in), in one query: the member's columns are read as
+    subqueries of the club's row (a user has one row per club at most)."""
+    clubs = Club.objects.filter(slug=slug)
+    if not user.is_authenticated:
+        return clubs.first(), None
+    mine = Member.objects.filter(club=OuterRef("pk"), user=user.pk, active=True)
+    club = clubs.annotate(
+        **{f"my_{name}": Subquery(mine.values(name)[:1]) for name in ("pk", "name", "role")}
+    ).first()
+    if club is None or club.my_pk is None:
+        return club, None
+    member = Member.from_db(
+        club._state.db,
+        ["id", "club_id", "name", "user_id", "role", "active"],
+        [club.my_pk, club.pk, club.my_name, user.pk, club.my_role, True],
+    )
+    member.club = club
+    member.user = user
+    return club, member
 
 
 def role_of(user, club: Club) -> str | None:
@@ -94,11 +118,16 @@ def club_role(role: str = Member.Role.MEMBER, *, table_link: bool = False):
             if not request.user.is_authenticated and not linked:
                 return redirect_to_login(request.get_full_path())
             club_obj = getattr(request, "url_club", None)  # ``ledger.web.locale`` found it
+            # ... with the membership, in the same query (every poll and save comes through
+            # here): the role and ``request.member``.
+            found = getattr(request, "url_membership", None)
             if club_obj is None or club_obj.slug != club:
                 club_obj = get_object_or_404(Club, slug=club)
-            # One read of the membership: the role and ``request.member`` (every poll and
-            # save comes through here).
-            member = membership(request.user, club_obj)
+                found = None
+            if found is not None and found[0] == request.user.pk:
+                member = found[1]
+            else:
+                member = membership(request.user, club_obj)
             current: str | None = Member.Role.ADMIN if request.user.is_superuser else None
             if current is None and member is not None:
                 current = member.role

@@ -21,8 +21,9 @@ from ledger.tests import factories
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-# The request's own four (session, user, club, membership) and the version's one.
-NOT_MODIFIED_QUERIES = 5
+# The request's own three (session, user, the club with the membership) and the version's one.
+# Was 5: the club and the membership are read in one query (ledger.web.permissions).
+NOT_MODIFIED_QUERIES = 4
 
 
 @pytest.fixture
@@ -70,6 +71,74 @@ def test_after_a_hand_is_saved_the_poll_gets_the_new_content(world, page):
     assert after["ETag"] != first["ETag"]
     assert after.content != first.content
     assert client.get(url, HTTP_IF_NONE_MATCH=after["ETag"], **HTMX).status_code == 304
+
+
+def test_a_quiet_tables_poll_is_304_while_another_table_of_the_evening_saves(world):
+    """Versions are per table: a hand saved at one table of the evening leaves the other
+    table's version as it was (its poll, naming its ETag, is a 304 for the pinned number of
+    queries) and changes the saved table's (its poll gets 200 with the new content)."""
+    club, client = world["club"], world["client"]
+    others = [Member.objects.create(club=club, name=name) for name in ("Dan", "Eva", "Finn")]
+    quiet = services.table_open(evening=world["evening"], members=others)
+    urls = {
+        name: reverse("table", kwargs={"club": club.slug, "pk": table.pk})
+        for name, table in (("busy", world["table"]), ("quiet", quiet))
+    }
+    before = {name: client.get(url, **HTMX) for name, url in urls.items()}
+    factories.random_table_hands(world["table"], 1, seed=6)
+    with CaptureQueriesContext(connection) as captured:
+        quiet_poll = client.get(urls["quiet"], HTTP_IF_NONE_MATCH=before["quiet"]["ETag"], **HTMX)
+    assert quiet_poll.status_code == 304
+    assert len(captured.captured_queries) == NOT_MODIFIED_QUERIES
+    busy_poll = client.get(urls["busy"], HTTP_IF_NONE_MATCH=before["busy"]["ETag"], **HTMX)
+    assert busy_poll.status_code == 200
+    assert busy_poll["ETag"] != before["busy"]["ETag"]
+    assert busy_poll.content != before["busy"].content
+
+
+def record_reads(captured) -> list[str]:
+    """The queries that read a hand's JSON record (or a revision's)."""
+    return [
+        q["sql"]
+        for q in captured.captured_queries
+        if '"record"' in q["sql"] and q["sql"].lstrip().upper().startswith("SELECT")
+    ]
+
+
+# The request's own three, the version, the evening, its tables with their seals, the seats
+# and the balances' summary.
+EVENING_QUERIES = 8
+
+
+@pytest.mark.parametrize("page", ["evening", "evening_wall"])
+def test_the_evening_polls_read_no_record_of_a_table_that_did_not_change(world, page):
+    """The evening's and the wall's polls read balances from their summary and each table's
+    hands as kept by its head seal: after a save at one table the poll reads the records of
+    that table alone (one query, filtered to it), and the next reading reads none, for a
+    pinned number of queries; the page shows the new hand."""
+    club, client, busy = world["club"], world["client"], world["table"]
+    others = [Member.objects.create(club=club, name=name) for name in ("Dan", "Eva", "Finn")]
+    quiet = services.table_open(evening=world["evening"], members=others)
+    factories.random_table_hands(quiet, 3, seed=7)
+    url = poll_urls(world)[page]
+    client.get(url, **HTMX)
+    with CaptureQueriesContext(connection) as captured:
+        again = client.get(url, **HTMX)
+    assert again.status_code == 200
+    assert record_reads(captured) == []
+    assert len(captured.captured_queries) == EVENING_QUERIES
+    factories.random_table_hands(busy, 1, seed=8)
+    with CaptureQueriesContext(connection) as captured:
+        after = client.get(url, HTTP_IF_NONE_MATCH=again["ETag"], **HTMX)
+    assert after.status_code == 200
+    assert after.content != again.content
+    reads = record_reads(captured)
+    assert len(reads) == 1 and '"ledger_hand"' in reads[0] and "handrevision" not in reads[0]
+    assert f'"ledger_hand"."table_id" IN ({busy.pk})' in reads[0]
+    assert len(captured.captured_queries) == EVENING_QUERIES + 1
+    with CaptureQueriesContext(connection) as captured:
+        client.get(url, **HTMX)
+    assert record_reads(captured) == []
 
 
 def test_a_voided_hand_and_a_closed_table_change_the_version(world):

@@ -268,8 +268,9 @@ def test_the_kept_standings_follow_a_correction_and_a_withdrawal(director):
     first = table_of(client.get(page))
     with CaptureQueriesContext(connection) as captured:
         assert table_of(client.get(page)) == first  # kept
-    # The next reader: the session, the user, the club, the membership, the tournament.
-    assert len(captured.captured_queries) == 5
+    # The next reader: the session, the user, the club with the membership (one query; were
+    # two), the tournament.
+    assert len(captured.captured_queries) == 4
     hand = next(h for h in played if Transfer.objects.filter(posting__hand=h).exists())
     annulled = {
         "format": "tarokclub.hand/1",
