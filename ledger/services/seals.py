@@ -31,6 +31,8 @@ entries as they are written; hands and the heads of every table and evening a se
 at the end of its transaction (``services.ledger.writing``). Without the secret a seal cannot
 be forged; ``verify_ledger`` recomputes every one. ``seal_all`` seals a ledger loaded from a
 trusted source (the demo fixtures, the bench's generated history, ``restore --reseal``).
+A ledger written before the seals is sealed by migration 0020 once it re-derives
+(docs/ledger-integrity.md).
 """
 
 from __future__ import annotations
