@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from ledger.models import ChainLink, Club, Seal
@@ -20,26 +21,23 @@ class WitnessRefused(ValueError):
 
 def club_head(club_id: int) -> dict | None:
     """Return the club's head (club, slug, links, head and its short form as sheets print
-    it); None before its first evening (two queries)."""
+    it); None before its first evening (one query)."""
+    heads = Seal.objects.filter(kind=Seal.Kind.CLUB, object_id=OuterRef("club_id"))
     last = (
         ChainLink.objects.filter(club_id=club_id)
+        .annotate(head=Subquery(heads.values("digest")[:1]))
         .order_by("-number")
-        .values_list("number", "club__slug")
+        .values_list("number", "club__slug", "head")
         .first()
     )
-    head = (
-        Seal.objects.filter(kind=Seal.Kind.CLUB, object_id=club_id)
-        .values_list("digest", flat=True)
-        .first()
-    )
-    if last is None or head is None:
+    if last is None or last[2] is None:
         return None
     return {
         "club": club_id,
         "slug": last[1],
         "links": last[0],
-        "head": head,
-        "short": seals.short_head(last[0], head),
+        "head": last[2],
+        "short": seals.short_head(last[0], last[2]),
     }
 
 

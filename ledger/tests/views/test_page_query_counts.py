@@ -34,7 +34,7 @@ QUERIES = {
     "club": 7,  # the tournaments being played, listed apart from the club's evening
     "evening": 11,
     "evening_sheet": 19,
-    "evening_sheet_pdf": 19,
+    "evening_sheet_pdf": 20,  # + the club's chain head, printed beside the signatures
     "evening_treasury": 18,
     "evening_wall": 11,
     "hand": 10,  # + is it a round table (its number and strip)
@@ -55,7 +55,7 @@ QUERIES = {
     "table": 19,  # + is it a round table (the round's strip)
     "table_link": 7,
     "table_state": 13,
-    "table_sheet_pdf": 20,
+    "table_sheet_pdf": 21,  # + the club's chain head, printed beside the signatures
     "table_new": 11,
     "tournaments": 5,
     "tournament": 8,
@@ -66,7 +66,8 @@ QUERIES = {
     "tournament_round_result_pdf": 15,  # the round, its draw's figures, the corrections
     "tournament_round_table_sheet_pdf": 13,  # a published round's table before the start
     "tournament_standings": 8,  # entries, closed rounds, their results; the rest kept
-    "tournament_ranking_pdf": 15,  # the rounds' logs, for the corrections after the period
+    # The rounds' logs, for the corrections after the period; the club's chain head.
+    "tournament_ranking_pdf": 16,
     "tournament_wall": 9,
 }
 
