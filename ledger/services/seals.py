@@ -24,7 +24,10 @@ rows that only this module writes:
   every round (its draw as published, mode, status, log, times), every round table (seats,
   its table, results, how it ended, substitutes) and every bye with its points. What a phone
   changes at a round table while it plays (the device holding the link, the players it
-  reports missing, the hand begun before the signal) is not a ledger fact and is left out.
+  reports missing, the hand begun before the signal) is not a ledger fact and is left out;
+- each **club's chain** (``ChainLink``): a link per evening, tournament and round created or
+  taking a new status, chained in the order it happened, and the club's **head** over its last
+  link, which the sheets print and ``ledger_head`` writes out to be witnessed.
 
 Seals are written in the transaction that writes what they seal: postings, revisions and log
 entries as they are written; hands and the heads of every table and evening a service locked
