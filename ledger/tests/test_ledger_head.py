@@ -63,13 +63,14 @@ def test_the_tournament_ranking_prints_the_head():
 
 
 def test_the_public_page_shows_the_head():
-    """A club that publishes its results shows its head on its public page."""
+    """A club that publishes its results shows its head on its public page (in the club's
+    language: Danish here)."""
     club = factories.make_club(publish_results=True)
     factories.make_season(club)
     evening, _table, _hands = factories.evening_e(club)
     services.evening_close(evening=evening)
     html = Client().get(reverse("public_club", kwargs={"club": club.slug})).content.decode()
-    assert f"Ledger head {club_head(club.pk)['short']}" in html
+    assert f"Regnskabets hoved {club_head(club.pk)['short']}" in html
 
 
 def test_ledger_head_prints_every_clubs_head_as_json():
