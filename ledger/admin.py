@@ -28,6 +28,7 @@ from ledger.models import (
     AccountBalance,
     AccountStats,
     Bye,
+    ChainLink,
     Club,
     Entry,
     Evening,
@@ -252,6 +253,22 @@ class SealAdmin(SummaryAdmin):
     list_display = ["kind", "object_id", "scope", "digest"]
     list_filter = ["kind"]
     list_select_related: list[str] = []
+
+
+@admin.register(ChainLink)
+class ChainLinkAdmin(SummaryAdmin):
+    """The clubs' chains (``ledger.services.seals``): read them, never edit them."""
+
+    list_display = ["club", "number", "kind", "object_id", "status_label", "digest"]
+    fields = list_display
+    list_filter = ["club", "kind"]
+    list_select_related = ["club"]
+
+    @admin.display(description=_("status"), ordering="status")
+    def status_label(self, obj):
+        """The status in words, as its evening, tournament or round names it."""
+        model = {"evening": Evening, "tournament": Tournament, "round": Round}[obj.kind]
+        return dict(model.Status.choices).get(obj.status, obj.status)
 
 
 @admin.register(Invitation)

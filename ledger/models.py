@@ -848,6 +848,7 @@ class Seal(models.Model):
         TABLE: Seal.Kind = "table", _("table")  # type: ignore[assignment]
         EVENING: Seal.Kind = "evening", _("evening")  # type: ignore[assignment]
         TOURNAMENT: Seal.Kind = "tournament", _("tournament")  # type: ignore[assignment]
+        CLUB: Seal.Kind = "club", _("club's chain head")  # type: ignore[assignment]
 
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     object_id = models.BigIntegerField(_("object"))
@@ -864,6 +865,39 @@ class Seal(models.Model):
 
     def __str__(self):
         return f"{self.get_kind_display()} {self.object_id}"
+
+
+class ChainLink(models.Model):
+    """One link of a club's chain: one of its evenings, tournaments or rounds as it was created
+    or took a new status (an evening closed or reopened, a round closed), in the order it
+    happened, sealed chained to the link before it. The club's head (a ``Seal`` of kind club)
+    covers its last link: an evening, a tournament or a round removed with all its seals, or a
+    chain cut short, no longer matches it. Written only by ``ledger.services.seals``."""
+
+    class Kind(models.TextChoices):
+        EVENING = "evening", _("evening")
+        TOURNAMENT = "tournament", _("tournament")
+        ROUND = "round", _("round")
+
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="chain"
+    )
+    number = models.PositiveIntegerField(_("number"))
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    object_id = models.BigIntegerField(_("object"))
+    status = models.CharField(_("status"), max_length=12)
+    digest = models.CharField(_("digest"), max_length=64)
+
+    class Meta:
+        verbose_name = _("chain link")
+        verbose_name_plural = _("chain links")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "number"], name="chain_link_unique_number")
+        ]
+        indexes = [models.Index(fields=["kind", "object_id", "number"], name="chain_link_object")]
+
+    def __str__(self):
+        return f"{self.club_id} #{self.number}: {self.kind} {self.object_id} {self.status}"
 
 
 class JetonCount(models.Model):

@@ -25,6 +25,7 @@ from ledger.games.web import stats_notes
 from ledger.models import Evening, Member, Season, Table
 from ledger.selectors import round_tables as table_reads
 from ledger.selectors import tournaments as reads
+from ledger.selectors.chain import club_head
 from ledger.tables.columns import price_text
 from ledger.tables.season import (
     MemberEveningsTable,
@@ -247,6 +248,7 @@ def evening_sheet_pdf(*, evening: Evening, transfers: bool = False) -> tuple[str
         "settlement_table": settlement_table(sheet),
         "price": price_text(evening.price_per_point),
         "transfers": transfers,
+        "ledger_head": club_head(evening.club_id),
     }
     content = _render(
         "ledger/pdf/evening_sheet.html",
@@ -274,6 +276,7 @@ def _table_sheet_context(table: Table) -> tuple[dict, bool]:
         "score_sheet": score_sheet,
         "results": sorted(sheet.settlement, key=lambda r: seats.index(r.name)),
         "price": price_text(evening.price_per_point),
+        "ledger_head": club_head(evening.club_id),
     }
     return context, landscape
 
@@ -378,6 +381,7 @@ def tournament_ranking_pdf(*, tournament) -> tuple[str, str, bytes]:
         "rules": reads.rules_note(tournament),
         "lot_notes": reads.lot_notes(standings),
         "corrections": [c for c in reads.corrections(tournament) if c.after_period],
+        "ledger_head": club_head(tournament.club_id),
     }
     content = _render(
         "ledger/pdf/tournament_ranking.html",

@@ -1,6 +1,7 @@
 """The seat rows of hands (``PostingSeat``), backfilled by settling each live hand again, and
 the statistics summary (``AccountStats``) summed from them; the game fields' default comes
-from the registry. The data step uses the historical models and the games' pure engines."""
+from the registry. The data step uses the historical models and the games' pure engines; the
+hands of a game no longer installed are skipped (they get no seat rows), never a crash."""
 
 import django.db.models.deletion
 import ledger.games.registry
@@ -24,9 +25,14 @@ def backfill(apps, schema_editor):
     accounts, rows, summary = {}, [], {}
     for posting in postings.iterator(chunk_size=2000):
         table = posting.table
+        try:
+            game = get_game(table.game)
+        except KeyError:
+            # A game no longer installed (removed from TAROK_GAMES): its hands cannot be
+            # settled again here, so they get no seat rows (their money is untouched).
+            continue
         if table.pk not in accounts:
             accounts[table.pk] = {a.code: a for a in Account.objects.filter(table_id=table.pk)}
-        game = get_game(table.game)
         rates = game.rate_card(table.evening.rate_card)
         state = posting.state_before
         record = game.parse_hand(posting.revision.record, rates, state=state)

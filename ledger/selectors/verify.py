@@ -12,6 +12,8 @@ from ledger.games.registry import get_game
 from ledger.models import (
     Account,
     AccountBalance,
+    ChainLink,
+    Club,
     Evening,
     EveningLog,
     EveningResult,
@@ -87,7 +89,75 @@ def verify_ledger(tables=None, *, club=None) -> Report:
     if whole:
         _verify_orphan_seals(report.problems, club)
         _verify_tournaments(report.problems, club)
+        _verify_chains(report.problems, club)
     return report
+
+
+def _verify_chains(problems, club=None) -> None:
+    """Check each club's chain (``ChainLink``): its links numbered 1..n, each sealed chained to
+    the one before it, its head sealed over the last; every evening, tournament and round of
+    the club in it, in the status its last link gives; no link naming what is gone."""
+    clubs = Club.objects.all() if club is None else Club.objects.filter(pk=club.pk)
+    heads = dict(
+        Seal.objects.filter(kind=Kind.CLUB, object_id__in=clubs.values("pk")).values_list(
+            "object_id", "digest"
+        )
+    )
+    for club_id, slug in clubs.order_by("pk").values_list("pk", "slug"):
+        label = f"club {slug}"
+        links = list(
+            ChainLink.objects.filter(club_id=club_id)
+            .order_by("number")
+            .values_list("number", "kind", "object_id", "status", "digest")
+        )
+        previous = ""
+        for position, (number, kind, object_id, status, have) in enumerate(links, 1):
+            if number != position:
+                problems.append(
+                    f"{label}: its chain's link {position} is numbered {number}: a link was "
+                    "removed or inserted"
+                )
+            if have != seals.link_digest(club_id, number, kind, object_id, status, previous):
+                problems.append(
+                    f"{label}: its chain's link {number} ({kind} {object_id} {status}) differs "
+                    "from its seal, or does not follow the link before it"
+                )
+            previous = have
+        head = heads.get(club_id)
+        if links and head is None:
+            problems.append(f"{label}: the club's chain has no head")
+        elif head is not None and head != seals.head_digest(club_id, len(links), previous):
+            problems.append(
+                f"{label}: the club's chain differs from its head: the chain was cut short or "
+                "a link removed (an evening, a tournament or a round gone with its seals)"
+            )
+        last = {(kind, object_id): (number, status) for number, kind, object_id, status, _ in links}
+        present = {}
+        for kind, model, extra in (
+            (ChainLink.Kind.EVENING, Evening, "date"),
+            (ChainLink.Kind.TOURNAMENT, Tournament, "name"),
+            (ChainLink.Kind.ROUND, Round, "number"),
+        ):
+            rows = model.objects.filter(
+                **({"tournament__club_id": club_id} if model is Round else {"club_id": club_id})
+            )
+            for pk, status, name in rows.values_list("pk", "status", extra):
+                present[(kind, pk)] = (status, name)
+        for (kind, object_id), (status, name) in sorted(present.items()):
+            have = last.get((kind, object_id))
+            if have is None:
+                problems.append(f"{label}: {kind} {name} is not in the club's chain")
+            elif have[1] != status:
+                problems.append(
+                    f"{label}: {kind} {name} is {status}, but the club's chain last saw it "
+                    f"{have[1]} (link {have[0]})"
+                )
+        for (kind, object_id), (number, status) in sorted(last.items(), key=lambda i: i[1]):
+            if (kind, object_id) not in present:
+                problems.append(
+                    f"{label}: the club's chain holds {kind} {object_id} ({status}, link "
+                    f"{number}), which is gone: removed with its seals"
+                )
 
 
 def _verify_tournaments(problems, club=None) -> None:

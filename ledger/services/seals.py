@@ -24,13 +24,18 @@ rows that only this module writes:
   every round (its draw as published, mode, status, log, times), every round table (seats,
   its table, results, how it ended, substitutes) and every bye with its points. What a phone
   changes at a round table while it plays (the device holding the link, the players it
-  reports missing, the hand begun before the signal) is not a ledger fact and is left out.
+  reports missing, the hand begun before the signal) is not a ledger fact and is left out;
+- each **club's chain** (``ChainLink``): a link per evening, tournament and round created or
+  taking a new status, chained in the order it happened, and the club's **head** over its last
+  link, which the sheets print and ``ledger_head`` writes out to be witnessed.
 
 Seals are written in the transaction that writes what they seal: postings, revisions and log
 entries as they are written; hands and the heads of every table and evening a service locked
 at the end of its transaction (``services.ledger.writing``). Without the secret a seal cannot
 be forged; ``verify_ledger`` recomputes every one. ``seal_all`` seals a ledger loaded from a
 trusted source (the demo fixtures, the bench's generated history, ``restore --reseal``).
+A ledger written before the seals is sealed by migration 0020 once it re-derives
+(docs/ledger-integrity.md).
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from decimal import Decimal
 from types import SimpleNamespace
 
 from django.conf import settings
-from django.db.models import Count, Max
+from django.db.models import Count, Max, Q
 from django.utils.crypto import salted_hmac
 
 from ledger import models as current
@@ -51,6 +56,8 @@ Kind = current.Seal.Kind
 MODELS = (
     "Account",
     "Bye",
+    "ChainLink",
+    "Club",
     "Entry",
     "Evening",
     "EveningLog",
@@ -433,6 +440,7 @@ def seal_heads(*, hands=(), tables=(), evenings=(), tournaments=(), m=None) -> N
         m.Seal(kind=Kind.HAND, object_id=row[0], scope=row[1], digest=digest(Kind.HAND, list(row)))
         for row in m.Hand.objects.filter(pk__in=sorted(set(hands))).values_list(*HAND_FIELDS)
     ]
+    states: list[tuple] = []  # (club, kind, object id, status) of what the club's chain holds
     for kind, ids, content_of in (
         (Kind.TABLE, tables, table_content),
         (Kind.EVENING, evenings, evening_content),
@@ -449,8 +457,163 @@ def seal_heads(*, hands=(), tables=(), evenings=(), tournaments=(), m=None) -> N
                         digest=digest(kind, content),
                     )
                 )
+                if kind == Kind.EVENING:
+                    states.append((content[0][1], Link.EVENING, object_id, content[0][4]))
+                elif kind == Kind.TOURNAMENT:
+                    club_id = content[0][1]
+                    states.append((club_id, Link.TOURNAMENT, object_id, content[0][9]))
+                    states += [(club_id, Link.ROUND, r[0], r[4]) for r in content[2]]
     if rows:
         _upsert(m, rows)
+    extend_chains(states, m)
+
+
+# --- the club's chain -------------------------------------------------------------------------
+#
+# Each club's evenings, tournaments and rounds are chained in the order they were created and
+# took a new status (``ChainLink``: a link per event, sealed chained to the link before it), and
+# the club's head is a seal over its last link. A hand saved changes no status, so it costs the
+# chain one query (the last links of the evening it touched); the head changes only when an
+# evening, a tournament or a round is created, closed or reopened (or a round moves on). The
+# evening's own head (its tables, results, log) and the tournament's head (its rounds, tables,
+# byes) stand beside the chain: the chain says which of them must exist, and in which state.
+
+Link = current.ChainLink.Kind
+
+
+def link_digest(club_id: int, number: int, kind: str, object_id: int, status: str, previous: str):
+    """Return the seal of a chain link, chained to the link before it (``previous``)."""
+    return digest("link", [club_id, number, kind, object_id, status], previous)
+
+
+def head_digest(club_id: int, number: int, last: str) -> str:
+    """Return the club's head: a seal over its chain's length and last link."""
+    return digest(Kind.CLUB, [club_id, number, last])
+
+
+def short_head(number: int, head: str) -> str:
+    """The head as sheets print it: the chain's length and the digest's first 12 digits."""
+    return f"{number}:{head[:12]}"
+
+
+def installation_id() -> str:
+    """Name this installation's seal secret without revealing it (a witness file carries it)."""
+    return digest("installation", [])[:16]
+
+
+def extend_chains(states, m=None) -> None:
+    """Append a link for every (club, kind, object id, status) of ``states`` whose last link
+    says otherwise (a new evening, tournament or round, or a new status), and seal the heads of
+    the clubs whose chains grew. The club's row is locked while its chain grows."""
+    if not states:
+        return
+    m = m or models_of()
+    wanted: dict[str, list[int]] = {}
+    for _club, kind, object_id, _status in states:
+        wanted.setdefault(kind, []).append(object_id)
+    links = Q()
+    for kind, ids in wanted.items():
+        links |= Q(kind=kind, object_id__in=ids)
+    last: dict[tuple, str] = {}
+    for kind, object_id, status in (
+        m.ChainLink.objects.filter(links)
+        .order_by("number")
+        .values_list("kind", "object_id", "status")
+    ):
+        last[(kind, object_id)] = status
+    due: dict[int, list] = {}
+    for club_id, kind, object_id, status in states:
+        if last.get((kind, object_id)) != status:
+            last[(kind, object_id)] = status
+            due.setdefault(club_id, []).append((kind, object_id, status))
+    for club_id, events in sorted(due.items()):
+        list(m.Club.objects.select_for_update(of=("self",)).filter(pk=club_id))
+        number, previous = (
+            m.ChainLink.objects.filter(club_id=club_id)
+            .order_by("-number")
+            .values_list("number", "digest")
+            .first()
+        ) or (0, "")
+        links = []
+        for kind, object_id, status in events:
+            number += 1
+            previous = link_digest(club_id, number, kind, object_id, status, previous)
+            links.append(
+                m.ChainLink(
+                    club_id=club_id,
+                    number=number,
+                    kind=kind,
+                    object_id=object_id,
+                    status=status,
+                    digest=previous,
+                )
+            )
+        m.ChainLink.objects.bulk_create(links)
+        _upsert(
+            m,
+            [
+                m.Seal(
+                    kind=Kind.CLUB,
+                    object_id=club_id,
+                    scope=club_id,
+                    digest=head_digest(club_id, number, previous),
+                )
+            ],
+        )
+
+
+def chain_states(club_ids, m=None) -> list[tuple]:
+    """Return (club, kind, object id, status) of every evening, tournament and round of the
+    clubs, in the order they were created."""
+    m = m or models_of()
+    rows = [
+        (at, 0, pk, (club, Link.EVENING, pk, status))
+        for pk, club, status, at in m.Evening.objects.filter(club_id__in=club_ids).values_list(
+            "pk", "club_id", "status", "opened_at"
+        )
+    ]
+    rows += [
+        (at, 1, pk, (club, Link.TOURNAMENT, pk, status))
+        for pk, club, status, at in m.Tournament.objects.filter(club_id__in=club_ids).values_list(
+            "pk", "club_id", "status", "created_at"
+        )
+    ]
+    rows += [
+        (at, 2, pk, (club, Link.ROUND, pk, status))
+        for pk, club, status, at in m.Round.objects.filter(
+            tournament__club_id__in=club_ids
+        ).values_list("pk", "tournament__club_id", "status", "drawn_at")
+    ]
+    return [row[3] for row in sorted(rows, key=lambda row: row[:3])]
+
+
+def seal_chains(club_ids, m=None) -> None:
+    """Seal the chains of the clubs afresh (every link kept, in its order, its seal recomputed),
+    then append what they lack, from a trusted source."""
+    m = m or models_of()
+    for club_id in sorted(set(club_ids)):
+        links = list(m.ChainLink.objects.filter(club_id=club_id).order_by("number"))
+        previous = ""
+        for link in links:
+            previous = link_digest(
+                club_id, link.number, link.kind, link.object_id, link.status, previous
+            )
+            link.digest = previous
+        m.ChainLink.objects.bulk_update(links, ["digest"], batch_size=BATCH)
+        m.Seal.objects.filter(kind=Kind.CLUB, object_id=club_id).delete()
+        if links:
+            _upsert(
+                m,
+                [
+                    m.Seal(
+                        kind=Kind.CLUB,
+                        object_id=club_id,
+                        scope=club_id,
+                        digest=head_digest(club_id, links[-1].number, previous),
+                    )
+                ],
+            )
+    extend_chains(chain_states(club_ids, m), m)
 
 
 def seal_all(tables=None, *, apps=None) -> int:
@@ -531,5 +694,10 @@ def seal_all(tables=None, *, apps=None) -> int:
             chain[row[1]] = value
             rows.append(m.Seal(kind=Kind.LOG, object_id=row[0], scope=row[1], digest=value))
     m.Seal.objects.bulk_create(rows, batch_size=BATCH)
+    clubs = set(m.Evening.objects.filter(pk__in=evening_ids).values_list("club_id", flat=True))
+    clubs |= set(
+        m.Tournament.objects.filter(pk__in=tournament_ids).values_list("club_id", flat=True)
+    )
+    seal_chains(clubs, m)
     seal_heads(tables=table_ids, evenings=evening_ids, tournaments=tournament_ids, m=m)
-    return len(rows) + len(table_ids) + len(evening_ids) + len(tournament_ids)
+    return len(rows) + len(table_ids) + len(evening_ids) + len(tournament_ids) + len(clubs)

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_safe
 from ledger import selectors
 from ledger.games.web import stats_notes
 from ledger.selectors import tournaments as reads
+from ledger.selectors.chain import club_head
 from ledger.tables.season import PublicResultsTable, PublicStandingsTable, PublicTableTable
 from ledger.tables.tournaments import TournamentStandingsTable
 from ledger.web.http import found, picked_season
@@ -37,6 +38,8 @@ def _standings(request, club: str, *, value: str | None, tournaments: bool = Fal
     context = {"public_club": public, "seasons": seasons, "season": season}
     if tournaments:
         context["tournaments"] = selectors.published_tournaments(club=public)
+        # The club's chain head, witnessed by anyone who reads the page (see ledger_head).
+        context["ledger_head"] = club_head(public.pk)
     if season is not None:
         # Published results are the closed evenings' only: an open evening is never public.
         # A member who left the club (inactive) is not named on the public pages.

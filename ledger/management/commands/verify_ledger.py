@@ -4,6 +4,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from ledger.models import Club
+from ledger.selectors.chain import WitnessRefused, witness_problems
 from ledger.selectors.verify import verify_ledger
 
 logger = logging.getLogger(__name__)
@@ -15,11 +16,18 @@ class Command(BaseCommand):
         "evening's rate card and compare with the stored transfers; check that every table is "
         "zero-sum and no cup went negative, every seal (postings, hands, tables, evenings, "
         "tournaments, and the seals of what is gone), every evening's results and every closed "
-        "tournament round's results. Exits 1 and names each problem."
+        "tournament round's results, each club's chain and head; with --witness, that the ledger "
+        "extends the heads witnessed earlier. Exits 1 and names each problem; 2 for a witness "
+        "that cannot be read."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("--club", help="only this club (its short name)")
+        parser.add_argument(
+            "--witness",
+            metavar="FILE",
+            help="a file of heads written earlier by ledger_head: the ledger must extend each",
+        )
 
     def handle(self, *args, **options):
         club = None
@@ -27,7 +35,17 @@ class Command(BaseCommand):
             club = Club.objects.filter(slug=options["club"]).first()
             if club is None:
                 raise CommandError(f"no club has the short name {options['club']!r}")
+        witnessed: list[str] = []
+        if options["witness"]:
+            try:
+                with open(options["witness"], encoding="utf-8") as file:
+                    witnessed = witness_problems(file.read())
+            except (OSError, UnicodeDecodeError, WitnessRefused) as error:
+                raise CommandError(
+                    f"--witness {options['witness']}: {error}", returncode=2
+                ) from None
         report = verify_ledger(club=club)
+        report.problems += witnessed
         for problem in report.problems:
             self.stdout.write(f"MISMATCH {problem}")
         summary = (

@@ -14,11 +14,14 @@ import io
 import json
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from ledger import services
 from ledger.models import (
     Account,
+    AccountBalance,
+    AccountStats,
+    ChainLink,
     Club,
     Evening,
     EveningLog,
@@ -527,3 +530,172 @@ def test_restore_reseal_of_another_sites_backup(tmp_path, settings):
     result = next(r for r in rows if r["model"] == "ledger.eveningresult")
     result["fields"]["points"] += 10
     assert "the tables' close gives" in _refused(tmp_path, rows, "--reseal")
+
+
+# --- the club's chain (issue: a whole evening can vanish) ---------------------------------------
+
+
+def season_of_evenings(*, open_last: bool = False):
+    """Four Danish evenings a week apart, all closed (or the last left open)."""
+    evenings = []
+    for week in range(4):
+        closing = not (open_last and week == 3)
+        evening, _, _ = play(
+            "danish_tarok", close=closing, date=DAY + datetime.timedelta(days=7 * week)
+        )
+        evenings.append(evening)
+    assert verify_ledger().ok
+    return evenings
+
+
+def cut_evening(evening: Evening) -> None:
+    """Remove an evening with everything it holds and every seal of it, as a tamperer with
+    write access to the database would: nothing of it is left, its tables' and its own seals
+    included, and the summaries agree again."""
+    table_ids = list(Table.objects.filter(evening=evening).values_list("pk", flat=True))
+    hand_ids = list(Hand.objects.filter(table__in=table_ids).values_list("pk", flat=True))
+    accounts = Account.objects.filter(table__in=table_ids)
+    with tampering():
+        Seal.objects.filter(
+            kind__in=[Seal.Kind.POSTING, Seal.Kind.HAND], scope__in=table_ids
+        ).delete()
+        Seal.objects.filter(kind=Seal.Kind.REVISION, scope__in=hand_ids).delete()
+        Seal.objects.filter(kind=Seal.Kind.TABLE, object_id__in=table_ids).delete()
+        Seal.objects.filter(kind=Seal.Kind.LOG, scope=evening.pk).delete()
+        Seal.objects.filter(kind=Seal.Kind.EVENING, object_id=evening.pk).delete()
+        PostingSeat.objects.filter(posting__table__in=table_ids).delete()
+        AccountStats.objects.filter(account__in=accounts).delete()
+        AccountBalance.objects.filter(account__in=accounts).delete()
+        Transfer.objects.filter(table__in=table_ids).delete()
+        Posting.objects.filter(table__in=table_ids, reverses__isnull=False).delete()
+        Posting.objects.filter(table__in=table_ids).delete()
+        HandRevision.objects.filter(hand__in=hand_ids).delete()
+        Hand.objects.filter(pk__in=hand_ids).delete()
+        Seat.objects.filter(table__in=table_ids).delete()
+        accounts.delete()
+        Table.objects.filter(pk__in=table_ids).delete()
+        EveningLog.objects.filter(evening=evening).delete()
+        EveningResult.objects.filter(evening=evening).delete()
+        Evening.objects.filter(pk=evening.pk).delete()
+        rebuild_derived()
+
+
+@pytest.mark.parametrize("which", [0, 1, 3], ids=["first", "middle", "last"])
+def test_a_closed_evening_deleted_with_all_its_seals(which):
+    """The first, a middle or the last closed evening of the season removed with every row and
+    seal of it: the club's chain still holds it, and its head no longer matches."""
+    evenings = season_of_evenings()
+    gone = evenings[which]
+    cut_evening(gone)
+    found = problems()
+    assert any(
+        f"the club's chain holds evening {gone.pk} (closed, link" in p and "which is gone" in p
+        for p in found
+    ), found
+    assert verify_ledger(club=gone.club).problems == found
+
+
+def test_an_open_evening_deleted_with_all_its_seals():
+    """The open evening removed with everything it holds: its link names it."""
+    evenings = season_of_evenings(open_last=True)
+    cut_evening(evenings[3])
+    assert reported(f"the club's chain holds evening {evenings[3].pk} (open, link")
+
+
+def test_the_last_evening_deleted_with_its_link():
+    """The last evening removed with its seals and its links too: the club's head covers the
+    chain's length and its last link, so a chain cut short does not match it."""
+    evenings = season_of_evenings()
+    cut_evening(evenings[3])
+    with tampering():
+        ChainLink.objects.filter(kind=ChainLink.Kind.EVENING, object_id=evenings[3].pk).delete()
+    assert reported("the club's chain differs from its head: the chain was cut short")
+
+
+def test_a_reopened_evening_shown_closed_again():
+    """An evening reopened, then its status set back to closed behind the ledger's back (its
+    seals restored from before): the chain's last link says it is open."""
+    evenings = season_of_evenings()
+    services.evening_reopen(evening=evenings[1], reason="a hand was wrong")
+    assert verify_ledger().ok
+    with tampering():
+        Evening.objects.filter(pk=evenings[1].pk).update(status=Evening.Status.CLOSED)
+    assert reported(f"evening {evenings[1].date} is closed, but the club's chain last saw it open")
+
+
+def heads_file(tmp_path, name="heads.json"):
+    """Write the heads as ``manage.py ledger_head`` prints them; return the file."""
+    out = io.StringIO()
+    call_command("ledger_head", stdout=out)
+    path = tmp_path / name
+    path.write_text(out.getvalue(), encoding="utf-8")
+    return path
+
+
+def verify_command(*args) -> tuple[int, str]:
+    out = io.StringIO()
+    try:
+        call_command("verify_ledger", *args, stdout=out)
+    except SystemExit as exit_:
+        return exit_.code, out.getvalue()
+    return 0, out.getvalue()
+
+
+def test_the_witness_refuses_an_older_backup_restored(tmp_path):
+    """A backup taken after two evenings, two more evenings played and their head witnessed,
+    the old backup restored: the ledger verifies on its own, but not against the witness."""
+    evenings = season_of_evenings()
+    club = evenings[0].club
+    backup = tmp_path / "monday.json"
+    call_command("backup", str(backup), stdout=io.StringIO())
+    play("danish_tarok", date=DAY + datetime.timedelta(days=28))
+    witness = heads_file(tmp_path)
+    head = json.loads(witness.read_text())["clubs"][0]
+    assert head["links"] == 10 and head["slug"] == club.slug  # five evenings opened and closed
+    assert verify_command("--witness", str(witness)) == (0, verify_command()[1])
+    wipe()
+    call_command("restore", str(backup), stdout=io.StringIO())
+    assert verify_ledger().ok
+    code, out = verify_command("--witness", str(witness))
+    assert code == 1
+    assert (
+        f"MISMATCH club {club.slug}: the ledger does not extend the witnessed head "
+        f"{seals.short_head(10, head['head'])}: its chain has 8 links, not the 10 witnessed"
+    ) in out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "the witness is not JSON"),
+        ('{"format": "other/1"}', 'the witness is not a "tarokclub.heads/1" file'),
+        (
+            '{"format": "tarokclub.heads/1", "installation": "0123456789abcdef", "clubs": []}',
+            "the witness was written by another installation",
+        ),
+    ],
+    ids=["not-json", "another-format", "another-installation"],
+)
+def test_a_bad_witness_is_refused_with_exit_2(tmp_path, content, message):
+    """A malformed witness, or one of another installation, is refused clearly (exit 2,
+    naming the problem), never checked as if it were empty."""
+    play("danish_tarok")
+    path = tmp_path / "heads.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(CommandError) as refused:
+        call_command("verify_ledger", "--witness", str(path), stdout=io.StringIO())
+    assert refused.value.returncode == 2  # manage.py exits 2 and prints the message
+    assert str(refused.value).startswith(f"--witness {path}: {message}")
+
+
+def test_a_witness_with_a_bad_club_entry_is_refused(tmp_path):
+    """A head without its count of links is named by its place in the file."""
+    play("danish_tarok")
+    data = json.loads(heads_file(tmp_path).read_text())
+    del data["clubs"][0]["links"]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(CommandError) as refused:
+        call_command("verify_ledger", "--witness", str(path), stdout=io.StringIO())
+    assert refused.value.returncode == 2
+    assert 'clubs[0] needs "club" (an id), "links" (a count above 0)' in str(refused.value)

@@ -171,6 +171,17 @@ def test_a_closed_round_deleted(played):
     assert_caught("tournament DP Kranj: differs from its seal")
 
 
+def test_a_closed_round_deleted_is_missing_from_the_clubs_chain(played):
+    """A closed round deleted with its round tables and byes: beside the tournament's head, the
+    club's chain still holds the round (closed), now gone."""
+    r = Round.objects.get(tournament=played, number=2)
+    pk = r.pk
+    Bye.objects.filter(round=r).delete()
+    RoundTable.objects.filter(round=r).delete()
+    r.delete()
+    assert_caught(f"club sl: the club's chain holds round {pk} (closed, link")
+
+
 def test_a_tournament_deleted_leaves_its_seal_missing(played):
     """A whole draft tournament deleted: its seal names what is gone."""
     draft = tour.tournament_create(

@@ -37,7 +37,7 @@ QUERIES = {
     # its head seal (here none kept: the cache is cleared); were 11 (accounts, transfer sums).
     "evening": 8,
     "evening_sheet": 18,
-    "evening_sheet_pdf": 18,
+    "evening_sheet_pdf": 19,  # + the club's chain head, printed beside the signatures
     "evening_treasury": 17,
     "evening_wall": 8,
     "hand": 9,  # + is it a round table (its number and strip)
@@ -59,7 +59,7 @@ QUERIES = {
     "table": 17,  # + is it a round table (the round's strip)
     "table_link": 7,
     "table_state": 11,
-    "table_sheet_pdf": 19,
+    "table_sheet_pdf": 20,  # + the club's chain head
     "table_new": 10,
     "tournaments": 4,
     "tournament": 7,
@@ -70,7 +70,7 @@ QUERIES = {
     "tournament_round_result_pdf": 14,  # the round, its draw's figures, the corrections
     "tournament_round_table_sheet_pdf": 12,  # a published round's table before the start
     "tournament_standings": 7,  # entries, closed rounds, their results; the rest kept
-    "tournament_ranking_pdf": 14,  # the rounds' logs, for the corrections after the period
+    "tournament_ranking_pdf": 15,  # the rounds' logs, for the corrections after the period; + the chain head
     "tournament_wall": 8,
 }
 

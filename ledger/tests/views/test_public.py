@@ -21,9 +21,9 @@ from ledger.tests.helpers import build_season, form_data
 pytestmark = pytest.mark.django_db
 
 # The public pages' queries: the club, its seasons, the standings (three), its closed
-# evenings and (the club's page) its tournaments; an evening: the club, the evening, its
-# results and its tables.
-PUBLIC_STANDINGS_QUERIES = 7
+# evenings and (the club's page) its tournaments and its chain's head (one query: the last
+# link and the head's seal); an evening: the club, the evening, its results and its tables.
+PUBLIC_STANDINGS_QUERIES = 8
 PUBLIC_EVENING_QUERIES = 4
 
 

@@ -143,3 +143,30 @@ def test_a_hand_saved_from_the_tablet_costs_a_pinned_number_of_queries(
             "url": reverse("table", kwargs={"club": club.slug, "pk": table.pk}),
             "number": number,
         }
+
+# A hand saved through the service (locks, the posting and transfers, the summaries, the seat
+# rows, the seals and its table's head): 31 before the club's chain and 31 with it. A hand save
+# seals its table's head only; the chain is read (one query, the touched evenings' and
+# tournaments' last links) and grows only when a service touches an evening or a tournament, and
+# the head changes only when an evening, a tournament or a round is created or changes status.
+HAND_SAVE_QUERIES = 31
+
+
+def test_a_hand_save_costs_a_fixed_number_of_queries():
+    """Saving a hand costs the pinned number of queries, at the third hand as at the thirtieth."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from ledger import services
+    from ledger.tests.conftest import load_example
+
+    club = factories.make_club()
+    evening, table, hands = factories.evening_e(club)
+    record = load_example("EVENING_E.evening.json")["hands"][0]
+    counts = []
+    for _ in range(2):
+        with CaptureQueriesContext(connection) as captured:
+            services.hand_record(table=table, record=record)
+        counts.append(len(captured.captured_queries))
+        factories.random_table_hands(table, 25, seed=4)
+    assert counts == [HAND_SAVE_QUERIES] * 2
