@@ -200,6 +200,110 @@ class Club(models.Model):
         clean_visible_names(self, "name")
 
 
+class Federation(models.Model):
+    """A federation (``federation.md`` section 1): one game and language, its member clubs and
+    its officers (a role of the federation, not of a club)."""
+
+    name = models.CharField(_("name"), max_length=100)
+    slug = models.SlugField(_("short name"), unique=True)
+    game = models.CharField(_("game"), max_length=30, choices=game_choices)
+    language = models.CharField(_("language"), max_length=8, choices=language_choices)
+    clubs = models.ManyToManyField(
+        Club, verbose_name=_("member clubs"), related_name="federations", blank=True
+    )
+    officers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("officers"),
+        related_name="federations_as_officer",
+        blank=True,
+    )
+
+    class Meta:
+        verbose_name = _("federation")
+        verbose_name_plural = _("federations")
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Player(models.Model):
+    """One person across the installation: each club membership links to him, and so does
+    each tournament entry. ``licence`` is the federation's number for him, unique within that
+    federation; ``club_name`` is his club's name when his home club is not one of ours."""
+
+    name = models.CharField(_("name"), max_length=60)
+    federation = models.ForeignKey(
+        Federation,
+        verbose_name=_("federation"),
+        on_delete=models.PROTECT,
+        related_name="players",
+        null=True,
+        blank=True,
+    )
+    licence = models.CharField(_("licence"), max_length=40, blank=True)
+    home_club = models.ForeignKey(
+        Club,
+        verbose_name=_("home club"),
+        on_delete=models.PROTECT,
+        related_name="home_players",
+        null=True,
+        blank=True,
+    )
+    club_name = models.CharField(_("club"), max_length=100, blank=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["federation", "licence"],
+                condition=~models.Q(licence=""),
+                name="player_licence_unique_in_federation",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(licence="") | models.Q(federation__isnull=False),
+                name="player_licence_needs_federation",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class FederationLog(models.Model):
+    """What an officer did to the federation's records (a merge of two players, ...)."""
+
+    federation = models.ForeignKey(
+        Federation,
+        verbose_name=_("federation"),
+        on_delete=models.PROTECT,
+        related_name="log_rows",
+        null=True,
+        blank=True,
+    )
+    action = models.CharField(_("action"), max_length=20)
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("federation log entry")
+        verbose_name_plural = _("federation log")
+        ordering = ["pk"]
+
+    def __str__(self):
+        return f"{self.action} {self.at:%Y-%m-%d}"
+
+
 class Member(models.Model):
     class Role(models.TextChoices):
         # Typed for mypy: without Django's types it reads a member as its (value, label) tuple;
@@ -223,6 +327,14 @@ class Member(models.Model):
     )
     role = models.CharField(_("role"), max_length=20, choices=Role.choices, default=Role.MEMBER)
     active = models.BooleanField(_("active"), default=True)
+    player = models.ForeignKey(
+        Player,
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        related_name="memberships",
+        null=True,
+        blank=True,
+    )
 
     class Meta:
         verbose_name = _("member")
@@ -1081,6 +1193,14 @@ class Entry(models.Model):
     )
     from_round = models.PositiveSmallIntegerField(_("from round"), default=1)
     withdrawn_after = models.PositiveSmallIntegerField(_("withdrawn after round"), null=True)
+    player = models.ForeignKey(
+        Player,
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        related_name="entries",
+        null=True,
+        blank=True,
+    )
 
     class Meta:
         verbose_name = _("entry")
