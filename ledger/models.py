@@ -1148,6 +1148,15 @@ class Tournament(models.Model):
     )
     # The director's acts on the whole tournament (finish, reopen with its reason).
     log = models.JSONField(_("log"), default=list, blank=True)
+    ladder = models.ForeignKey(
+        "Series",
+        verbose_name=_("ladder"),
+        on_delete=models.PROTECT,
+        related_name="seeded_tournaments",
+        null=True,
+        blank=True,
+        help_text=_("The series whose ladder, as of the day before, gives the ladder ranks."),
+    )
     # Raised by every tournament service that locks the tournament (its entries, draws and
     # results change only there), in the same transaction: the kept standings are keyed by it.
     version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)
@@ -1340,3 +1349,78 @@ class Bye(models.Model):
 
     def __str__(self):
         return f"{self.round} {self.entry}"
+
+
+class Series(models.Model):
+    """A ladder over a season (``federation.md`` section 2): of a federation, or of one club
+    (its own cup); its rule as the engine reads it (``federation.engine.example.read_rule``),
+    its seed, dates and events."""
+
+    federation = models.ForeignKey(
+        Federation,
+        verbose_name=_("federation"),
+        on_delete=models.PROTECT,
+        related_name="series",
+        null=True,
+        blank=True,
+    )
+    club = models.ForeignKey(
+        Club,
+        verbose_name=_("club"),
+        on_delete=models.PROTECT,
+        related_name="series",
+        null=True,
+        blank=True,
+    )
+    name = models.CharField(_("name"), max_length=100)
+    game = models.CharField(_("game"), max_length=30, choices=game_choices)
+    seed = models.CharField(_("seed"), max_length=100)
+    starts_on = models.DateField(_("starts on"))
+    ends_on = models.DateField(_("ends on"))
+    rule = models.JSONField(_("rule"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("series")
+        verbose_name_plural = _("series")
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(federation__isnull=True, club__isnull=False)
+                | models.Q(federation__isnull=False, club__isnull=True),
+                name="series_of_a_federation_or_a_club",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(ends_on__gte=models.F("starts_on")),
+                name="series_dates_ordered",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class SeriesEvent(models.Model):
+    """A tournament of the series, its results times ``factor`` (an exact rational)."""
+
+    series = models.ForeignKey(
+        Series, verbose_name=_("series"), on_delete=models.CASCADE, related_name="events"
+    )
+    tournament = models.ForeignKey(
+        Tournament,
+        verbose_name=_("tournament"),
+        on_delete=models.PROTECT,
+        related_name="series_events",
+    )
+    factor = models.CharField(_("factor"), max_length=40, default="1")
+
+    class Meta:
+        verbose_name = _("series event")
+        verbose_name_plural = _("series events")
+        ordering = ["tournament__date", "tournament_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "tournament"], name="series_event_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.series} {self.tournament}"
