@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from ledger.views import federation as federation_views
 from ledger.views import tournaments as views
 
 urlpatterns = [
@@ -14,6 +15,7 @@ urlpatterns = [
     path("t/<int:pk>/standings/", views.tournament_standings, name="tournament_standings"),
     path("t/<int:pk>/ranking.pdf", views.tournament_ranking_pdf, name="tournament_ranking_pdf"),
     path("t/<int:pk>/wall/", views.tournament_wall, name="tournament_wall"),
+    path("t/series/<int:pk>/", federation_views.series_ladder, name="series_ladder"),
     path("t/round/<int:pk>/", views.tournament_round, name="tournament_round"),
     path("t/round/<int:pk>/draw.pdf", views.round_pdf, name="tournament_round_pdf"),
     path("t/round/<int:pk>/result.pdf", views.round_result_pdf, name="tournament_round_result_pdf"),

@@ -68,6 +68,7 @@ QUERIES = {
     "tournament_standings": 8,  # entries, closed rounds, their results; the rest kept
     "tournament_ranking_pdf": 15,  # the rounds' logs, for the corrections after the period
     "tournament_wall": 9,
+    "series_ladder": 7,  # the club's series, its events (none in the world), its players
 }
 
 
