@@ -1,5 +1,5 @@
-"""One player per existing member; the members of several clubs who share a log-in share one
-player; every existing entry takes its member's player."""
+"""One player per existing member (a guest's of his entry's club); the members of several clubs
+who share a log-in share one player; every existing entry takes its member's player."""
 
 from django.db import migrations
 
@@ -12,7 +12,15 @@ def players_for_members(apps, schema_editor):
     for member in Member.objects.filter(player__isnull=True).order_by("pk"):
         player_id = by_user.get(member.user_id) if member.user_id else None
         if player_id is None:
-            player_id = Player.objects.create(name=member.name, home_club_id=member.club_id).pk
+            guest = (
+                Entry.objects.filter(member=member, guest=True).order_by("pk").first()
+                if not member.active
+                else None
+            )
+            if guest is not None:  # a guest from elsewhere: his club is his entry's
+                player_id = Player.objects.create(name=member.name, club_name=guest.club_name).pk
+            else:
+                player_id = Player.objects.create(name=member.name, home_club_id=member.club_id).pk
             if member.user_id:
                 by_user[member.user_id] = player_id
         Member.objects.filter(pk=member.pk).update(player_id=player_id)
