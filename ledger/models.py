@@ -201,6 +201,110 @@ class Club(models.Model):
         clean_visible_names(self, "name")
 
 
+class Federation(models.Model):
+    """A federation (``federation.md`` section 1): one game and language, its member clubs and
+    its officers (a role of the federation, not of a club)."""
+
+    name = models.CharField(_("name"), max_length=100)
+    slug = models.SlugField(_("short name"), unique=True)
+    game = models.CharField(_("game"), max_length=30, choices=game_choices)
+    language = models.CharField(_("language"), max_length=8, choices=language_choices)
+    clubs = models.ManyToManyField(
+        Club, verbose_name=_("member clubs"), related_name="federations", blank=True
+    )
+    officers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("officers"),
+        related_name="federations_as_officer",
+        blank=True,
+    )
+
+    class Meta:
+        verbose_name = _("federation")
+        verbose_name_plural = _("federations")
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Player(models.Model):
+    """One person across the installation: each club membership links to him, and so does
+    each tournament entry. ``licence`` is the federation's number for him, unique within that
+    federation; ``club_name`` is his club's name when his home club is not one of ours."""
+
+    name = models.CharField(_("name"), max_length=60)
+    federation = models.ForeignKey(
+        Federation,
+        verbose_name=_("federation"),
+        on_delete=models.PROTECT,
+        related_name="players",
+        null=True,
+        blank=True,
+    )
+    licence = models.CharField(_("licence"), max_length=40, blank=True)
+    home_club = models.ForeignKey(
+        Club,
+        verbose_name=_("home club"),
+        on_delete=models.PROTECT,
+        related_name="home_players",
+        null=True,
+        blank=True,
+    )
+    club_name = models.CharField(_("club"), max_length=100, blank=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["federation", "licence"],
+                condition=~models.Q(licence=""),
+                name="player_licence_unique_in_federation",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(licence="") | models.Q(federation__isnull=False),
+                name="player_licence_needs_federation",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class FederationLog(models.Model):
+    """What an officer did to the federation's records (a merge of two players, ...)."""
+
+    federation = models.ForeignKey(
+        Federation,
+        verbose_name=_("federation"),
+        on_delete=models.PROTECT,
+        related_name="log_rows",
+        null=True,
+        blank=True,
+    )
+    action = models.CharField(_("action"), max_length=20)
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("federation log entry")
+        verbose_name_plural = _("federation log")
+        ordering = ["pk"]
+
+    def __str__(self):
+        return f"{self.action} {self.at:%Y-%m-%d}"
+
+
 class Member(models.Model):
     class Role(models.TextChoices):
         # Typed for mypy: without Django's types it reads a member as its (value, label) tuple;
@@ -224,6 +328,14 @@ class Member(models.Model):
     )
     role = models.CharField(_("role"), max_length=20, choices=Role.choices, default=Role.MEMBER)
     active = models.BooleanField(_("active"), default=True)
+    player = models.ForeignKey(
+        Player,
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        related_name="memberships",
+        null=True,
+        blank=True,
+    )
 
     class Meta:
         verbose_name = _("member")
@@ -1072,6 +1184,15 @@ class Tournament(models.Model):
     )
     # The director's acts on the whole tournament (finish, reopen with its reason).
     log = models.JSONField(_("log"), default=list, blank=True)
+    ladder = models.ForeignKey(
+        "Series",
+        verbose_name=_("ladder"),
+        on_delete=models.PROTECT,
+        related_name="seeded_tournaments",
+        null=True,
+        blank=True,
+        help_text=_("The series whose ladder, as of the day before, gives the ladder ranks."),
+    )
     # Raised by every tournament service that locks the tournament (its entries, draws and
     # results change only there), in the same transaction: the kept standings are keyed by it.
     version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)
@@ -1117,6 +1238,14 @@ class Entry(models.Model):
     )
     from_round = models.PositiveSmallIntegerField(_("from round"), default=1)
     withdrawn_after = models.PositiveSmallIntegerField(_("withdrawn after round"), null=True)
+    player = models.ForeignKey(
+        Player,
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        related_name="entries",
+        null=True,
+        blank=True,
+    )
 
     class Meta:
         verbose_name = _("entry")
@@ -1257,3 +1386,78 @@ class Bye(models.Model):
 
     def __str__(self):
         return f"{self.round} {self.entry}"
+
+
+class Series(models.Model):
+    """A ladder over a season (``federation.md`` section 2): of a federation, or of one club
+    (its own cup); its rule as the engine reads it (``federation.engine.example.read_rule``),
+    its seed, dates and events."""
+
+    federation = models.ForeignKey(
+        Federation,
+        verbose_name=_("federation"),
+        on_delete=models.PROTECT,
+        related_name="series",
+        null=True,
+        blank=True,
+    )
+    club = models.ForeignKey(
+        Club,
+        verbose_name=_("club"),
+        on_delete=models.PROTECT,
+        related_name="series",
+        null=True,
+        blank=True,
+    )
+    name = models.CharField(_("name"), max_length=100)
+    game = models.CharField(_("game"), max_length=30, choices=game_choices)
+    seed = models.CharField(_("seed"), max_length=100)
+    starts_on = models.DateField(_("starts on"))
+    ends_on = models.DateField(_("ends on"))
+    rule = models.JSONField(_("rule"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("series")
+        verbose_name_plural = _("series")
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(federation__isnull=True, club__isnull=False)
+                | models.Q(federation__isnull=False, club__isnull=True),
+                name="series_of_a_federation_or_a_club",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(ends_on__gte=models.F("starts_on")),
+                name="series_dates_ordered",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class SeriesEvent(models.Model):
+    """A tournament of the series, its results times ``factor`` (an exact rational)."""
+
+    series = models.ForeignKey(
+        Series, verbose_name=_("series"), on_delete=models.CASCADE, related_name="events"
+    )
+    tournament = models.ForeignKey(
+        Tournament,
+        verbose_name=_("tournament"),
+        on_delete=models.PROTECT,
+        related_name="series_events",
+    )
+    factor = models.CharField(_("factor"), max_length=40, default="1")
+
+    class Meta:
+        verbose_name = _("series event")
+        verbose_name_plural = _("series events")
+        ordering = ["tournament__date", "tournament_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "tournament"], name="series_event_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.series} {self.tournament}"

@@ -423,6 +423,7 @@ MATRIX = {
     "tournament_round_release": (None, "admin"),
     "tournament_round_substitute": (None, "admin"),
     "tournament_round_cards_pdf": ("admin", None),
+    "series_ladder": ("member", None),
     # A round table's own link: open to whoever has it (no log-in); its report of a missing
     # player is taken only from the device holding the link (others are sent to the link).
     "table_link": ("anonymous", None),
@@ -490,6 +491,9 @@ def build_world():
     tournament, round_ = drawn_tournament(a)
     b_tournament, b_round = drawn_tournament(b)
     return {
+        # A club's own cup (a series' ladder), in each club.
+        "series": club_cup(a),
+        "b_series": club_cup(b),
         "tournament": tournament,
         "round": round_,
         # A published round of another tournament (its sheets, its tables' own links).
@@ -511,6 +515,20 @@ def build_world():
         "season": season,
         "b_season": b_season,
     }
+
+
+def club_cup(club):
+    """A club's own cup: a series of the club, with no event yet."""
+    from ledger.services import federation
+
+    return federation.series_create(
+        club=club,
+        name=f"Cup {club.slug}",
+        seed=f"Cup {club.slug}",
+        starts_on=datetime.date(2026, 9, 1),
+        ends_on=datetime.date(2027, 6, 30),
+        rule={"source": "placement", "scale": {"kind": "linear"}},
+    )
 
 
 # from test_authorization
@@ -548,7 +566,9 @@ def kwargs_for(name, w, *, foreign=False):
         "setup_invitation_new": member.pk,
         "setup_season_edit": season.pk,
     }.get(name)
-    if name in TOURNAMENT_URLS:
+    if name == "series_ladder":
+        pk = (w["b_series"] if foreign else w["series"]).pk
+    elif name in TOURNAMENT_URLS:
         pk = (w["b_tournament"] if foreign else w["tournament"]).pk
     elif name == "tournament_round_cards_pdf":  # a published round's cards
         pk = (w["b_published_round"] if foreign else w["published_round"]).pk

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from ledger.views import federation as federation_views
 from ledger.views import table_links as link_views
 from ledger.views import tournament_sheets as sheet_views
 from ledger.views import tournaments as views
@@ -19,6 +20,7 @@ urlpatterns = [
         "t/<int:pk>/ranking.pdf", sheet_views.tournament_ranking_pdf, name="tournament_ranking_pdf"
     ),
     path("t/<int:pk>/wall/", sheet_views.tournament_wall, name="tournament_wall"),
+    path("t/series/<int:pk>/", federation_views.series_ladder, name="series_ladder"),
     path("t/round/<int:pk>/", views.tournament_round, name="tournament_round"),
     path("t/round/<int:pk>/draw.pdf", sheet_views.round_pdf, name="tournament_round_pdf"),
     path(

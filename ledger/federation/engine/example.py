@@ -443,3 +443,22 @@ def run_rating_file(data) -> dict:
     """Rate a rating example file's tables: what ``rating_run`` prints (section 4)."""
     params, start, tables = read_rating(data)
     return rate_tables(tables, params, start).as_dict()
+
+
+def read_rule(value) -> SeriesRule:
+    """Return a series' rule read from its JSON (``source``, ``scale``, ``best_of`` or
+    ``strike_worst``, ``qualify``), as a series file's ``rule``; FederationError naming every
+    refused field (``rule.strike_worst``)."""
+    reader = _FederationReader()
+    rule = _read_rule(reader, value)
+    reader.problems.raise_if_any(FederationError)
+    return rule  # type: ignore[return-value]  # no problem: not None
+
+
+def read_factor(value, path: str = "factor") -> Fraction:
+    """Return an event's factor, a positive exact rational (``3/2``, ``2``); FederationError
+    naming ``path`` otherwise."""
+    reader = _FederationReader()
+    factor = reader.rational(path, value, positive=True)
+    reader.problems.raise_if_any(FederationError)
+    return factor  # type: ignore[return-value]  # no problem: not None

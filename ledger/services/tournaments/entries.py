@@ -23,6 +23,7 @@ from ledger.models import (
     validate_visible_name,
 )
 from ledger.services.errors import LedgerError
+from ledger.services.federation.players import link_member, match_guest
 from ledger.services.ledger import writing
 from ledger.services.tournaments.common import MAX_IMPORT_LINES, check_not_over, lock_tournament
 
@@ -68,6 +69,7 @@ def _check_text(value: str, field: str, *, limit: int, what) -> str:
 
 
 def _entry_for(tournament, member, *, code, club_name, rank, guest, from_round) -> Entry:
+    """Enter a member of the club (a guest's inactive row included) as his player."""
     code = _check_text(code, "code", limit=MAX_CODE, what=_("an id")) or str(member.pk)
     club_name = _check_text(club_name, "club_name", limit=MAX_CLUB, what=_("a club's name"))
     if tournament.entries.filter(member=member).exists():
@@ -83,6 +85,7 @@ def _entry_for(tournament, member, *, code, club_name, rank, guest, from_round) 
         guest=guest,
         ladder_rank=rank,
         from_round=from_round,
+        player=link_member(member),
     )
 
 
@@ -137,6 +140,15 @@ def guest_member(tournament: Tournament, name: str, field: str) -> Member:
     return Member.objects.create(club=tournament.club, name=name, active=False)
 
 
+def guest_for(tournament: Tournament, name: str, club_name: str, licence: str, field: str):
+    """A guest's inactive member row, linked to his player (matched by licence, else by name
+    and club, else new: ``federation.players.match_guest``)."""
+    member = guest_member(tournament, name, field)
+    member.player = match_guest(tournament.club, member.name, club_name, licence)
+    member.save(update_fields=["player"])
+    return member
+
+
 def entry_add_guest(
     *,
     tournament: Tournament,
@@ -144,14 +156,17 @@ def entry_add_guest(
     club_name: str = "",
     ladder_rank=None,
     code: str = "",
+    licence: str = "",
     by=None,
 ) -> Entry:
-    """Enter a guest from another club (refused: a pool's name, a member's name)."""
+    """Enter a guest from another club (refused: a pool's name, a member's name) as his
+    player: matched by licence (``licence``, else the id, a federation's number when the
+    ladder gives one), else by name and club, else a new player."""
     rank = _check_rank(ladder_rank, "ladder_rank")
     with writing():
         tournament = lock_tournament(tournament)
         check_not_over(tournament)
-        member = guest_member(tournament, name, "name")
+        member = guest_for(tournament, name, club_name, licence or code, "name")
         return _entry_for(
             tournament,
             member,
@@ -257,7 +272,7 @@ def entries_import(*, tournament: Tournament, text: str, by=None) -> list[Entry]
                 else:
                     entry = _entry_for(
                         tournament,
-                        guest_member(tournament, row.name, "ladder"),
+                        guest_for(tournament, row.name, row.club, row.code, "ladder"),
                         code=row.code,
                         club_name=row.club,
                         rank=row.rank,

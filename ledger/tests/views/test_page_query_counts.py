@@ -70,8 +70,10 @@ QUERIES = {
     "tournament_round_result_pdf": 14,  # the round, its draw's figures, the corrections
     "tournament_round_table_sheet_pdf": 12,  # a published round's table before the start
     "tournament_standings": 7,  # entries, closed rounds, their results; the rest kept
-    "tournament_ranking_pdf": 15,  # the rounds' logs, for the corrections after the period; + the chain head
+    # The rounds' logs, for the corrections after the period; + the club's chain head.
+    "tournament_ranking_pdf": 15,
     "tournament_wall": 8,
+    "series_ladder": 6,  # the club's series, its events (none in the world), its players
 }
 
 

@@ -144,6 +144,7 @@ def test_a_hand_saved_from_the_tablet_costs_a_pinned_number_of_queries(
             "number": number,
         }
 
+
 # A hand saved through the service (locks, the posting and transfers, the summaries, the seat
 # rows, the seals and its table's head): 31 before the club's chain and 31 with it. A hand save
 # seals its table's head only; the chain is read (one query, the touched evenings' and

@@ -1,0 +1,46 @@
+"""The federation in the ledger (``federation.md`` section 1): federations and their member
+clubs, players across clubs, the entries' players, and an officer's merge of two records of
+one person:
+
+- ``clubs``: ``federation_create``, ``club_join``;
+- ``players``: ``player_for_member``, ``player_match_guest``, ``player_merge``,
+  ``player_set_licence``;
+- ``series``: ``series_create``, ``series_ladder``, ``ladder_ranks_for``,
+  ``tournament_ladder_set``, ``ladder_ranks_apply``, ``ladder_rank_override``.
+
+Every service writes in one ``writing()`` transaction and refuses bad input with a
+``LedgerError`` naming its field, writing nothing.
+"""
+
+from ledger.services.federation.clubs import club_join, federation_create
+from ledger.services.federation.players import (
+    federation_of_club,
+    player_for_member,
+    player_match_guest,
+    player_merge,
+    player_set_licence,
+)
+from ledger.services.federation.series import (
+    ladder_rank_override,
+    ladder_ranks_apply,
+    ladder_ranks_for,
+    series_create,
+    series_ladder,
+    tournament_ladder_set,
+)
+
+__all__ = [
+    "club_join",
+    "federation_create",
+    "federation_of_club",
+    "ladder_rank_override",
+    "ladder_ranks_apply",
+    "ladder_ranks_for",
+    "player_for_member",
+    "player_match_guest",
+    "player_merge",
+    "player_set_licence",
+    "series_create",
+    "series_ladder",
+    "tournament_ladder_set",
+]

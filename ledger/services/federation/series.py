@@ -1,0 +1,228 @@
+"""Series and the ladder (``federation.md`` section 2): a series created with its rule as the
+engine reads it, its ladder from its events' final rankings, and the ladder ranks a
+tournament that names the series as its ladder takes, as of the day before."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from ledger.federation.engine import series as engine
+from ledger.federation.engine.errors import FederationError
+from ledger.federation.engine.example import read_factor, read_rule
+from ledger.models import Club, Entry, Federation, FederationLog, Series, SeriesEvent, Tournament
+from ledger.services.errors import LedgerError
+from ledger.services.ledger import writing
+from ledger.services.tournaments.common import lock_tournament, log_act
+from ledger.services.tournaments.state import current_standings
+
+MAX_NAME = Series._meta.get_field("name").max_length
+MAX_SEED = Series._meta.get_field("seed").max_length
+
+
+def _refused(error: FederationError) -> LedgerError:
+    """The engine's problems, translated, named by the first one's field (``rule.best_of``)."""
+    text = "; ".join(f"{p.field}: {gettext(p.template).format(**p.params)}" for p in error.problems)
+    return LedgerError(text, error.problems[0].field)
+
+
+def rule_of(series: Series) -> engine.SeriesRule:
+    """The series' stored rule, read by the engine."""
+    return read_rule(series.rule)
+
+
+def series_create(
+    *,
+    name: str,
+    seed: str,
+    starts_on: datetime.date,
+    ends_on: datetime.date,
+    rule: dict,
+    events=(),
+    federation: Federation | None = None,
+    club: Club | None = None,
+    by=None,
+) -> Series:
+    """Create a series of a federation (an officer's) or of one club (its own cup): its rule
+    read by the engine (``best_of`` with ``strike_worst`` refused under
+    ``rule.strike_worst``), its events ``[(tournament, factor), ...]`` of its game (a factor a
+    positive exact rational such as ``3/2``) and of its clubs. All or nothing."""
+    if (federation is None) == (club is None):
+        raise LedgerError(_("a series belongs to a federation or to one club"), "federation")
+    owner = federation or club
+    game = owner.game  # type: ignore[union-attr]
+    name, seed = (name or "").strip(), (seed or "").strip()
+    if not name or len(name) > MAX_NAME:
+        raise LedgerError(
+            _("a series' name has 1 to {limit} characters").format(limit=MAX_NAME), "name"
+        )
+    if not seed or len(seed) > MAX_SEED:
+        raise LedgerError(
+            _("a series' seed has 1 to {limit} characters").format(limit=MAX_SEED), "seed"
+        )
+    if not (starts_on and ends_on) or ends_on < starts_on:
+        raise LedgerError(_("the last date is on or after the first"), "ends_on")
+    try:
+        read_rule(rule)
+        factors = [
+            read_factor(factor, f"events[{i}].factor") for i, (_t, factor) in enumerate(events)
+        ]
+    except FederationError as error:
+        raise _refused(error) from error
+    events = list(events)
+    with writing():
+        clubs = set(federation.clubs.values_list("pk", flat=True)) if federation else {club.pk}  # type: ignore[union-attr]
+        seen = set()
+        for i, (tournament, _factor) in enumerate(events):
+            field = f"events[{i}]"
+            if tournament.game != game:
+                raise LedgerError(
+                    _("{name} is a tournament of another game than the series'").format(
+                        name=tournament.name
+                    ),
+                    field,
+                )
+            if tournament.club_id not in clubs:
+                raise LedgerError(
+                    _("{name} is not a tournament of the series' clubs").format(
+                        name=tournament.name
+                    ),
+                    field,
+                )
+            if tournament.pk in seen:
+                raise LedgerError(
+                    _("{name} is an event of the series twice").format(name=tournament.name),
+                    field,
+                )
+            seen.add(tournament.pk)
+        series = Series.objects.create(
+            federation=federation,
+            club=club,
+            name=name,
+            game=game,
+            seed=seed,
+            starts_on=starts_on,
+            ends_on=ends_on,
+            rule=rule,
+        )
+        SeriesEvent.objects.bulk_create(
+            SeriesEvent(series=series, tournament=t, factor=str(f))
+            for (t, _x), f in zip(events, factors, strict=True)
+        )
+        FederationLog.objects.create(
+            federation=federation,
+            action="series",
+            details={"series": series.pk, "name": name, "rule": rule},
+            by=by,
+        )
+    return series
+
+
+def event_of(event: SeriesEvent) -> engine.Event | None:
+    """A final tournament of the series as the engine's event: each entry's player (his id)
+    at his final rank, with his points; None while the tournament is not final."""
+    tournament = event.tournament
+    if tournament.status != Tournament.Status.FINAL:
+        return None
+    players = dict(tournament.entries.values_list("code", "player_id"))
+    ranking = tuple(
+        engine.Placing(row.rank, str(players[row.id]), row.points)
+        for row in current_standings(tournament)
+    )
+    return engine.Event(str(tournament.pk), tournament.date, ranking, read_factor(event.factor))
+
+
+def series_events(series: Series) -> list[engine.Event]:
+    """The series' final events, as the engine reads them."""
+    events = (event_of(e) for e in series.events.select_related("tournament"))
+    return [e for e in events if e is not None]
+
+
+def series_ladder(series: Series, as_of: datetime.date | None = None):
+    """The series' ladder through the engine (every row's ``player`` a Player's id, events
+    by tournament id), over the final events dated before ``as_of`` (all: None)."""
+    return engine.series_standings(series.seed, rule_of(series), series_events(series), as_of)
+
+
+def ladder_ranks_for(tournament: Tournament) -> dict[int, int]:
+    """Each entry's ladder rank from the series the tournament names as its ladder, as of the
+    day before its date: {entry id: rank}; an entry whose player is not on it has none."""
+    if tournament.ladder_id is None:
+        return {}
+    series = tournament.ladder
+    ranks = engine.ladder_ranks(
+        series.seed, rule_of(series), series_events(series), tournament.date
+    )
+    return {
+        entry_id: ranks[str(player_id)]
+        for entry_id, player_id in tournament.entries.values_list("pk", "player_id")
+        if str(player_id) in ranks
+    }
+
+
+def tournament_ladder_set(*, tournament: Tournament, series: Series | None, by=None) -> Tournament:
+    """Name the series whose ladder seeds the tournament (None: none); a series of another
+    game, or of neither the tournament's club nor a federation it belongs to, is refused."""
+    with writing():
+        tournament = lock_tournament(tournament)
+        if series is not None:
+            ours = series.club_id == tournament.club_id or (
+                series.federation_id is not None
+                and series.federation.clubs.filter(pk=tournament.club_id).exists()
+            )
+            if series.game != tournament.game or not ours:
+                raise LedgerError(
+                    _("{name} is not a ladder of this tournament's game and club").format(
+                        name=series.name
+                    ),
+                    "ladder",
+                )
+        tournament.ladder = series
+        log_act(tournament, "ladder_series", by, series=getattr(series, "pk", None))
+        tournament.save(update_fields=["ladder", "log"])
+    return tournament
+
+
+def ladder_ranks_apply(*, tournament: Tournament, by=None) -> dict[int, int]:
+    """Give every entry its ladder rank from the tournament's ladder series (none when his
+    player is not on it); logged on the tournament."""
+    with writing():
+        tournament = lock_tournament(tournament)
+        if tournament.ladder_id is None:
+            raise LedgerError(_("the tournament names no series as its ladder"), "ladder")
+        ranks = ladder_ranks_for(tournament)
+        for entry in tournament.entries.all():
+            entry.ladder_rank = ranks.get(entry.pk)
+            entry.save(update_fields=["ladder_rank"])
+        log_act(tournament, "ladder", by, series=tournament.ladder_id)
+        tournament.save(update_fields=["log"])
+    return ranks
+
+
+def ladder_rank_override(*, entry: Entry, rank, reason: str, by=None) -> Entry:
+    """Set an entry's ladder rank by hand, with a reason, logged on the tournament."""
+    from ledger.services.tournaments.entries import _check_rank  # entries imports this package
+
+    value = _check_rank(rank, "ladder_rank")
+    reason = (reason or "").strip()
+    if not reason:
+        raise LedgerError(_("give the reason for overriding the ladder rank"), "reason")
+    with writing():
+        tournament = lock_tournament(entry.tournament)
+        entry = tournament.entries.get(pk=entry.pk)
+        before = entry.ladder_rank
+        entry.ladder_rank = value
+        entry.save(update_fields=["ladder_rank"])
+        log_act(
+            tournament,
+            "ladder_rank",
+            by,
+            entry=entry.code,
+            before=before,
+            after=value,
+            reason=reason,
+        )
+        tournament.save(update_fields=["log"])
+    return entry

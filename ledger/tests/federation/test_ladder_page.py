@@ -1,0 +1,51 @@
+"""The series' ladder page under the club's URLs: read-only, for the club's members; the ladder
+in order with exact totals shown with two decimals and the qualified line; a series of another
+club is not found."""
+
+import datetime
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from ledger.tests.factories import make_club, make_member
+from ledger.tests.federation.test_series_ladder import create, played, world
+from ledger.tests.helpers import english, log_in_as
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_ladder_page_shows_the_ladder_in_order():
+    """A member reads his club's series' ladder: Ana, Bor, Cene, Dan with 6.00 and 4.50 (a
+    factor of 3/2), the first two on the qualified line; another club's member gets 404."""
+    club, tzs, members = world()
+    first = played(
+        club,
+        members,
+        datetime.date(2026, 10, 3),
+        {"Ana": 90, "Bor": 30, "Cene": -20, "Dan": -100},
+        "DP 1",
+    )
+    rule = {"source": "placement", "scale": {"kind": "linear"}, "qualify": 2}
+    series = create(tzs, events=[(first, "3/2")], rule=rule)
+    client = english(Client())
+    log_in_as(client, club, "Ana")
+    url = reverse("series_ladder", kwargs={"club": club.slug, "pk": series.pk})
+    response = client.get(url)
+    assert response.status_code == 200
+    html = response.content.decode()
+    names = re.findall(r"<td[^>]*>(Ana|Bor|Cene|Dan)</td>", html)
+    assert names == ["Ana", "Bor", "Cene", "Dan"]
+    assert 'data-points="6.00"' in html and 'data-points="4.50"' in html
+    assert len(re.findall(r'<tr class="qualified', html)) == 2
+    other = make_club(slug="other", name="Other", game="slovenian_tarok")
+    make_member(other, "Eva")
+    stranger = english(Client())
+    log_in_as(stranger, other, "Eva")
+    assert (
+        stranger.get(
+            reverse("series_ladder", kwargs={"club": other.slug, "pk": series.pk})
+        ).status_code
+        == 404
+    )

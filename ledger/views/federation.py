@@ -1,0 +1,22 @@
+"""The federation's pages under a club's URLs: a series' ladder, read-only."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import render
+from django_tables2 import RequestConfig
+
+from ledger.selectors import federation as reads
+from ledger.tables.federation import LadderTable
+from ledger.web.permissions import club_role
+
+
+@club_role()
+def series_ladder(request, pk):
+    """A series' ladder (a series of the club or of a federation it belongs to)."""
+    series = next((s for s in reads.club_series(request.club) if s.pk == pk), None)
+    if series is None:
+        raise Http404
+    table = LadderTable(reads.ladder_lines(series))
+    RequestConfig(request, paginate=False).configure(table)
+    return render(request, "ledger/federation/ladder.html", {"series": series, "table": table})
