@@ -34,11 +34,14 @@ from ledger.models import (
     Evening,
     EveningLog,
     EveningResult,
+    Federation,
+    FederationLog,
     Hand,
     HandRevision,
     Invitation,
     JetonCount,
     Member,
+    Player,
     Posting,
     PostingSeat,
     Profile,
@@ -47,6 +50,8 @@ from ledger.models import (
     Seal,
     Season,
     Seat,
+    Series,
+    SeriesEvent,
     Table,
     Tournament,
     Transfer,
@@ -773,3 +778,36 @@ class RoundTableAdmin(ReadOnlyMixin, admin.ModelAdmin):
 class ByeAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["round", "entry", "points"]
     list_select_related = ["round__tournament", "entry"]
+
+
+# --- the federation (written only by ledger.services.federation) ---------------------------
+
+
+@admin.register(Federation)
+class FederationAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["name", "slug", "game", "language"]
+
+
+@admin.register(Player)
+class PlayerAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["name", "federation", "licence", "club_name"]
+    list_select_related = ["federation"]
+    search_fields = ["name", "licence"]
+
+
+@admin.register(FederationLog)
+class FederationLogAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["federation", "action", "at"]
+    list_select_related = ["federation"]
+
+
+@admin.register(Series)
+class SeriesAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["name", "federation", "club", "starts_on", "ends_on"]
+    list_select_related = ["federation", "club"]
+
+
+@admin.register(SeriesEvent)
+class SeriesEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["series", "tournament", "factor"]
+    list_select_related = ["series", "tournament"]

@@ -16,6 +16,7 @@ from ledger.games.danish.engine import RateCard
 from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
 from ledger.models import Club, HandRevision, Posting, PostingSeat, Profile, Transfer
 from ledger.selectors.verify import verify_ledger
+from ledger.services import federation as federation_services
 from ledger.services import tournaments
 from ledger.tests.factories import evening_e, make_club, make_member, make_season
 from ledger.tests.helpers import form_data
@@ -152,6 +153,29 @@ def ledger_data():
     for name in ("Anna", "Bela", "Csaba", "Dora", "Ede", "Feri"):
         tournaments.entry_add_guest(tournament=cup, name=f"{name} H", club_name="Eger")
     tournaments.round_publish(round_=tournaments.round_draw(tournament=cup))
+    federation = federation_services.federation_create(
+        name="Dansk Tarokforbund", slug="dtf", game="danish_tarok", language="da"
+    )
+    federation_services.club_join(federation=federation, club=club)
+    federation_services.player_set_licence(
+        player=federation_services.player_for_member(dorte), federation=federation, licence="DK-7"
+    )
+    dm = tournaments.tournament_create(
+        club=club,
+        name="DM",
+        date=datetime.date(2026, 11, 26),
+        game="danish_tarok",
+        tournament_format="dk_dm",
+    )
+    federation_services.series_create(
+        federation=federation,
+        name="Ranglisten",
+        seed="DK-2026",
+        starts_on=datetime.date(2026, 9, 1),
+        ends_on=datetime.date(2027, 6, 30),
+        rule={"source": "placement", "scale": {"kind": "linear"}},
+        events=[(dm, "1")],
+    )
     return club
 
 

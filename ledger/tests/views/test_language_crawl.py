@@ -33,8 +33,19 @@ from django.urls import reverse
 from ledger.games.danish import demo as danish_demo
 from ledger.games.hungarian import demo as hungarian_demo
 from ledger.games.slovenian import demo as slovenian_demo
-from ledger.models import Club, Evening, Hand, Member, Profile, Round, Season, Table, Tournament
-from ledger.tests.helpers import MATRIX, drawn_tournament, kwargs_for, published_round
+from ledger.models import (
+    Club,
+    Evening,
+    Hand,
+    Member,
+    Profile,
+    Round,
+    Season,
+    Series,
+    Table,
+    Tournament,
+)
+from ledger.tests.helpers import MATRIX, club_cup, drawn_tournament, kwargs_for, published_round
 from ledger.tournaments.engine.rules import Params
 
 pytestmark = pytest.mark.django_db
@@ -146,6 +157,7 @@ def world_of(slug: str) -> dict:
         "tournament": tournament,
         "round": round_,
         "published_round": link_round,
+        "series": Series.objects.filter(club=club).first() or club_cup(club),
     }
 
 
@@ -176,7 +188,8 @@ def admin_client(slug: str, language: str) -> Client:
 class TestLanguageCrawl:
     def test_the_crawl_sees_every_page(self, demo):
         """Every GET page of the matrix but the PDFs and the JSON state is crawled."""
-        assert len(PAGES) == 25  # 19 of the club, 5 of a tournament, a table's own link
+        # 19 of the club, 5 of a tournament, a table's own link, a series' ladder
+        assert len(PAGES) == 26
         assert {"club", "hand_new", "evening_treasury", "setup_settings"} <= set(PAGES)
 
     def test_the_checks_catch_what_they_are_meant_to(self):

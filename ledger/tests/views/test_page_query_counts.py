@@ -56,7 +56,7 @@ QUERIES = {
     "standings": 9,
     "standings_pdf": 23,
     # The table and its state read its accounts with their balances in one query (were two).
-    "table": 17,  # + is it a round table (the round's strip)
+    "table": 18,  # + is it a round table (the round's strip); + who sits at another open table
     "table_link": 7,
     "table_state": 11,
     "table_sheet_pdf": 20,  # + the club's chain head

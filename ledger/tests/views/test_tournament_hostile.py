@@ -65,7 +65,8 @@ def test_a_new_tournament_refused(director, change, field, text):
         ({"action": "guest", "name": "Zala", "ladder_rank": str(2**31)}, "100000"),
         ({"action": "guest", "name": "Zala", "club_name": "c" * 101}, "100"),
         ({"action": "import", "text": "name,club,rank\nZala,Bled,2147483648"}, "line 2"),
-        ({"action": "import", "text": "Zala,Bled,3," + "i" * 41}, "an id is at most 40"),
+        # A list's id is the player's licence in his federation (issue 30).
+        ({"action": "import", "text": "Zala,Bled,3," + "i" * 41}, "at most 40 characters"),
         ({"action": "import", "text": "Zala," + "c" * 101}, "at most 100"),
         (
             {"action": "import", "text": "Zala,Bled\rMaja,Kranj\r\x00"},
