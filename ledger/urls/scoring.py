@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from ledger.views import hands as hand_views
 from ledger.views import scoring as views
 
 urlpatterns = [
@@ -13,10 +14,14 @@ urlpatterns = [
     path("table/<int:pk>/state.json", views.table_state, name="table_state"),
     path("table/<int:pk>/seat/", views.table_seat, name="table_seat"),
     path("table/<int:pk>/leave/", views.table_leave, name="table_leave"),
-    path("table/<int:pk>/hand/new/", views.hand_new, name="hand_new"),
-    path("table/<int:pk>/hand/preview/", views.hand_preview, name="hand_preview"),
-    path("hand/<int:pk>/", views.hand_detail, name="hand"),
-    path("hand/<int:pk>/correct/", views.hand_correct, name="hand_correct"),
-    path("hand/<int:pk>/correct/preview/", views.hand_correct_preview, name="hand_correct_preview"),
-    path("hand/<int:pk>/void/", views.hand_void, name="hand_void"),
+    path("table/<int:pk>/hand/new/", hand_views.hand_new, name="hand_new"),
+    path("table/<int:pk>/hand/preview/", hand_views.hand_preview, name="hand_preview"),
+    path("hand/<int:pk>/", hand_views.hand_detail, name="hand"),
+    path("hand/<int:pk>/correct/", hand_views.hand_correct, name="hand_correct"),
+    path(
+        "hand/<int:pk>/correct/preview/",
+        hand_views.hand_correct_preview,
+        name="hand_correct_preview",
+    ),
+    path("hand/<int:pk>/void/", hand_views.hand_void, name="hand_void"),
 ]

@@ -1,0 +1,87 @@
+"""The admin of tournaments and the federation: read only (their services write them)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+# The release beside the title, so an operator sees which version he administers.
+from ledger.admin.core import ReadOnlyMixin
+from ledger.models import (
+    Bye,
+    Entry,
+    Federation,
+    FederationLog,
+    Player,
+    Round,
+    RoundTable,
+    Series,
+    SeriesEvent,
+    Tournament,
+)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["name", "club", "date", "game", "tournament_format", "status"]
+    list_filter = ["status", "club"]
+    list_select_related = ["club"]
+
+
+@admin.register(Entry)
+class EntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["name", "tournament", "club_name", "ladder_rank", "guest", "code"]
+    list_filter = ["tournament__club", "guest"]
+    list_select_related = ["tournament"]
+    search_fields = ["name"]
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["tournament", "number", "kind", "mode", "status"]
+    list_filter = ["status", "tournament__club"]
+    list_select_related = ["tournament"]
+
+
+@admin.register(RoundTable)
+class RoundTableAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["round", "number", "table", "hands_played"]
+    list_select_related = ["round__tournament", "table__evening__club"]
+
+
+@admin.register(Bye)
+class ByeAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["round", "entry", "points"]
+    list_select_related = ["round__tournament", "entry"]
+
+
+# --- the federation (written only by ledger.services.federation) ---------------------------
+
+
+@admin.register(Federation)
+class FederationAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["name", "slug", "game", "language"]
+
+
+@admin.register(Player)
+class PlayerAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["name", "federation", "licence", "club_name"]
+    list_select_related = ["federation"]
+    search_fields = ["name", "licence"]
+
+
+@admin.register(FederationLog)
+class FederationLogAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["federation", "action", "at"]
+    list_select_related = ["federation"]
+
+
+@admin.register(Series)
+class SeriesAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["name", "federation", "club", "starts_on", "ends_on"]
+    list_select_related = ["federation", "club"]
+
+
+@admin.register(SeriesEvent)
+class SeriesEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["series", "tournament", "factor"]
+    list_select_related = ["series", "tournament"]
