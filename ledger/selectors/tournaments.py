@@ -14,7 +14,7 @@ from ledger.models import Entry, Hand, Round, RoundTable, Tournament
 from ledger.services import tournaments as service
 from ledger.tournaments import engine
 from ledger.tournaments.engine.rules import BEFORE_SPLIT, FINAL, FINAL_BASIS, LOT
-from ledger.tournaments.web import violation_text
+from ledger.tournaments.web import author_text, violation_text
 
 TIE_BREAK_NAMES = {
     "score_sum": _("score sum"),
@@ -381,7 +381,7 @@ def corrections(tournament: Tournament, *, round_: Round | None = None) -> list[
             hand=line.get("hand", 0),
             reason=line.get("reason", ""),
             at=parse_datetime(line.get("at", "")) or line.get("at", ""),
-            by=line.get("by") or "",
+            by=author_text(line.get("by")),
             after_period=bool(line.get("after_period")),
             override_reason=line.get("override_reason", ""),
         )
@@ -515,7 +515,7 @@ def log_lines(log: list[dict], names: dict[str, str]) -> list[LogLine]:
             LogLine(
                 at=parse_datetime(line.get("at", "")) or line.get("at", ""),
                 text=str(LOG_ACTIONS.get(verb, verb)),
-                by=line.get("by") or "",
+                by=author_text(line.get("by")),
                 detail="; ".join(details),
             )
         )

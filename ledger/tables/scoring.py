@@ -12,6 +12,7 @@ from ledger.games.registry import get_game, get_web
 from ledger.tables.columns import (
     signed_html,
 )
+from ledger.tournaments.web import author_text
 
 POOL_ATTRS = {"td": {"class": "num cup-col"}, "th": {"class": "num"}}
 
@@ -132,3 +133,7 @@ class RevisionTable(tables.Table):
         orderable = False
         attrs = {"class": "revisions", "id": "revisions"}
         row_attrs = {"data-action": lambda record: record.action}
+
+    def render_by(self, value):
+        """A person's log-in, or the round table's link that wrote the revision, in words."""
+        return author_text(value) or "–"

@@ -4,7 +4,30 @@ engine)."""
 
 from __future__ import annotations
 
+import re
+
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+# The log-in a round table's own link writes as (``services.tournaments.links``): made when the
+# draw is published, never able to log in; it names the tournament, the round and the table.
+LINK_AUTHOR = "tarokclub-link-{tournament}-{round}-{table}"
+LINK_AUTHOR_NAME = re.compile(r"tarokclub-link-(\d+)-(\d+)-(\d+)")
+
+
+def author_text(user) -> str:
+    """Return who wrote a row as a reader sees it: a person's log-in as it is, a round table's
+    link as "the link of round 2, table 3"; "" for nobody. ``user`` is a User or a username."""
+    if user is None:
+        return ""
+    name = str(getattr(user, "username", user) or "")
+    found = LINK_AUTHOR_NAME.fullmatch(name)
+    if found is None:
+        return name
+    return gettext("the link of round {round}, table {table}").format(
+        round=found.group(2), table=found.group(3)
+    )
+
 
 _VIOLATION_TEXTS = {
     "unknown_player": _("{player} is in the draw but has no entry"),

@@ -248,7 +248,7 @@ def hand_new(request, pk):
             number=form.cleaned_data["number"],
             version=form.cleaned_data["version"],
             begun_before_signal=form.cleaned_data["begun_before_signal"],
-            by=actor(request),
+            by=actor(request, table),
         )
     except (HandError, LedgerError) as error:
         log_refusal(request, error, table=table.pk)
@@ -476,7 +476,7 @@ def hand_correct(request, pk):
                 override=request.POST.get("override") == "1",
                 override_reason=request.POST.get("override_reason", ""),
                 based_on=form.cleaned_data["base_revision"],
-                by=actor(request),
+                by=actor(request, table),
             )
         else:
             changed = services.hand_correct(
@@ -484,7 +484,7 @@ def hand_correct(request, pk):
                 record=record,
                 reason=reason,
                 based_on=form.cleaned_data["base_revision"],
-                by=actor(request),
+                by=actor(request, table),
             )
     except (HandError, LedgerError) as error:
         log_refusal(request, error, table=table.pk, hand=hand.pk)
@@ -544,7 +544,7 @@ def hand_void(request, pk):
     old = selectors.live_hand_postings(table.pk).get(hand.pk)
     try:
         changed = services.hand_void(
-            hand=hand, reason=form.cleaned_data["reason"], by=actor(request)
+            hand=hand, reason=form.cleaned_data["reason"], by=actor(request, table)
         )
     except LedgerError as error:
         log_refusal(request, error, table=table.pk, hand=hand.pk)

@@ -26,7 +26,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.crypto import constant_time_compare
 
 from ledger.models import Club, Member, RoundTable
-from ledger.services.tournaments import LINK_ROUNDS, device_digest
+from ledger.services.tournaments import LINK_ROUNDS, device_digest, link_author
 
 # The session's table links: {str(round table id): the device's secret}.
 TABLE_LINKS = "table_links"
@@ -97,9 +97,15 @@ def link_grants(request, club: Club) -> frozenset[int]:
     )
 
 
-def actor(request):
-    """Return the user acting, or None for a table's link on a device nobody logged in on."""
-    return request.user if request.user.is_authenticated else None
+def actor(request, table=None):
+    """Return the user acting: the logged-in user, else, on a device holding ``table``'s own
+    link, the log-in that link writes as (the table signs what its phone writes), else None."""
+    if request.user.is_authenticated:
+        return request.user
+    grants = getattr(request, "table_grants", None)
+    if table is not None and grants and table.pk in grants:
+        return link_author(table.pk)
+    return None
 
 
 def club_role(role: str = Member.Role.MEMBER, *, table_link: bool = False):

@@ -73,6 +73,7 @@ from ledger.services.tournaments.lifecycle import (
 from ledger.services.tournaments.links import (
     LINK_ROUNDS,
     device_digest,
+    link_author,
     new_link_token,
     round_substitute,
     round_table_claim,
@@ -110,6 +111,7 @@ __all__ = [
     "entry_remove",
     "entry_withdraw",
     "hands_played",
+    "link_author",
     "new_link_token",
     "note_begun_hand",
     "parse_ladder",

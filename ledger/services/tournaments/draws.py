@@ -24,7 +24,7 @@ from ledger.services.tournaments.common import (
     lock_tournament,
     log_act,
 )
-from ledger.services.tournaments.links import new_link_token
+from ledger.services.tournaments.links import link_authors_create, new_link_token
 from ledger.services.tournaments.state import engine_entries, played_rounds, stored_draw
 from ledger.tournaments import engine
 from ledger.tournaments.engine.rules import FINAL, STANDINGS
@@ -249,6 +249,7 @@ def round_publish(*, round_: Round, by=None) -> Round:
         )
         entries = {e.code: e for e in round_.tournament.entries.all()}
         Bye.objects.bulk_create(Bye(round=round_, entry=entries[c]) for c in round_.byes)
+        link_authors_create(round_)
     return round_
 
 

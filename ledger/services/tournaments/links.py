@@ -6,6 +6,7 @@ import hashlib
 import secrets
 from collections.abc import Sequence
 
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -16,6 +17,7 @@ from ledger.services.ledger import writing
 from ledger.services.targets import hands_played
 from ledger.services.tournaments.common import lock_round, log_act
 from ledger.services.tournaments.entries import guest_member
+from ledger.tournaments.web import LINK_AUTHOR
 
 
 def new_link_token() -> str:
@@ -142,3 +144,33 @@ def round_substitute(
         log_act(round_, "substitute", by, table=rt.number, absent=absent, substitute=member.name)
         round_.save(update_fields=["log"])
     return locked
+
+
+def link_authors_create(round_: Round) -> None:
+    """Make the log-in each round table's own link writes as (inside the caller's transaction,
+    ``round_publish``): an inactive user without a usable password, so a hand, a correction or
+    a void sent from the table's phone is signed by the table (the sealed author fields), never
+    by nobody."""
+    users = get_user_model()
+    for rt in round_.round_tables.order_by("number"):
+        name = LINK_AUTHOR.format(
+            tournament=round_.tournament_id, round=round_.number, table=rt.number
+        )
+        user, made = users.objects.get_or_create(username=name, defaults={"is_active": False})
+        if made:
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+
+
+def link_author(table_id: int):
+    """Return the log-in a round table's link writes as for the ordinary table ``table_id``, or
+    None (an ordinary table, or a draw published before links signed)."""
+    rt = (
+        RoundTable.objects.filter(table_id=table_id)
+        .values_list("round__tournament_id", "round__number", "number")
+        .first()
+    )
+    if rt is None:
+        return None
+    name = LINK_AUTHOR.format(tournament=rt[0], round=rt[1], table=rt[2])
+    return get_user_model().objects.filter(username=name).first()

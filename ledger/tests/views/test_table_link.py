@@ -52,7 +52,8 @@ def save(client, table, rng, **extra):
 def test_the_link_opens_the_entry_screen_with_the_round_and_scores_that_table(playing):
     """A phone nobody logged in on opens table 1's link: it lands on the entry screen, which
     shows the round, the table, the hands against the target and the clock, and saves hands
-    there (the revision has no user: it came through the link)."""
+    there, signed by the table's link (round 1, table 1), not by nobody; the hand's page says
+    so in words, and the link's log-in can never log in."""
     phone = Client()
     response = phone.get(link(playing[1]))
     entry = reverse("hand_new", kwargs={"club": SLUG, "pk": playing[1].table_id})
@@ -66,7 +67,12 @@ def test_the_link_opens_the_entry_screen_with_the_round_and_scores_that_table(pl
     response = save(phone, playing[1].table, random.Random(1))
     assert response.status_code == 302
     hand = Hand.objects.get(table=playing[1].table)
-    assert HandRevision.objects.get(hand=hand).by is None
+    author = HandRevision.objects.get(hand=hand).by
+    tournament = playing[1].round.tournament_id
+    assert author.username == f"tarokclub-link-{tournament}-1-1" and hand.created_by == author
+    assert not author.is_active and not author.has_usable_password()
+    hand_page = phone.get(reverse("hand", kwargs={"club": SLUG, "pk": hand.pk}))
+    assert "the link of round 1, table 1" in hand_page.content.decode()
     table_page = phone.get(response["Location"]).content.decode()
     assert "1 of 21 hands" in table_page and 'id="seating-admin"' not in table_page
 
