@@ -403,10 +403,12 @@ def round_close(request, pk):
         view = reads.round_view(round_)
         signal = round_.signal_at
         early = signal is not None and timezone.now() < signal
+        # Before the signal, every open table short of its hands target (or playing to the
+        # time alone, when the format sets no target) is named: it will end by the director.
         short = [
             t
             for t in view.tables
-            if early and t.status == "open" and t.target is not None and t.hands < t.target
+            if early and t.status == "open" and (t.target is None or t.hands < t.target)
         ]
         return _round_page(request, round_, confirm_close={"early": early, "short": short})
     return _round_action(request, pk, lambda r: service.round_close(round_=r, by=request.user))

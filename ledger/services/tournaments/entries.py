@@ -143,6 +143,10 @@ def guest_member(tournament: Tournament, name: str, field: str) -> Member:
 def guest_for(tournament: Tournament, name: str, club_name: str, licence: str, field: str):
     """A guest's inactive member row, linked to his player (matched by licence, else by name
     and club, else new: ``federation.players.match_guest``)."""
+    # The club and the licence are checked before any row is written: a player's club name
+    # and licence have the entry's limits (a longer one is refused, never cut or a 500).
+    club_name = _check_text(club_name, "club_name", limit=MAX_CLUB, what=_("a club's name"))
+    licence = _check_text(licence, "code", limit=MAX_CODE, what=_("an id"))
     member = guest_member(tournament, name, field)
     member.player = match_guest(tournament.club, member.name, club_name, licence)
     member.save(update_fields=["player"])
