@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from django.core.exceptions import ValidationError
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ledger.models import Round, Tournament
+from ledger.models import Round, Tournament, validate_visible_name
 from ledger.services.errors import LedgerError
 from ledger.services.ledger import touched
 from ledger.tournaments.engine.errors import TournamentError
@@ -74,3 +75,17 @@ def log_act(row: Round | Tournament, action: str, by, **details) -> None:
 def points_of(text: str) -> Fraction:
     """Return stored points (an exact rational as a string) as a Fraction."""
     return Fraction(text or "0")
+
+
+def check_text(value: str, field: str, *, limit: int, what) -> str:
+    """Refuse a club or id longer than its column or holding control or invisible characters."""
+    value = (value or "").strip()
+    if len(value) > limit:
+        raise LedgerError(
+            _("{what} is at most {limit} characters").format(what=what, limit=limit), field
+        )
+    try:
+        validate_visible_name(value)
+    except ValidationError as error:
+        raise LedgerError(error.messages[0], field) from error
+    return value

@@ -20,12 +20,16 @@ from ledger.models import (
     Seat,
     Tournament,
     validate_member_name,
-    validate_visible_name,
 )
 from ledger.services.errors import LedgerError
 from ledger.services.federation.players import link_member, match_guest
 from ledger.services.ledger import writing
-from ledger.services.tournaments.common import MAX_IMPORT_LINES, check_not_over, lock_tournament
+from ledger.services.tournaments.common import (
+    MAX_IMPORT_LINES,
+    check_not_over,
+    check_text,
+    lock_tournament,
+)
 
 
 def _next_round(tournament: Tournament) -> int:
@@ -54,24 +58,10 @@ def _check_rank(rank, field: str) -> int | None:
     return value
 
 
-def _check_text(value: str, field: str, *, limit: int, what) -> str:
-    """Refuse a club or id longer than its column or holding control or invisible characters."""
-    value = (value or "").strip()
-    if len(value) > limit:
-        raise LedgerError(
-            _("{what} is at most {limit} characters").format(what=what, limit=limit), field
-        )
-    try:
-        validate_visible_name(value)
-    except ValidationError as error:
-        raise LedgerError(error.messages[0], field) from error
-    return value
-
-
 def _entry_for(tournament, member, *, code, club_name, rank, guest, from_round) -> Entry:
     """Enter a member of the club (a guest's inactive row included) as his player."""
-    code = _check_text(code, "code", limit=MAX_CODE, what=_("an id")) or str(member.pk)
-    club_name = _check_text(club_name, "club_name", limit=MAX_CLUB, what=_("a club's name"))
+    code = check_text(code, "code", limit=MAX_CODE, what=_("an id")) or str(member.pk)
+    club_name = check_text(club_name, "club_name", limit=MAX_CLUB, what=_("a club's name"))
     if tournament.entries.filter(member=member).exists():
         raise LedgerError(_("{name} is already entered").format(name=member.name), "members")
     if tournament.entries.filter(code=code).exists():
@@ -145,8 +135,8 @@ def guest_for(tournament: Tournament, name: str, club_name: str, licence: str, f
     and club, else new: ``federation.players.match_guest``)."""
     # The club and the licence are checked before any row is written: a player's club name
     # and licence have the entry's limits (a longer one is refused, never cut or a 500).
-    club_name = _check_text(club_name, "club_name", limit=MAX_CLUB, what=_("a club's name"))
-    licence = _check_text(licence, "code", limit=MAX_CODE, what=_("an id"))
+    club_name = check_text(club_name, "club_name", limit=MAX_CLUB, what=_("a club's name"))
+    licence = check_text(licence, "code", limit=MAX_CODE, what=_("an id"))
     member = guest_member(tournament, name, field)
     member.player = match_guest(tournament.club, member.name, club_name, licence)
     member.save(update_fields=["player"])
@@ -258,7 +248,7 @@ def entries_import(*, tournament: Tournament, text: str, by=None) -> list[Entry]
                 if member is not None and member.pk in entered:
                     entry = entered[member.pk]
                     entry.ladder_rank = row.rank
-                    club = _check_text(
+                    club = check_text(
                         row.club, "club_name", limit=MAX_CLUB, what=_("a club's name")
                     )
                     entry.club_name = club or entry.club_name

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import datetime
 
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from ledger.models import Club, Round, Tournament, validate_visible_name
+from ledger.models import Club, Round, Tournament
 from ledger.services.errors import LedgerError
 from ledger.services.ledger import touched, writing
 from ledger.services.tables import check_evening_date
-from ledger.services.tournaments.common import lock_tournament, log_act, refused
+from ledger.services.tournaments.common import check_text, lock_tournament, log_act, refused
 from ledger.tournaments import engine
 from ledger.tournaments.engine.errors import TournamentError
 
@@ -33,14 +32,8 @@ def tournament_create(
     """
     if not name or not name.strip():
         raise LedgerError(_("a tournament needs a name"), "name")
-    for field, value in (("name", name), ("seed", seed)):
-        limit = Tournament._meta.get_field(field).max_length
-        if len(value.strip()) > limit:
-            raise LedgerError(_("at most {limit} characters").format(limit=limit), field)
-        try:
-            validate_visible_name(value)
-        except ValidationError as error:
-            raise LedgerError(error.messages[0], field) from error
+    for field, value, what in (("name", name, _("a name")), ("seed", seed, _("a seed"))):
+        check_text(value, field, limit=Tournament._meta.get_field(field).max_length, what=what)
     check_evening_date(date)
     rules = engine.FORMATS.get(tournament_format)
     if rules is None:

@@ -7,6 +7,7 @@ import secrets
 from collections.abc import Sequence
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -152,14 +153,16 @@ def link_authors_create(round_: Round) -> None:
     a void sent from the table's phone is signed by the table (the sealed author fields), never
     by nobody."""
     users = get_user_model()
-    for rt in round_.round_tables.order_by("number"):
-        name = LINK_AUTHOR.format(
-            tournament=round_.tournament_id, round=round_.number, table=rt.number
-        )
-        user, made = users.objects.get_or_create(username=name, defaults={"is_active": False})
-        if made:
-            user.set_unusable_password()
-            user.save(update_fields=["password"])
+    names = [
+        LINK_AUTHOR.format(tournament=round_.tournament_id, round=round_.number, table=number)
+        for number in round_.round_tables.order_by("number").values_list("number", flat=True)
+    ]
+    made = set(users.objects.filter(username__in=names).values_list("username", flat=True))
+    users.objects.bulk_create(
+        users(username=name, is_active=False, password=make_password(None))
+        for name in names
+        if name not in made
+    )
 
 
 def link_author(table_id: int):
