@@ -171,11 +171,27 @@ def test_the_wall_fits_every_screen(pages, size):
         page.evaluate(
             "() => document.addEventListener('htmx:beforeRequest', (e) => e.preventDefault())"
         )
-        turning = re.compile(r"\bturning\b")
+        # Count the fades as they start: a poll already in flight may still swap a fresh list
+        # in (which lays the page again, unfaded) before the assertion reads the class.
+        page.evaluate(
+            """() => {
+                window.fades = 0;
+                new MutationObserver((changes) => changes.forEach((c) => {
+                    if (c.target.id === "wall-ranking-list"
+                        && c.target.classList.contains("turning")
+                        && !(c.oldValue || "").split(" ").includes("turning")) window.fades += 1;
+                })).observe(document.body, {
+                    attributes: true, attributeOldValue: true, subtree: true,
+                    attributeFilter: ["class"],
+                });
+            }"""
+        )
         page.clock.run_for(10_000)
-        expect(ranking).to_have_class(turning)
+        page.wait_for_function("() => window.fades > 0")
         page.emulate_media(reduced_motion="reduce")
         shown = ranking.get_attribute("data-page")
+        page.evaluate("() => { window.fades = 0; }")
         page.clock.run_for(10_000)
         expect(ranking).not_to_have_attribute("data-page", shown)
-        expect(ranking).not_to_have_class(turning)
+        assert page.evaluate("() => window.fades") == 0
+        expect(ranking).not_to_have_class(re.compile(r"\bturning\b"))
