@@ -183,6 +183,10 @@ RATE_CARD_LABELS = {
         _("tout, pagat variant: from each"),
         _("Paid by each opponent to a tout under the pagat.com rules."),
     ),
+    "tout_each_agger": (
+        _("tout, Agger variant: from each"),
+        _("Paid by each opponent to a tout under Agger's 1970 rules (with both cups, no count)."),
+    ),
     "multi_bagud": (
         _("several bagud into one cup"),
         _("How two bagud into the same cup in one hand are paid."),
@@ -224,6 +228,7 @@ for _fine, _label in FINE_FIELD_LABELS.items():
 CHOICE_LABELS = {
     "moller": _("Møller: from each, both cups, count on top"),
     "pagat": _("pagat.com: from each, cups untouched, no count"),
+    "agger": _("Agger 1970: from each, both cups, no count"),
     "each_pays_p": _("each pays the cup as it stood"),
     "sequential": _("each doubles the cup"),
     "two_sitters": _("two sit out"),

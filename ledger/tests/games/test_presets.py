@@ -9,7 +9,7 @@ import pytest
 
 from ledger.games.base import preset_card, preset_named
 from ledger.games.danish import GAME as DANISH
-from ledger.games.errors import RateCardError
+from ledger.games.errors import RateCardError, RulesError
 from ledger.games.hungarian import GAME as HUNGARIAN
 from ledger.games.registry import GAMES
 from ledger.games.slovenian import GAME as SLOVENIAN
@@ -34,7 +34,12 @@ def settled(game, record: dict, rates):
 
 def test_every_game_declares_presets_the_issue_asks_for():
     """Danish, Slovenian and Hungarian Tarok each offer their presets by name, in order."""
-    assert [p.name for p in DANISH.presets] == ["bagud_one_by_one", "pagat_tout"]
+    assert [p.name for p in DANISH.presets] == [
+        "bagud_one_by_one",
+        "pagat_tout",
+        "agger_tout",
+        "no_dealer_fee",
+    ]
     assert [p.name for p in SLOVENIAN.presets] == [
         "difference_unrounded",
         "mond_21",
@@ -151,6 +156,54 @@ def test_pagat_tout_takes_135_from_each_and_leaves_the_cups():
     ]
     assert net == {"Anna": 0, "Bo": -135, "Carl": -145, "Dorte": 270, "Erik": 0}
     assert cups == {"kongekop": 135, "pagatkop": 105}
+
+
+def test_agger_tout_takes_85_from_each_and_both_cups_without_the_count():
+    """Tout as in Agger's 1970 booklet (tout_variant agger, a house rule beyond the spec): X6
+    without its count. Carl pays the fee 5 + 5 (cups 135/105); Bo and Carl pay Dorte 85 each,
+    Dorte takes both cups whole (135 + 105); no count; then all five refund 20 into each cup.
+    Net Anna -40, Bo -125, Carl -135, Dorte +370, Erik -40; cups 100/100 (Møller's X6 with
+    its count: Bo -145, Carl -155, Dorte +410)."""
+    record = {k: v for k, v in load_example("X6.hand.json").items() if k != "count"}
+    moves, net, cups = settled(DANISH, record, preset_card(DANISH, "agger_tout"))
+    assert moves[:6] == [
+        ("Carl", "kongekop", 5),
+        ("Carl", "pagatkop", 5),
+        ("Bo", "Dorte", 85),
+        ("Carl", "Dorte", 85),
+        ("kongekop", "Dorte", 135),
+        ("pagatkop", "Dorte", 105),
+    ]
+    assert sorted(moves[6:]) == sorted(
+        (name, cup, 20)
+        for name in ("Anna", "Bo", "Carl", "Dorte", "Erik")
+        for cup in ("kongekop", "pagatkop")
+    )
+    assert net == {"Anna": -40, "Bo": -125, "Carl": -135, "Dorte": 370, "Erik": -40}
+    assert cups == {"kongekop": 100, "pagatkop": 100}
+
+
+def test_agger_tout_refuses_a_count():
+    """Under Agger's tout the hand is not counted: a count given with it is refused, naming
+    the field, as under the pagat.com tout."""
+    with pytest.raises(RulesError) as refused:
+        DANISH.parse_hand(load_example("X6.hand.json"), preset_card(DANISH, "agger_tout"))
+    assert "count" in {problem.field for problem in refused.value.problems}
+
+
+def test_no_dealer_fee_leaves_the_cups_to_the_hand():
+    """No dealer's fee (dealer_fee_per_cup 0): X6 as in the spec, but Carl pays no 5 + 5, so
+    Dorte's tout takes cups of 130/100. Net Anna -40, Bo -145, Carl -145, Dorte +400,
+    Erik -40; cups refunded to 100/100."""
+    moves, net, cups = settled(
+        DANISH, load_example("X6.hand.json"), preset_card(DANISH, "no_dealer_fee")
+    )
+    assert ("kongekop", "Dorte", 130) in moves and ("pagatkop", "Dorte", 100) in moves
+    assert not [
+        m for m in moves if m[0] == "Carl" and m[1] in ("kongekop", "pagatkop") and m[2] == 5
+    ]
+    assert net == {"Anna": -40, "Bo": -145, "Carl": -145, "Dorte": 400, "Erik": -40}
+    assert cups == {"kongekop": 100, "pagatkop": 100}
 
 
 # --- Slovenian Tarok -----------------------------------------------------------------------

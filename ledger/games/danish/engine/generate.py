@@ -133,7 +133,7 @@ def random_hand(
     hand["tout"] = tout
 
     counted = (
-        not annulled and not (tout and rates.tout_variant == "pagat") and not (nolo and not tout)
+        not annulled and not (tout and rates.tout_variant != "moller") and not (nolo and not tout)
     )
     if counted:
         skip = rotation.non_counter(seats, dealer, sitting_out, rates.five_seat_rotation)
@@ -161,7 +161,7 @@ def random_rates(rng: random.Random) -> RateCard:
         "ultimo_king_each": rng.choice((30, 40)),
         "last_trick_each": rng.choice((10, 20)),
         "nolo_each": rng.choice((20, 25, 30)),
-        "tout_variant": rng.choice(("moller", "pagat")),
+        "tout_variant": rng.choice(("moller", "pagat", "agger")),
         "multi_bagud": rng.choice(("each_pays_p", "sequential")),
         "five_seat_rotation": rng.choice(("two_sitters", "hermansen")),
         "count_round_to": rng.choice((1, 5, 10)),

@@ -166,10 +166,11 @@ def _meld_dict(meld: Meld) -> dict:
 
 
 def is_counted(record: DanishHand, rates: RateCard) -> bool:
-    """Return whether the count is settled: not annulled, no nolo, no Pagat-variant tout."""
+    """Return whether the count is settled: not annulled, no nolo, no tout of the pagat.com or
+    Agger variant (only Møller's tout pays the count on top)."""
     if record.annulled:
         return False
-    if record.tout and rates.tout_variant == "pagat":
+    if record.tout and rates.tout_variant != "moller":
         return False
     if record.nolo and not record.tout:
         return False
@@ -563,7 +564,9 @@ def _parse_count(p: Problems, value, record: DanishHand, rates: RateCard, check_
     counted = is_counted(record, rates)
     if not counted:
         if value not in (None, {}):
-            p.add("count", _("this hand is not counted (annulled, nolo or a pagat tout)"))
+            p.add(
+                "count", _("this hand is not counted (annulled, nolo, or a tout without the count)")
+            )
         return None
     if value is None:
         p.add("count", _("the count of the two counting players is required"))

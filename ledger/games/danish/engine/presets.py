@@ -29,4 +29,19 @@ PRESETS = (
         "option tout_variant = pagat",
         changes=MappingProxyType({"tout_variant": "pagat"}),
     ),
+    Preset(
+        name="agger_tout",
+        title=_("Tout as in Agger's 1970 booklet"),
+        description=_("Each opponent pays a tout 85 and he takes both cups; there is no count."),
+        source="Agger, Tarok (1970), as clubs play it; a house rule beyond danish-tarok.md "
+        "(option tout_variant = agger, tout_each_agger = 85)",
+        changes=MappingProxyType({"tout_variant": "agger"}),
+    ),
+    Preset(
+        name="no_dealer_fee",
+        title=_("No dealer's fee"),
+        description=_("The dealer pays nothing into the cups before the hand."),
+        source="danish-tarok.md, dealer_fee_per_cup = 0 (clubs that play without the fee)",
+        changes=MappingProxyType({"dealer_fee_per_cup": 0}),
+    ),
 )

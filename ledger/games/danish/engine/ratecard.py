@@ -46,7 +46,7 @@ DEFAULT_FINES = MappingProxyType(
 FULL_TABLE = 5
 
 OPTIONS = {
-    "tout_variant": ("moller", "pagat"),
+    "tout_variant": ("moller", "pagat", "agger"),
     "multi_bagud": ("each_pays_p", "sequential"),
     "five_seat_rotation": ("two_sitters", "hermansen"),
 }
@@ -77,6 +77,9 @@ class RateCard:
     tout_variant: str = "moller"
     tout_each: int = 80
     tout_each_pagat: int = 135
+    # A house rule beyond the spec: Agger's 1970 booklet pays a tout this from each, and both
+    # cups, without the count (``tout_variant`` = agger).
+    tout_each_agger: int = 85
     multi_bagud: str = "each_pays_p"
     # A house rule beyond the spec's defaults: a bagud pays at most this into its cup (0: no
     # cap, the spec's rule). A cup doubles with every bagud; the cap keeps it below the

@@ -160,8 +160,9 @@ def settle(record: DanishHand, rates: RateCard | None = None, cups_before: dict 
             for payer in others(tout):
                 book.pay(payer, tout, rates.tout_each_pagat, "tout")
         else:
+            each = rates.tout_each_agger if rates.tout_variant == "agger" else rates.tout_each
             for payer in others(tout):
-                book.pay(payer, tout, rates.tout_each, "tout")
+                book.pay(payer, tout, each, "tout")
             for cup in CUPS:
                 book.pay(cup, tout, book.balance[cup], "tout_cup")
                 taken.append(cup)

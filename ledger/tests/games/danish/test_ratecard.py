@@ -73,7 +73,7 @@ def test_refused():
         "nolo_eech": "unknown key nolo_eech: the rate card has no such setting",
         "last_trick_each": "an amount cannot be negative",
         "meld_half": "an amount must be a whole number of points",
-        "tout_variant": "danish is not an option; choose one of moller, pagat",
+        "tout_variant": "danish is not an option; choose one of moller, pagat, agger",
         "fines_per_cup.sneezing": "unknown fine type sneezing",
         "fines_per_cup.revoke": "an amount cannot be negative",
         "format": "the format must be tarokclub.rates/1",

@@ -239,7 +239,11 @@ def test_tout_and_nolo_rules():
             "count",
             "three counts must total 78, not 72",
         ),
-        ({"annulled": True}, "count", "this hand is not counted (annulled, nolo or a pagat tout)"),
+        (
+            {"annulled": True},
+            "count",
+            "this hand is not counted (annulled, nolo, or a tout without the count)",
+        ),
     ],
 )
 def test_count(changes, field, message):
@@ -250,7 +254,10 @@ def test_count(changes, field, message):
 def test_count_refused_after_nolo():
     """A nolo hand is not counted, so a count is refused."""
     hand = x7(nolo=["Carl"])
-    assert ("count", "this hand is not counted (annulled, nolo or a pagat tout)") in refused(hand)
+    assert (
+        "count",
+        "this hand is not counted (annulled, nolo, or a tout without the count)",
+    ) in refused(hand)
 
 
 def test_unknown_keys_everywhere():

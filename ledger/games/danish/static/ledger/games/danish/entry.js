@@ -67,7 +67,7 @@
 
   function noCountReason() {
     if (state.annulled) return L.no_count_annulled;
-    if (state.tout && config.tout_variant === "pagat") return L.no_count_tout;
+    if (state.tout && config.tout_variant !== "moller") return L.no_count_tout;
     if (state.nolo && !state.tout) return L.no_count_nolo;
     return null;
   }
