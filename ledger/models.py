@@ -86,6 +86,14 @@ def validate_visible_name(value: str) -> None:
         )
 
 
+def text_limit(model: type[models.Model], field: str) -> int:
+    """Return the most characters a text field of ``model`` holds (its ``max_length``)."""
+    limit = model._meta.get_field(field).max_length  # type: ignore[union-attr]
+    if limit is None:
+        raise TypeError(f"{model.__name__}.{field} has no max_length")
+    return limit
+
+
 def clean_visible_names(instance: models.Model, *fields: str) -> None:
     """Model.clean's check of ``fields`` with validate_visible_name (no migration needed)."""
     errors = {}
@@ -1364,6 +1372,20 @@ class RoundTable(models.Model):
 
     def __str__(self):
         return f"{self.round} T{self.number}"
+
+    @property
+    def started_table(self) -> Table:
+        """Return the table of a round that has started (it has one from its start on)."""
+        if self.table is None:
+            raise ValueError(f"round table {self.pk} has not started")
+        return self.table
+
+    @property
+    def table_pk(self) -> int:
+        """Return the id of the table of a round that has started."""
+        if self.table_id is None:
+            raise ValueError(f"round table {self.pk} has not started")
+        return self.table_id
 
 
 class Bye(models.Model):

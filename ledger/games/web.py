@@ -51,6 +51,8 @@ runs for every registered game. The members, in groups:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext, pgettext_lazy
@@ -58,6 +60,9 @@ from django.utils.translation import gettext_lazy as _
 
 from ledger.games.money import MAX_POINTS
 from ledger.games.registry import GAMES, get_game, get_web
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # Reasons every game's ledger writes, whatever the game.
 COMMON_REASONS = {
@@ -126,7 +131,7 @@ class GameWeb:
     """The web side of a game, every member declared, with neutral defaults."""
 
     code: str = ""
-    title = ""  # gettext_lazy
+    title: StrOrPromise = ""  # gettext_lazy
     demo: str | None = None  # dotted path of the game's ``Demo``
     # A new club's language, currency and time zone (the Club fields'), where the game is played.
     club_defaults: dict = {"language": "da", "currency": "DKK", "time_zone": "Europe/Copenhagen"}
@@ -149,10 +154,10 @@ class GameWeb:
     pool_classes: dict = {}
     role_labels: dict = {}  # a seat's role in a hand beyond ``COMMON_ROLES``
     words: dict = {}
-    close_columns: tuple[tuple[str, str], ...] = ()  # (close reason, column label), in order
-    stats_columns: tuple[tuple[str, str], ...] = ()
+    close_columns: tuple[tuple[str, StrOrPromise], ...] = ()  # (close reason, label), in order
+    stats_columns: tuple[tuple[str, StrOrPromise], ...] = ()
     stats_help: dict = {}
-    stats_note = ""
+    stats_note: StrOrPromise = ""
     rate_card_labels: dict = {}  # path -> (label, one-line explanation)
     rate_card_choices: dict = {}  # path -> ((value, label), ...)
     rate_card_groups: tuple = ()  # ((title, (key, ...)), ...)
@@ -255,7 +260,7 @@ class GameWeb:
 
     # --- statistics ---
 
-    def stats_tiles(self, stats: dict) -> list[tuple[str, str, str]]:
+    def stats_tiles(self, stats: dict) -> list[tuple[str, StrOrPromise, str]]:
         """Return the summary tiles of a member's statistics: (key, label, text)."""
         return [(key, label, str(stats.get(key, 0))) for key, label in self.stats_columns]
 
@@ -297,6 +302,7 @@ class GameWeb:
             default = defaults[key][entry] if entry else defaults[key]
             label, explanation = self.rate_card_labels.get(path, (path, ""))
             choices = self.rate_card_choices.get(path)
+            field: forms.Field
             if isinstance(default, bool):
                 choices = choices or ((True, _("yes")), (False, _("no")))
                 shown = dict(choices)[default]

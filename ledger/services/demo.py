@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.hashers import make_password
 from django.core import serializers
 from django.core.serializers.json import DjangoJSONEncoder
@@ -88,6 +89,7 @@ def demo_setup(
     club_fields = {**get_web(game).club_defaults, "publish_results": True, **club_fields}
     club = Club.objects.create(slug=slug, name=name, game=game, rate_card=rate_card, **club_fields)
     by_role, logins = {}, {}
+    user: AbstractBaseUser | None
     for demo in users:
         user = get_user_model().objects.create(
             username=demo.username,

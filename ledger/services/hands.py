@@ -169,7 +169,7 @@ def correct_locked(table, hand: Hand, record: dict, reason: str, *, based_on=Non
     parsed = game.parse_hand(data, rates)
     stored = parsed.as_dict()
     stored.pop(game.features.state_in or "", None)
-    latest = hand.revisions.order_by("-number").first()
+    latest = hand.revisions.latest("number")  # a recorded hand has its revisions
     if based_on is not None and based_on != latest.number:
         if stored == latest.record:
             return []

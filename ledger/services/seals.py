@@ -534,11 +534,11 @@ def extend_chains(states, m=None) -> None:
             .values_list("number", "digest")
             .first()
         ) or (0, "")
-        links = []
+        rows = []
         for kind, object_id, status in events:
             number += 1
             previous = link_digest(club_id, number, kind, object_id, status, previous)
-            links.append(
+            rows.append(
                 m.ChainLink(
                     club_id=club_id,
                     number=number,
@@ -548,7 +548,7 @@ def extend_chains(states, m=None) -> None:
                     digest=previous,
                 )
             )
-        m.ChainLink.objects.bulk_create(links)
+        m.ChainLink.objects.bulk_create(rows)
         _upsert(
             m,
             [

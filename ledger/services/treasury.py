@@ -3,6 +3,8 @@ the jeton arithmetic they share."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -23,6 +25,9 @@ from ledger.models import (
     Transfer,
 )
 from ledger.services import seals
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 from ledger.services.errors import (
     EveningClosedError,
     JetonDifferenceError,
@@ -85,7 +90,7 @@ def stale_count_changes(table: Table) -> str:
     counted = JetonCount.objects.filter(table=table).aggregate(at=Max("counted_at"))["at"]
     if counted is None:
         return ""
-    words = {
+    words: dict[object, StrOrPromise] = {
         HandRevision.Action.RECORD: _("hand {number} saved"),
         HandRevision.Action.CORRECT: _("hand {number} corrected"),
         HandRevision.Action.VOID: _("hand {number} voided"),
@@ -169,9 +174,9 @@ def evening_close(*, evening: Evening, by=None, confirm_differences: bool = Fals
         for table in tables:
             balances = AccountBalance.objects.of_table(table.pk)
             for account in Account.objects.filter(table=table, kind=Account.Kind.MEMBER):
-                points[account.member_id] = points.get(account.member_id, 0) + balances.get(
-                    account.pk, 0
-                )
+                member_id = account.member_id
+                if member_id is not None:  # a member's account always names him
+                    points[member_id] = points.get(member_id, 0) + balances.get(account.pk, 0)
         for total in points.values():
             if abs(total) > MAX_BALANCE:
                 raise LedgerError(

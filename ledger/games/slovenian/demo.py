@@ -256,7 +256,7 @@ def build_tournament(club: Club) -> Tournament:
             r = tour.round_start(round_=r, by=director)
             minute = (number - 1) * 120 - 530
             for rt in r.round_tables.select_related("table").order_by("number"):
-                table = rt.table
+                table = rt.started_table
                 seats = [s.name for s in table.seats.order_by("position")]
                 for hand in range(1, TOURNAMENT_HANDS + 1):
                     clock.set(TOURNAMENT_DATE, minute + 9 * hand)

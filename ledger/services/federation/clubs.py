@@ -5,11 +5,11 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.web import game_choices
-from ledger.models import Club, Federation, language_choices
+from ledger.models import Club, Federation, language_choices, text_limit
 from ledger.services.errors import LedgerError
 from ledger.services.ledger import writing
 
-MAX_NAME = Federation._meta.get_field("name").max_length
+MAX_NAME = text_limit(Federation, "name")
 
 
 def federation_create(*, name: str, slug: str, game: str, language: str, officers=(), by=None):

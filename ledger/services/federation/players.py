@@ -6,11 +6,11 @@ from __future__ import annotations
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from ledger.models import Club, Entry, Federation, FederationLog, Member, Player
+from ledger.models import Club, Entry, Federation, FederationLog, Member, Player, text_limit
 from ledger.services.errors import LedgerError
 from ledger.services.ledger import in_transaction, writing
 
-MAX_LICENCE = Player._meta.get_field("licence").max_length
+MAX_LICENCE = text_limit(Player, "licence")
 
 
 def federation_of_club(club: Club) -> Federation | None:
@@ -31,7 +31,7 @@ def link_member(member: Member) -> Player:
     """Return the member's player, inside the caller's transaction: his own, else the player
     of another membership of his log-in, else a new player of his club."""
     in_transaction()
-    if member.player_id is not None:
+    if member.player is not None:
         return member.player
     player = None
     if member.user_id is not None:

@@ -12,14 +12,23 @@ from django.utils.translation import gettext_lazy as _
 from ledger.federation.engine import series as engine
 from ledger.federation.engine.errors import FederationError
 from ledger.federation.engine.example import read_factor, read_rule
-from ledger.models import Club, Entry, Federation, FederationLog, Series, SeriesEvent, Tournament
+from ledger.models import (
+    Club,
+    Entry,
+    Federation,
+    FederationLog,
+    Series,
+    SeriesEvent,
+    Tournament,
+    text_limit,
+)
 from ledger.services.errors import LedgerError
 from ledger.services.ledger import writing
 from ledger.services.tournaments.common import lock_tournament, log_act
 from ledger.services.tournaments.state import current_standings
 
-MAX_NAME = Series._meta.get_field("name").max_length
-MAX_SEED = Series._meta.get_field("seed").max_length
+MAX_NAME = text_limit(Series, "name")
+MAX_SEED = text_limit(Series, "seed")
 
 
 def _refused(error: FederationError) -> LedgerError:
@@ -149,9 +158,9 @@ def series_ladder(series: Series, as_of: datetime.date | None = None):
 def ladder_ranks_for(tournament: Tournament) -> dict[int, int]:
     """Each entry's ladder rank from the series the tournament names as its ladder, as of the
     day before its date: {entry id: rank}; an entry whose player is not on it has none."""
-    if tournament.ladder_id is None:
-        return {}
     series = tournament.ladder
+    if series is None:
+        return {}
     ranks = engine.ladder_ranks(
         series.seed, rule_of(series), series_events(series), tournament.date
     )
@@ -169,7 +178,7 @@ def tournament_ladder_set(*, tournament: Tournament, series: Series | None, by=N
         tournament = lock_tournament(tournament)
         if series is not None:
             ours = series.club_id == tournament.club_id or (
-                series.federation_id is not None
+                series.federation is not None
                 and series.federation.clubs.filter(pk=tournament.club_id).exists()
             )
             if series.game != tournament.game or not ours:

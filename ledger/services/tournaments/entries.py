@@ -19,6 +19,7 @@ from ledger.models import (
     Round,
     Seat,
     Tournament,
+    text_limit,
     validate_member_name,
 )
 from ledger.services.errors import LedgerError
@@ -40,8 +41,8 @@ def _next_round(tournament: Tournament) -> int:
 # What the entry's columns hold (a rank is a PositiveIntegerField: below 2**31 on every
 # database; a ladder has far fewer players).
 MAX_RANK = 100_000
-MAX_CODE = Entry._meta.get_field("code").max_length
-MAX_CLUB = Entry._meta.get_field("club_name").max_length
+MAX_CODE = text_limit(Entry, "code")
+MAX_CLUB = text_limit(Entry, "club_name")
 
 
 def _check_rank(rank, field: str) -> int | None:
@@ -117,7 +118,7 @@ def guest_member(tournament: Tournament, name: str, field: str) -> Member:
         validate_member_name(name)
     except ValidationError as error:
         raise LedgerError(error.messages[0], field) from error
-    if len(name) > Member._meta.get_field("name").max_length:
+    if len(name) > text_limit(Member, "name"):
         raise LedgerError(_("the name is too long"), field)
     if Member.objects.filter(club=tournament.club, name=name).exists():
         raise LedgerError(

@@ -6,7 +6,7 @@ import datetime
 
 from django.utils.translation import gettext_lazy as _
 
-from ledger.models import Club, Round, Tournament
+from ledger.models import Club, Round, Tournament, text_limit
 from ledger.services.errors import LedgerError
 from ledger.services.ledger import touched, writing
 from ledger.services.tables import check_evening_date
@@ -33,7 +33,7 @@ def tournament_create(
     if not name or not name.strip():
         raise LedgerError(_("a tournament needs a name"), "name")
     for field, value, what in (("name", name, _("a name")), ("seed", seed, _("a seed"))):
-        check_text(value, field, limit=Tournament._meta.get_field(field).max_length, what=what)
+        check_text(value, field, limit=text_limit(Tournament, field), what=what)
     check_evening_date(date)
     rules = engine.FORMATS.get(tournament_format)
     if rules is None:
