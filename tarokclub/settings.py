@@ -6,6 +6,7 @@ Environment variables:
   (production) do not, and the test suite gets "1" from tarokclub/settings_test.py.
 - DJANGO_SECRET_KEY: required when DEBUG is off (ImproperlyConfigured otherwise).
 - DJANGO_ALLOWED_HOSTS: comma-separated host names (production).
+- TAROK_INSTALLATION_NAME (tarokclub): this installation's name in the results files it exports.
 - DJANGO_CSRF_TRUSTED_ORIGINS: comma-separated origins, e.g. https://tarok.example.dk.
 - DJANGO_SECURE_SSL: "1" when served behind TLS (secure cookies, HSTS, redirect).
 - DJANGO_STATIC_ROOT: where collectstatic puts the files (default: staticfiles/).
@@ -200,6 +201,9 @@ elif os.environ.get("TEST_DATABASE_NAME"):
     DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The installation's name in the results files it exports (federation.md section 5).
+TAROK_INSTALLATION_NAME = os.environ.get("TAROK_INSTALLATION_NAME", "")[:100] or "tarokclub"
 
 # Locks that answer (ledger/services/locking.py): seconds; ledger/checks.py checks their order.
 TAROK_LOCK_TIMEOUT = env_seconds("TAROK_LOCK_TIMEOUT", "5")

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import uuid
 from decimal import Decimal
 from types import SimpleNamespace
 
@@ -85,6 +86,14 @@ def models_of(apps=None) -> SimpleNamespace:
 
 def _secret() -> str:
     return getattr(settings, "LEDGER_SEAL_SECRET", None) or settings.SECRET_KEY
+
+
+def derived_uuid(purpose: str, key: str) -> str:
+    """Return a UUID (text) fixed by this installation's ledger secret for ``purpose`` and
+    ``key``: the same on every call, another on any other installation (a tournament's results
+    file id: ``federation.md`` section 5). Nothing stored, so nothing to tamper with."""
+    value = salted_hmac(f"ledger.uuid.{purpose}", key, secret=_secret(), algorithm="sha256")
+    return str(uuid.UUID(bytes=value.digest()[:16], version=4))
 
 
 def _plain(value):

@@ -409,6 +409,8 @@ MATRIX = {
     "tournament_standings": ("member", None),
     "tournament_wall": ("member", None),
     "tournament_ranking_pdf": ("member", None),
+    # The federation's results file: the director's (licences are in it).
+    "tournament_results_file": ("admin", None),
     "tournament_round": ("admin", None),
     "tournament_round_pdf": ("admin", None),
     "tournament_round_result_pdf": ("member", None),
@@ -442,6 +444,7 @@ TOURNAMENT_URLS = {
     "tournament_standings",
     "tournament_wall",
     "tournament_ranking_pdf",
+    "tournament_results_file",
 }
 ROUND_URLS = {name for name in MATRIX if name.startswith("tournament_round")}
 # The round URLs a member reads once the draw is published (the director before): the matrix

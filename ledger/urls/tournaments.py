@@ -20,6 +20,11 @@ urlpatterns = [
         "t/<int:pk>/ranking.pdf", sheet_views.tournament_ranking_pdf, name="tournament_ranking_pdf"
     ),
     path("t/<int:pk>/wall/", sheet_views.tournament_wall, name="tournament_wall"),
+    path(
+        "t/<int:pk>/results.json",
+        sheet_views.tournament_results_file,
+        name="tournament_results_file",
+    ),
     path("t/series/<int:pk>/", federation_views.series_ladder, name="series_ladder"),
     path("t/round/<int:pk>/", views.tournament_round, name="tournament_round"),
     path("t/round/<int:pk>/draw.pdf", sheet_views.round_pdf, name="tournament_round_pdf"),

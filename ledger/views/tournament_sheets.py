@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import logging
 
-from django.http import Http404, HttpResponse
-from django.shortcuts import render
+from django.contrib import messages
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
 from django_tables2 import RequestConfig
 
 from ledger import reports
@@ -14,6 +16,8 @@ from ledger.exports import FORMATS, SafeTableExport
 from ledger.models import Round
 from ledger.selectors import round_tables as table_reads
 from ledger.selectors import tournaments as reads
+from ledger.selectors.results_file import results_document
+from ledger.services.errors import LedgerError
 from ledger.tables.tournaments import TournamentStandingsTable
 from ledger.views.tournaments import ADMIN, round_clock, round_of, tournament_of
 from ledger.web import kept, render_cache
@@ -123,6 +127,23 @@ def tournament_ranking_pdf(request, pk):
     """The ranking (provisional or final) as a PDF in large type for the notice board."""
     tournament = tournament_of(request, pk)
     return pdf_response(request, lambda: reports.tournament_ranking_pdf(tournament=tournament))
+
+
+@club_role(ADMIN)
+def tournament_results_file(request, pk):
+    """The final tournament's results file for its federation (``tarokclub.results/1``), as a
+    download; a tournament not final, or of a club of no federation, goes back to its page
+    with the reason."""
+    tournament = tournament_of(request, pk)
+    try:
+        document = results_document(tournament, exported_at=timezone.now())
+    except LedgerError as error:
+        messages.error(request, str(error.message))
+        return redirect(tournament.get_absolute_url())
+    response = JsonResponse(document, json_dumps_params={"ensure_ascii": False, "indent": 2})
+    filename = f"results-{tournament.pk}-r{document['revision']}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 @club_role()

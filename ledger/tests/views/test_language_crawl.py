@@ -73,6 +73,7 @@ NOT_HTML = {
     "setup_invitations_pdf",
     "table_state",
     "tournament_ranking_pdf",
+    "tournament_results_file",
     "tournament_round_pdf",
     "tournament_round_cards_pdf",
     "tournament_round_result_pdf",
