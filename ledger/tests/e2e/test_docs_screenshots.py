@@ -76,11 +76,11 @@ def screens(browser, live_server):
 
 
 def test_the_manuals_screens(screens, live_server):
-    """The demo clubs loaded, each reader's screen as the manual shows it: the Danish hand
-    entry with its preview, the treasurer's screen (its jetons, then its close) and the wall of
-    the open evening, the
-    members screen of the set-up, and the Slovenian demo tournament's round 3 started with a
-    few hands played (its round page and the hall's wall)."""
+    """The demo clubs loaded, each reader's screen as the manual shows it: the Danish,
+    Slovenian and Hungarian hand entries with their previews, the treasurer's screen (its
+    jetons, then its close) and the wall of the open evening, the members screen of the
+    set-up, and the Slovenian demo tournament's round 3 started with a few hands played (its
+    round page and the hall's wall)."""
     seed(url=live_server.url)
     evening = Evening.objects.get(club__slug="demo", status=Evening.Status.OPEN)
     table = Table.objects.filter(evening=evening, status=Table.Status.OPEN).order_by("number")[0]
@@ -95,6 +95,29 @@ def test_the_manuals_screens(screens, live_server):
         counts.nth(index).fill(str(points))
     expect(page.locator("#hand-feedback .net").first).to_be_visible()
     shoot(page, "scorekeeper-hand-entry")
+
+    # The Slovenian and Hungarian tablets: a partner game of four taps and one number.
+    for slug, username, language, contract in (
+        ("demo-sl", "sl-zapisnikar", "sl-SI", 'label[data-contract="three"]'),
+        ("demo-hu", "hu-jegyzo", "hu-HU", 'label[data-bid="harom"]'),
+    ):
+        open_table = Table.objects.filter(
+            evening__club__slug=slug,
+            evening__status=Evening.Status.OPEN,
+            status=Table.Status.OPEN,
+        ).order_by("evening__date", "number")[0]
+        page = screens(username, language)
+        response = page.goto(reverse("hand_new", kwargs={"club": slug, "pk": open_table.pk}))
+        assert response.status == 200
+        page.locator(contract).click()
+        page.locator("label[data-declarer]:visible").first.click()
+        partners = page.locator("label[data-partner]:visible")
+        if partners.count():
+            partners.first.click()
+        page.locator("input[data-points]").fill("40")
+        expect(page.locator("#hand-feedback .net").first).to_be_visible()
+        page.evaluate("() => window.scrollTo(0, 0)")
+        shoot(page, f"scorekeeper-{slug}-hand-entry")
 
     # The treasurer: the open evening's jetons, adjustments and close.
     page = screens("kasserer", "da-DK")
