@@ -37,12 +37,16 @@ run: install messages
 	$(PY) manage.py seed_demo --url http://$(HOST):$(PORT)/
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-# Checks, and no model change without its migration (CI runs this through make test).
+# Checks, no model change without its migration, and the manual (docs/) built with --strict, so
+# a broken link or anchor between its pages fails (CI runs this through make test; never
+# --quiet: it hides the warnings that --strict counts).
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(PY) manage.py makemigrations --check --dry-run -v 1
+	@site=$$(mktemp -d) && $(VENV)/bin/mkdocs build --strict --site-dir "$$site"; \
+		status=$$?; rm -rf "$$site"; exit $$status
 
 # Compile the direct dependencies (requirements.in, requirements-dev.in) to the pinned files.
 lock: $(VENV)/.installed-dev
@@ -71,7 +75,7 @@ test-postgres: $(VENV)/.installed-dev
 
 # The edit-test loop: SQLite, no browser, none of the tests marked ``slow`` (over about 5 s:
 # the state machine, the demo loads, the large histories, two fuzzers, the SQLite backups), in
-# parallel. For one test again and again: .venv/bin/pytest --reuse-db PATH::TEST (README.md).
+# parallel. For one test again and again: .venv/bin/pytest --reuse-db PATH::TEST (docs/developer.md).
 test-fast: $(VENV)/.installed-dev messages
 	$(PYTEST) -m "not e2e and not slow"
 
@@ -79,4 +83,4 @@ bench: install-dev
 	$(PY) bench/run.py
 
 clean:
-	rm -rf $(VENV) staticfiles test-artifacts
+	rm -rf $(VENV) staticfiles test-artifacts site

@@ -234,7 +234,7 @@ README_END = "<!-- bench:aims:end -->"
 
 
 def readme_block(results: dict, *, when: str, source: str) -> str:
-    """Return the README's table of the aims for ``results`` (between the markers)."""
+    """Return docs/benchmarks.md's table of the aims for ``results`` (between the markers)."""
     h = results["history"]
     lines = [
         README_START,
@@ -297,8 +297,8 @@ def readme_block(results: dict, *, when: str, source: str) -> str:
 
 
 def replace_in_readme(readme, start: str, end: str, block: str) -> bool:
-    """Replace the README's block from the marker ``start`` to ``end`` with ``block`` (which
-    holds both markers); False when the README has no such block."""
+    """Replace the page's block (docs/benchmarks.md) from the marker ``start`` to ``end`` with
+    ``block`` (which holds both markers); False when the page has no such block."""
     text = readme.read_text()
     if start not in text or end not in text:
         return False
@@ -309,8 +309,8 @@ def replace_in_readme(readme, start: str, end: str, block: str) -> bool:
 
 
 def record_in_readme(readme, results: dict, *, when: str, source: str) -> bool:
-    """Replace the README's block between the markers with this run's aims; False when the
-    README has no such block."""
+    """Replace the block of docs/benchmarks.md between the markers with this run's aims; False
+    when the page has no such block."""
     return replace_in_readme(
         readme, README_START, README_END, readme_block(results, when=when, source=source)
     )

@@ -112,9 +112,9 @@ def main() -> int:
     print(f"\nwritten to {out.relative_to(ROOT)}")
     when = time.strftime("%Y-%m-%d")
     if measure.record_in_readme(
-        ROOT / "README.md", results, when=when, source=str(out.relative_to(ROOT))
+        ROOT / "docs" / "benchmarks.md", results, when=when, source=str(out.relative_to(ROOT))
     ):
-        print("the aims are recorded in README.md (Benchmarks)")
+        print("the aims are recorded in docs/benchmarks.md")
     status = run_tournament(given_url)
     return run_sheet() or status
 

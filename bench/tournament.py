@@ -24,7 +24,7 @@ PostgreSQL address, else on ``postgres://postgres@127.0.0.1:5432/tarokclub``.
    timed against one raw SQL query that computes the standings from the ledger alone (see
    ``RAW_RANKING``; its figures are checked against the page's). Aim: the page within 1.5x.
 6. The figures are printed with their aims, written to ``bench/results-tournament.json`` and
-   recorded in README.md between the ``bench:tournament`` markers, with the machine's load
+   recorded in docs/benchmarks.md between the ``bench:tournament`` markers, with the machine's load
    average at the start and the end.
 """
 
@@ -749,7 +749,7 @@ def correct(results: dict) -> bool:
     )
 
 
-# --- the figures, their aims and the README --------------------------------------------------
+# --- the figures, their aims and docs/benchmarks.md ------------------------------------------
 
 
 def aims(results: dict) -> list[tuple[str, object, str, bool]]:
@@ -834,7 +834,7 @@ README_END = "<!-- bench:tournament:end -->"
 
 
 def readme_block(results: dict, *, when: str, source: str) -> str:
-    """Return the README's table of this run's figures (between the tournament markers)."""
+    """Return docs/benchmarks.md's table of this run's figures (between the tournament markers)."""
     one, together = results["one_table"], results["together"]
     lines = [
         README_START,
@@ -922,8 +922,8 @@ def main() -> int:
     from bench.measure import replace_in_readme
 
     block = readme_block(results, when=time.strftime("%Y-%m-%d"), source=str(out.relative_to(ROOT)))
-    if replace_in_readme(ROOT / "README.md", README_START, README_END, block):
-        print("the figures are recorded in README.md (Benchmarks)")
+    if replace_in_readme(ROOT / "docs" / "benchmarks.md", README_START, README_END, block):
+        print("the figures are recorded in docs/benchmarks.md")
     return 0 if correct(results) else 1
 
 

@@ -18,7 +18,8 @@ from django_tables2.export import TableExport
 from tablib import Dataset
 
 FORMULA_STARTS = ("=", "+", "@", "\t", "\r")
-# The formats the site exports (README); any other ``_export`` is refused (web/bounds.py).
+# The formats the site exports (docs/treasurer.md); any other ``_export`` is refused
+# (web/bounds.py).
 FORMATS = (TableExport.CSV, TableExport.XLSX)
 NUMBER = re.compile(r"-\d+(?:[.,]\d+)?")
 BOM = "\ufeff"  # a CSV's first character: Excel then reads it as UTF-8

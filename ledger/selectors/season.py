@@ -9,7 +9,7 @@ Python only merges the rows (one per member and evening at most) and converts po
 through ``ledger.games.money.to_money``, the one rounding helper, once per member and evening,
 exactly as ``services.evening_close`` does.
 
-Definitions (the README repeats them):
+Definitions (docs/treasurer.md repeats them):
 
 - A member's **net points for an evening** are the sum of his member-account balances over the
   evening's tables (after the split once the evening is closed); his **money** for the evening

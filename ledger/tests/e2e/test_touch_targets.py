@@ -289,7 +289,8 @@ def test_the_settlement_fits_a_phone(browser, live_server, club_data):
 def test_my_page_and_the_public_pages_have_44_px_links_on_a_phone(browser, live_server):
     """At 390x844 every link of a member's own page (Min side: tonight, his evenings, his last
     hands) and of the club's public pages (the club, its standings, a closed evening) is at
-    least 44 px either way, as the README promises; a smaller one fails, named with its size."""
+    least 44 px either way, as docs/scorekeeper.md promises; a smaller one fails, named with its
+    size."""
     club = factories.make_club(slug="tk", name="Hjørring Tarokklub", publish_results=True)
     build_season(club, hands=6)
     member = Member.objects.get(club=club, name="Anna")
