@@ -1459,8 +1459,77 @@ class Series(models.Model):
         return self.name
 
 
+class ImportedEvent(models.Model):
+    """A tournament played on another installation, imported from its results file
+    (``federation.md`` section 5): read-only here, replaced only by a higher revision of the
+    same ``uid``. ``document`` is the file as imported; ``log`` lists each import (revision,
+    when, by whom, the file's corrections)."""
+
+    federation = models.ForeignKey(
+        Federation,
+        verbose_name=_("federation"),
+        on_delete=models.PROTECT,
+        related_name="imported_events",
+    )
+    uid = models.CharField(_("id"), max_length=36)
+    revision = models.PositiveIntegerField(_("revision"))
+    source = models.CharField(_("source"), max_length=100)
+    name = models.CharField(_("name"), max_length=100)
+    game = models.CharField(_("game"), max_length=30, choices=game_choices)
+    tournament_format = models.CharField(
+        _("format"), max_length=20, choices=tournament_format_choices
+    )
+    date = models.DateField(_("date"))
+    seed = models.CharField(_("seed"), max_length=100, blank=True)
+    document = models.JSONField(_("results file"))
+    log = models.JSONField(_("log"), default=list, blank=True)
+    imported_at = models.DateTimeField(_("imported at"))
+
+    class Meta:
+        verbose_name = _("imported event")
+        verbose_name_plural = _("imported events")
+        ordering = ["-date", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "uid"], name="imported_event_unique")
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class ImportedPlacing(models.Model):
+    """A player's line of an imported event's final ranking: his rank and points."""
+
+    event = models.ForeignKey(
+        ImportedEvent,
+        verbose_name=_("imported event"),
+        on_delete=models.CASCADE,
+        related_name="placings",
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="placings"
+    )
+    code = models.CharField(_("id"), max_length=40)
+    rank = models.PositiveIntegerField(_("rank"))
+    points = models.CharField(_("points"), max_length=40)
+    status = models.CharField(_("status"), max_length=20)
+
+    class Meta:
+        verbose_name = _("imported placing")
+        verbose_name_plural = _("imported placings")
+        ordering = ["event", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "code"], name="imported_placing_unique"),
+            models.UniqueConstraint(fields=["event", "player"], name="imported_player_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.event} {self.rank}"
+
+
 class SeriesEvent(models.Model):
-    """A tournament of the series, its results times ``factor`` (an exact rational)."""
+    """A tournament of the series (or an imported event), its results times ``factor`` (an
+    exact rational)."""
 
     series = models.ForeignKey(
         Series, verbose_name=_("series"), on_delete=models.CASCADE, related_name="events"
@@ -1470,16 +1539,34 @@ class SeriesEvent(models.Model):
         verbose_name=_("tournament"),
         on_delete=models.PROTECT,
         related_name="series_events",
+        null=True,
+        blank=True,
+    )
+    imported = models.ForeignKey(
+        ImportedEvent,
+        verbose_name=_("imported event"),
+        on_delete=models.PROTECT,
+        related_name="series_events",
+        null=True,
+        blank=True,
     )
     factor = models.CharField(_("factor"), max_length=40, default="1")
 
     class Meta:
         verbose_name = _("series event")
         verbose_name_plural = _("series events")
-        ordering = ["tournament__date", "tournament_id"]
+        ordering = ["tournament__date", "tournament_id", "imported_id"]
         constraints = [
-            models.UniqueConstraint(fields=["series", "tournament"], name="series_event_unique")
+            models.UniqueConstraint(fields=["series", "tournament"], name="series_event_unique"),
+            models.UniqueConstraint(
+                fields=["series", "imported"], name="series_imported_event_unique"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(tournament__isnull=True, imported__isnull=False)
+                | models.Q(tournament__isnull=False, imported__isnull=True),
+                name="series_event_a_tournament_or_an_import",
+            ),
         ]
 
     def __str__(self):
-        return f"{self.series} {self.tournament}"
+        return f"{self.series} {self.tournament or self.imported}"

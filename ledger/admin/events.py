@@ -11,6 +11,8 @@ from ledger.models import (
     Entry,
     Federation,
     FederationLog,
+    ImportedEvent,
+    ImportedPlacing,
     Player,
     Round,
     RoundTable,
@@ -83,5 +85,18 @@ class SeriesAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(SeriesEvent)
 class SeriesEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["series", "tournament", "factor"]
-    list_select_related = ["series", "tournament"]
+    list_display = ["series", "tournament", "imported", "factor"]
+    list_select_related = ["series", "tournament", "imported"]
+
+
+@admin.register(ImportedEvent)
+class ImportedEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["name", "federation", "date", "source", "revision", "imported_at"]
+    list_filter = ["federation"]
+    list_select_related = ["federation"]
+
+
+@admin.register(ImportedPlacing)
+class ImportedPlacingAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["event", "rank", "player", "points", "status"]
+    list_select_related = ["event", "player"]

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ledger.models import Federation, FederationLog, Player, Series
-from ledger.services.federation.series import series_ladder
+from ledger.services.federation.series import event_key, series_ladder
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,10 @@ def ladder_lines(series: Series, as_of: datetime.date | None = None) -> list[Lad
     rows = series_ladder(series, as_of)
     players = Player.objects.select_related("home_club").in_bulk(int(r.player) for r in rows)
     names = {
-        str(pk): name for pk, name in series.events.values_list("tournament_id", "tournament__name")
+        event_key(tournament_id, imported_id): tournament_name or imported_name
+        for tournament_id, imported_id, tournament_name, imported_name in series.events.values_list(
+            "tournament_id", "imported_id", "tournament__name", "imported__name"
+        )
     }
     return [
         LadderLine(

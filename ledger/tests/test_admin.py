@@ -8,13 +8,22 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from ledger import services
 from ledger.forms.admin import ClubForm
 from ledger.games.danish.engine import RateCard
 from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
-from ledger.models import Club, HandRevision, Posting, PostingSeat, Profile, Transfer
+from ledger.models import (
+    Club,
+    HandRevision,
+    ImportedEvent,
+    ImportedPlacing,
+    Posting,
+    PostingSeat,
+    Profile,
+    Transfer,
+)
 from ledger.selectors.verify import verify_ledger
 from ledger.services import federation as federation_services
 from ledger.services import tournaments
@@ -175,6 +184,22 @@ def ledger_data():
         ends_on=datetime.date(2027, 6, 30),
         rule={"source": "placement", "scale": {"kind": "linear"}},
         events=[(dm, "1")],
+    )
+    # An event imported from another installation (its rows as the import writes them).
+    imported = ImportedEvent.objects.create(
+        federation=federation,
+        uid="6f1c0d5e-8a7b-4c3d-9e2f-1a2b3c4d5e6f",
+        revision=1,
+        source="tarok.aalborg.example",
+        name="Aalborg Open",
+        game="danish_tarok",
+        tournament_format="dk_dm",
+        date=datetime.date(2026, 10, 3),
+        document={},
+        imported_at=timezone.now(),
+    )
+    ImportedPlacing.objects.create(
+        event=imported, player=dorte.player, code="p1", rank=1, points="120", status="active"
     )
     return club
 

@@ -76,9 +76,10 @@ def _schema_problems(data) -> Problems:
         expected = error.validator_value
         if error.validator == "required":
             present = error.instance if isinstance(error.instance, Mapping) else {}
-            missing = [k for k in expected if k not in present]
-            parts.append(missing[0] if missing else "?")
-        elif error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
+            template = _SCHEMA_TEMPLATES["required"]
+            found.extend((_path([*parts, k]), template, "") for k in expected if k not in present)
+            continue
+        if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
             known = set(error.schema.get("properties", {}))
             extra = sorted(str(k) for k in error.instance if k not in known)
             parts.append(extra[0][:40] if extra else "?")
@@ -87,7 +88,7 @@ def _schema_problems(data) -> Problems:
             expected = " or ".join(str(v) for v in expected)
         found.append((_path(parts), template, str(expected)[:60]))
     problems = Problems()
-    for field, template, expected in sorted(found)[:MAX_SCHEMA_PROBLEMS]:
+    for field, template, expected in sorted(set(found))[:MAX_SCHEMA_PROBLEMS]:
         problems.add(field, template, expected=expected)
     return problems
 

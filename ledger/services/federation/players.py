@@ -6,7 +6,16 @@ from __future__ import annotations
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from ledger.models import Club, Entry, Federation, FederationLog, Member, Player, text_limit
+from ledger.models import (
+    Club,
+    Entry,
+    Federation,
+    FederationLog,
+    ImportedPlacing,
+    Member,
+    Player,
+    text_limit,
+)
 from ledger.services.errors import LedgerError
 from ledger.services.ledger import in_transaction, writing
 
@@ -130,8 +139,21 @@ def player_merge(*, kept: Player, merged: Player, by=None) -> Player:
             "members": list(merged.memberships.order_by("pk").values_list("pk", flat=True)),
             "entries": list(merged.entries.order_by("pk").values_list("pk", flat=True)),
         }
+        both = (
+            ImportedPlacing.objects.filter(player=kept)
+            .filter(event__placings__player=merged)
+            .values_list("event__name", flat=True)
+            .first()
+        )
+        if both is not None:
+            raise LedgerError(
+                _("both records are entered in the tournament {name}").format(name=both),
+                "merged",
+            )
+        details["placings"] = list(merged.placings.order_by("pk").values_list("pk", flat=True))
         Member.objects.filter(player=merged).update(player=kept)
         Entry.objects.filter(player=merged).update(player=kept)
+        ImportedPlacing.objects.filter(player=merged).update(player=kept)
         licence, federation = merged.licence, merged.federation
         merged.delete()
         if not kept.licence and licence:

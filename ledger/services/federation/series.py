@@ -5,6 +5,7 @@ tournament that names the series as its ladder takes, as of the day before."""
 from __future__ import annotations
 
 import datetime
+from fractions import Fraction
 
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -31,7 +32,7 @@ MAX_NAME = text_limit(Series, "name")
 MAX_SEED = text_limit(Series, "seed")
 
 
-def _refused(error: FederationError) -> LedgerError:
+def engine_refused(error: FederationError) -> LedgerError:
     """The engine's problems, translated, named by the first one's field (``rule.best_of``)."""
     text = "; ".join(f"{p.field}: {gettext(p.template).format(**p.params)}" for p in error.problems)
     return LedgerError(text, error.problems[0].field)
@@ -79,7 +80,7 @@ def series_create(
             read_factor(factor, f"events[{i}].factor") for i, (_t, factor) in enumerate(events)
         ]
     except FederationError as error:
-        raise _refused(error) from error
+        raise engine_refused(error) from error
     events = list(events)
     with writing():
         clubs = set(federation.clubs.values_list("pk", flat=True)) if federation else {club.pk}  # type: ignore[union-attr]
@@ -129,11 +130,29 @@ def series_create(
     return series
 
 
+def event_key(tournament_id: int | None, imported_id: int | None) -> str:
+    """The engine's id of a series event: its tournament's id, or ``i`` and the imported
+    event's id."""
+    return str(tournament_id) if tournament_id is not None else f"i{imported_id}"
+
+
 def event_of(event: SeriesEvent) -> engine.Event | None:
-    """A final tournament of the series as the engine's event: each entry's player (his id)
-    at his final rank, with his points; None while the tournament is not final."""
+    """A final tournament (or an imported event) of the series as the engine's event: each
+    player (his id) at his final rank, with his points; None while the tournament is not
+    final."""
+    if event.imported is not None:
+        imported = event.imported
+        placings = tuple(
+            engine.Placing(rank, str(player_id), Fraction(points))
+            for rank, player_id, points in imported.placings.order_by("rank").values_list(
+                "rank", "player_id", "points"
+            )
+        )
+        return engine.Event(
+            event_key(None, imported.pk), imported.date, placings, read_factor(event.factor)
+        )
     tournament = event.tournament
-    if tournament.status != Tournament.Status.FINAL:
+    if tournament is None or tournament.status != Tournament.Status.FINAL:
         return None
     players = dict(tournament.entries.values_list("code", "player_id"))
     ranking = tuple(
@@ -145,7 +164,7 @@ def event_of(event: SeriesEvent) -> engine.Event | None:
 
 def series_events(series: Series) -> list[engine.Event]:
     """The series' final events, as the engine reads them."""
-    events = (event_of(e) for e in series.events.select_related("tournament"))
+    events = (event_of(e) for e in series.events.select_related("tournament", "imported"))
     return [e for e in events if e is not None]
 
 
