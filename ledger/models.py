@@ -70,7 +70,12 @@ from django.utils.translation import gettext_lazy as _
 
 from ledger.games.base import invisible_characters
 from ledger.games.money import MAX_POINTS
-from ledger.games.registry import default_game, get_web, is_reserved_name
+from ledger.games.registry import (
+    default_game,
+    get_web,
+    is_reserved_name,
+    tournament_catalogue,
+)
 from ledger.games.web import game_choices
 
 
@@ -1134,13 +1139,10 @@ class Profile(models.Model):
 
 
 def tournament_format_choices() -> list[tuple[str, str]]:
-    """Return the formats of ``tournament.md`` section 7 (a callable: no migration per label)."""
+    """Return the formats of ``tournament.md`` section 7: each registered game's own, then the
+    generic ones (a callable: a new game's format needs no migration)."""
     return [
-        ("sl_dp", _("Slovenian championship (DP)")),
-        ("dk_dm", _("Danish championship (DM)")),
-        ("hu_kupa", _("Hungarian cup")),
-        ("generic_sum", _("Sum of points")),
-        ("generic_placement", _("Placement points")),
+        (code, _(rules.title or code)) for code, rules in tournament_catalogue().formats.items()
     ]
 
 
