@@ -69,7 +69,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.base import invisible_characters
-from ledger.games.money import MAX_POINTS
+from ledger.games.money import CURRENCIES, MAX_POINTS
 from ledger.games.registry import (
     default_game,
     get_web,
@@ -77,6 +77,7 @@ from ledger.games.registry import (
     tournament_catalogue,
 )
 from ledger.games.web import game_choices
+from ledger.games.zones import TIME_ZONES
 
 
 def validate_visible_name(value: str) -> None:
@@ -110,16 +111,16 @@ def language_choices() -> list[tuple[str, str]]:
     return list(settings.LANGUAGES)
 
 
-CURRENCY_CHOICES = [
-    ("EUR", _("euro (€)")),
-    ("HUF", _("Hungarian forint (Ft)")),
-    ("DKK", _("Danish krone (DKK)")),
-]
-TIME_ZONE_CHOICES = [
-    ("Europe/Ljubljana", _("Ljubljana (Central European Time)")),
-    ("Europe/Budapest", _("Budapest (Central European Time)")),
-    ("Europe/Copenhagen", _("Copenhagen (Central European Time)")),
-]
+def currency_choices() -> list[tuple[str, str]]:
+    """The currencies of ``ledger.games.money.CURRENCIES``, each by its translated name: the
+    choices of a club's currency (a callable: a new country's currency needs no migration)."""
+    return [(code, _(currency.name)) for code, currency in CURRENCIES.items()]
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    """The time zones of ``ledger.games.zones.TIME_ZONES``, each by its translated name: the
+    choices of a club's time zone (a callable: a new country's zone needs no migration)."""
+    return [(zone, _(name)) for zone, name in TIME_ZONES.items()]
 
 
 def validate_member_name(value: str) -> None:
@@ -145,7 +146,7 @@ class Club(models.Model):
         validators=[MinValueValidator(Decimal("0"))],
     )
     currency = models.CharField(
-        _("currency"), max_length=3, choices=CURRENCY_CHOICES, default="DKK"
+        _("currency"), max_length=3, choices=currency_choices, default="DKK"
     )
     language = models.CharField(
         _("language"),
@@ -158,7 +159,7 @@ class Club(models.Model):
         ),
     )
     time_zone = models.CharField(
-        _("time zone"), max_length=40, choices=TIME_ZONE_CHOICES, default="Europe/Copenhagen"
+        _("time zone"), max_length=40, choices=time_zone_choices, default="Europe/Copenhagen"
     )
     starting_jetons = models.PositiveIntegerField(
         _("jetons per member at the start"),
