@@ -147,7 +147,8 @@ def _table_sizes_errors(path: str, game) -> list[Error]:
 
 def _format_errors(path: str, game, formats: dict[str, str]) -> list[Error]:
     """E008: each of the game's own formats is a FormatRules that names the game, with a code
-    of its own (no generic format's, no other game's) that fits a tournament's row."""
+    of its own (no generic format's, no other game's) that fits a tournament's row, known
+    kinds of round, scoring and basis, and n placement points for a table of n."""
     errors = []
     for rules in game.features.tournament_formats:
         code = getattr(rules, "code", rules)
@@ -164,6 +165,8 @@ def _format_errors(path: str, game, formats: dict[str, str]) -> list[Error]:
             problem = f"has a kind of round that is none of {', '.join(KINDS)}"
         elif rules.scoring not in SCORINGS or rules.basis not in BASES:
             problem = f"scores by {rules.scoring!r} of {rules.basis!r}, not a scoring and basis"
+        elif any(len(points) != size for size, points in rules.placement.items()):
+            problem = "gives a table of n seats other than n placement points"
         else:
             formats[code] = path
             continue

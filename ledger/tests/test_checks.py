@@ -82,8 +82,8 @@ def test_a_game_must_declare_the_table_sizes_it_can_seat():
 
 def test_a_games_own_formats_are_its_own():
     """A game's own format that takes a generic format's code or another game's, is played at
-    another game or has a code longer than a tournament stores is E008, each named; a good
-    one passes."""
+    another game, has a code longer than a tournament stores or placement points that are
+    not one per seat is E008, each named; a good one (``toy_open``) passes."""
     games = ["ledger.games.slovenian", BAD]
     with override_settings(TAROK_GAMES=games):
         errors = [e for e in checks.check_games() if e.id == "tarokclub.E008"]
@@ -94,6 +94,8 @@ def test_a_games_own_formats_are_its_own():
         f"TAROK_GAMES: {BAD}'s tournament format 'toy_championship_of_all' needs a code of 1 to "
         "20 characters.",
         f"TAROK_GAMES: {BAD}'s tournament format 'sl_dp' has the code of ledger.games.slovenian.",
+        f"TAROK_GAMES: {BAD}'s tournament format 'toy_places' gives a table of n seats other "
+        "than n placement points.",
     ]
 
 

@@ -25,6 +25,7 @@ class BadTournaments(ToyHighCard):
             replace(_SUM, code="toy_cup", games=("danish_tarok",)),
             replace(_SUM, code="toy_championship_of_all", games=(CODE,)),
             replace(_SUM, code="sl_dp", games=(CODE,)),
+            replace(_SUM, code="toy_places", games=(CODE,), placement={4: (3, 2, 1)}),
             replace(_SUM, code="toy_open", games=(CODE,)),
         ),
     )
