@@ -163,10 +163,18 @@ def catalogue_of(
 _source: list[Callable[[], Catalogue]] = []
 
 
-def use_games(source: Callable[[], Catalogue] | Catalogue) -> None:
-    """Make ``source`` (a catalogue, or a callable returning the one in force) what the
-    engine reads the games' sizes and the formats from."""
-    _source[:] = [source if callable(source) else (lambda: source)]
+def use_games(
+    source: Callable[[], Catalogue] | Catalogue | None,
+) -> Callable[[], Catalogue] | None:
+    """Make ``source`` (a catalogue, or a callable returning the one in force; None for none)
+    what the engine reads the games' sizes and the formats from. Return the source it
+    replaces, so that a caller can put it back."""
+    previous = _source[0] if _source else None
+    if source is None:
+        _source.clear()
+    else:
+        _source[:] = [source if callable(source) else (lambda: source)]
+    return previous
 
 
 def catalogue() -> Catalogue:
