@@ -69,9 +69,15 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.base import invisible_characters
-from ledger.games.money import MAX_POINTS
-from ledger.games.registry import default_game, get_web, is_reserved_name
+from ledger.games.money import CURRENCIES, MAX_POINTS
+from ledger.games.registry import (
+    default_game,
+    get_web,
+    is_reserved_name,
+    tournament_catalogue,
+)
 from ledger.games.web import game_choices
+from ledger.games.zones import TIME_ZONES
 
 
 def validate_visible_name(value: str) -> None:
@@ -113,16 +119,16 @@ def language_choices() -> list[tuple[str, str]]:
     return list(settings.LANGUAGES)
 
 
-CURRENCY_CHOICES = [
-    ("EUR", _("euro (€)")),
-    ("HUF", _("Hungarian forint (Ft)")),
-    ("DKK", _("Danish krone (DKK)")),
-]
-TIME_ZONE_CHOICES = [
-    ("Europe/Ljubljana", _("Ljubljana (Central European Time)")),
-    ("Europe/Budapest", _("Budapest (Central European Time)")),
-    ("Europe/Copenhagen", _("Copenhagen (Central European Time)")),
-]
+def currency_choices() -> list[tuple[str, str]]:
+    """The currencies of ``ledger.games.money.CURRENCIES``, each by its translated name: the
+    choices of a club's currency (a callable: a new country's currency needs no migration)."""
+    return [(code, _(currency.name)) for code, currency in CURRENCIES.items()]
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    """The time zones of ``ledger.games.zones.TIME_ZONES``, each by its translated name: the
+    choices of a club's time zone (a callable: a new country's zone needs no migration)."""
+    return [(zone, _(name)) for zone, name in TIME_ZONES.items()]
 
 
 def validate_member_name(value: str) -> None:
@@ -148,7 +154,7 @@ class Club(models.Model):
         validators=[MinValueValidator(Decimal("0"))],
     )
     currency = models.CharField(
-        _("currency"), max_length=3, choices=CURRENCY_CHOICES, default="DKK"
+        _("currency"), max_length=3, choices=currency_choices, default="DKK"
     )
     language = models.CharField(
         _("language"),
@@ -161,7 +167,7 @@ class Club(models.Model):
         ),
     )
     time_zone = models.CharField(
-        _("time zone"), max_length=40, choices=TIME_ZONE_CHOICES, default="Europe/Copenhagen"
+        _("time zone"), max_length=40, choices=time_zone_choices, default="Europe/Copenhagen"
     )
     starting_jetons = models.PositiveIntegerField(
         _("jetons per member at the start"),
@@ -1142,13 +1148,10 @@ class Profile(models.Model):
 
 
 def tournament_format_choices() -> list[tuple[str, str]]:
-    """Return the formats of ``tournament.md`` section 7 (a callable: no migration per label)."""
+    """Return the formats of ``tournament.md`` section 7: each registered game's own, then the
+    generic ones (a callable: a new game's format needs no migration)."""
     return [
-        ("sl_dp", _("Slovenian championship (DP)")),
-        ("dk_dm", _("Danish championship (DM)")),
-        ("hu_kupa", _("Hungarian cup")),
-        ("generic_sum", _("Sum of points")),
-        ("generic_placement", _("Placement points")),
+        (code, _(rules.title or code)) for code, rules in tournament_catalogue().formats.items()
     ]
 
 

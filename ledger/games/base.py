@@ -12,9 +12,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ledger.games.errors import Problem, RateCardError, _
+
+if TYPE_CHECKING:
+    from ledger.tournaments.engine.rules import FormatRules
 
 
 @dataclass(frozen=True)
@@ -26,8 +29,30 @@ class Pool:
 
 
 @dataclass(frozen=True)
+class TableSizes:
+    """A game's base table size and its exception sizes in order of preference
+    (``tournament.md`` section 4): how a tournament of the game seats its players."""
+
+    base: int
+    exceptions: tuple[int, ...] = ()
+
+    @property
+    def allowed(self) -> tuple[int, ...]:
+        return (self.base, *self.exceptions)
+
+    @property
+    def smallest(self) -> int:
+        return min(self.allowed)
+
+
+@dataclass(frozen=True)
 class Features:
-    """What callers ask a game instead of asking which game it is."""
+    """What callers ask a game instead of asking which game it is.
+
+    ``table_sizes`` seats the game's tournaments (the generic formats read them);
+    ``tournament_formats`` are the formats that belong to the game alone (the tournament
+    engine's ``FormatRules``, the Slovenian DP say). ``manage.py check`` holds both.
+    """
 
     min_seats: int
     max_seats: int
@@ -37,6 +62,8 @@ class Features:
     state_in: str | None = None  # the hand record's key of the state it starts from
     state_out: str | None = None  # the settlement's key of the state after
     stat_keys: tuple[str, ...] = ()  # the counts ``stats_of`` gives, besides ``played``
+    table_sizes: TableSizes | None = None
+    tournament_formats: tuple[FormatRules, ...] = ()
 
     @property
     def pool_codes(self) -> tuple[str, ...]:

@@ -4,6 +4,9 @@ through one rounding helper; and points are written one way (a sign, and a true 
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
+from typing import NamedTuple
+
+from ledger.games.errors import _
 
 MONEY_QUANTUM = Decimal("0.01")
 # One bound on every amount a person or a file enters (rate card, counts, adjustments, jetons).
@@ -25,9 +28,23 @@ def to_money(points: int, price_per_point: Decimal) -> Decimal:
     return (Decimal(points) * Decimal(price_per_point)).quantize(MONEY_QUANTUM, ROUND_HALF_UP)
 
 
-# The currencies a club may keep its money in: code -> (decimals shown, symbol written after
-# the amount). The forint is shown without decimals (1 235 Ft); money is still held to 0.01.
-CURRENCIES = {"EUR": (2, "€"), "HUF": (0, "Ft"), "DKK": (2, "DKK")}
+class Currency(NamedTuple):
+    """How a currency is written: the decimals shown, the symbol written after the amount, and
+    its name on the screens (marked for translation)."""
+
+    places: int
+    symbol: str
+    name: str
+
+
+# The currencies a club may keep its money in, the one list: a club's ``currency`` field
+# offers them (``ledger.models.currency_choices``, a callable: adding one needs no migration).
+# The forint is shown without decimals (1 235 Ft); money is still held to 0.01.
+CURRENCIES = {
+    "EUR": Currency(2, "€", _("euro (€)")),
+    "HUF": Currency(0, "Ft", _("Hungarian forint (Ft)")),
+    "DKK": Currency(2, "DKK", _("Danish krone (DKK)")),
+}
 
 MINUS = "\u2212"  # a true minus sign, as every screen, sheet and export writes it
 

@@ -2,7 +2,8 @@
 
 Each entry is a game package (``ledger.games.danish``) whose ``GAME`` answers the engine's
 contract (``ledger.games.base.Game``) and whose ``web`` module's ``WEB`` answers the web side's
-(``ledger.games.web.GameWeb``). The packages are also Django apps (``settings.INSTALLED_APPS``
+(``ledger.games.web.GameWeb``); its ``features`` also seat its tournaments
+(``tournament_catalogue``). The packages are also Django apps (``settings.INSTALLED_APPS``
 adds them), so a game's own templates and static files live in its package. The first game
 listed is the default of a new club. Settings are read on first use, never at import, and
 read again when a test changes them.
@@ -19,6 +20,7 @@ from django.core.signals import setting_changed
 from django.dispatch import receiver
 
 from ledger.games.base import Game, normalized_name
+from ledger.tournaments.engine.rules import Catalogue, catalogue_of
 
 
 @functools.cache
@@ -45,6 +47,7 @@ def _forget(*, setting, **kwargs) -> None:
         _games.cache_clear()
         _webs.cache_clear()
         reserved_account_names.cache_clear()
+        tournament_catalogue.cache_clear()
 
 
 class _Games(Mapping):
@@ -93,3 +96,14 @@ def reserved_account_names() -> frozenset[str]:
 def is_reserved_name(name: str) -> bool:
     """Return whether ``name`` is a pool's name of some game, in any case or Unicode form."""
     return normalized_name(name) in reserved_account_names()
+
+
+@functools.cache
+def tournament_catalogue() -> Catalogue:
+    """Return what the tournament engine knows of the registered games: each one's table sizes
+    and own formats (``Features.table_sizes``, ``Features.tournament_formats``), and the generic
+    formats. ``ledger.apps`` hands it to the engine (``engine.use_games``)."""
+    return catalogue_of(
+        (code, game.features.table_sizes, game.features.tournament_formats)
+        for code, game in _games().items()
+    )

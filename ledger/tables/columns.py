@@ -24,6 +24,12 @@ def active_currency() -> str | None:
     return _active_currency.get()
 
 
+def _written(code: str | None) -> tuple[int, str]:
+    """Return the decimals and the symbol of the currency ``code`` (two and none if unknown)."""
+    currency = CURRENCIES.get(code or "")
+    return (currency.places, currency.symbol) if currency else (2, "")
+
+
 def activate_currency(code: str | None) -> contextvars.Token:
     return _active_currency.set(code if code in CURRENCIES else None)
 
@@ -56,7 +62,7 @@ def money_text(amount, currency: str | None = None, *, symbol: bool = False) -> 
     if amount is None:
         return "–"
     code = currency or _active_currency.get()
-    places, sign = CURRENCIES.get(code or "", (2, ""))
+    places, sign = _written(code)
     value = Decimal(amount).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
     text = number_format(value, places, force_grouping=True)
     text = MINUS + text[1:] if text.startswith("-") else text
@@ -67,7 +73,8 @@ def money_text(amount, currency: str | None = None, *, symbol: bool = False) -> 
 
 def currency_symbol(code: str | None) -> str:
     """Return the sign a currency is written with after an amount (€, Ft, DKK)."""
-    return CURRENCIES.get(code or "", (2, code or ""))[1]
+    currency = CURRENCIES.get(code or "")
+    return currency.symbol if currency else code or ""
 
 
 def money_html(amount, currency: str | None = None, *, symbol: bool = True):
@@ -190,7 +197,7 @@ def price_text(price, currency: str | None = None, *, symbol: bool = False) -> s
     """Return a price per point as money: as many decimals as it has, at least the currency's
     (0,25 DKK; 0,125 €; 10 Ft), with ``symbol`` the currency's sign after it."""
     code = currency or _active_currency.get()
-    least, sign = CURRENCIES.get(code or "", (2, ""))
+    least, sign = _written(code)
     places = max(least, -Decimal(price).normalize().as_tuple().exponent)
     text = number_format(price, places, force_grouping=True)
     return f"{text}\xa0{sign}" if symbol and sign else text

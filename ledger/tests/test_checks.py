@@ -65,6 +65,64 @@ def test_a_game_listed_twice_and_not_installed():
     )
 
 
+BAD = "ledger.tests.games.badtour"
+
+
+def test_a_game_must_declare_the_table_sizes_it_can_seat():
+    """A game without table sizes, or with sizes it cannot seat or names twice, is E007."""
+    games = ["ledger.games.danish", f"{BAD}.nosizes", BAD]
+    with override_settings(TAROK_GAMES=games):
+        errors = [e for e in checks.check_games() if e.id == "tarokclub.E007"]
+    assert [e.msg for e in errors] == [
+        f"TAROK_GAMES: {BAD}.nosizes.GAME declares no table sizes (Features.table_sizes, a "
+        "TableSizes).",
+        f"TAROK_GAMES: {BAD}.GAME names a table size twice: (4, 6, 4).",
+    ]
+
+
+def test_a_games_own_formats_are_its_own():
+    """A game's own format that takes a generic format's code or another game's, is played at
+    another game, has a code longer than a tournament stores or placement points that are
+    not one per seat is E008, each named; a good one (``toy_open``) passes."""
+    games = ["ledger.games.slovenian", BAD]
+    with override_settings(TAROK_GAMES=games):
+        errors = [e for e in checks.check_games() if e.id == "tarokclub.E008"]
+    assert [e.msg for e in errors] == [
+        f"TAROK_GAMES: {BAD}'s tournament format 'generic_sum' has the code of a generic format.",
+        f"TAROK_GAMES: {BAD}'s tournament format 'toy_cup' is played at danish_tarok, not "
+        "'toy_bad_tournaments'.",
+        f"TAROK_GAMES: {BAD}'s tournament format 'toy_championship_of_all' needs a code of 1 to "
+        "20 characters.",
+        f"TAROK_GAMES: {BAD}'s tournament format 'sl_dp' has the code of ledger.games.slovenian.",
+        f"TAROK_GAMES: {BAD}'s tournament format 'toy_places' gives a table of n seats other "
+        "than n placement points.",
+    ]
+
+
+def test_a_new_clubs_currency_and_time_zone_are_offered():
+    """A game whose new clubs would get a currency or time zone the site does not offer is
+    E009, naming the list to add it to."""
+    with override_settings(TAROK_GAMES=[BAD]):
+        errors = [e for e in checks.check_games() if e.id == "tarokclub.E009"]
+    assert [(e.msg, e.hint) for e in errors] == [
+        (
+            f"TAROK_GAMES: {BAD}.web.WEB.club_defaults['currency'] is 'XYZ', which the site "
+            "does not offer.",
+            "Add it to ledger.games.money.CURRENCIES first (docs/adding-a-game.md).",
+        ),
+        (
+            f"TAROK_GAMES: {BAD}.web.WEB.club_defaults['time_zone'] is 'Mars/Olympus', which "
+            "the site does not offer.",
+            "Add it to ledger.games.zones.TIME_ZONES first (docs/adding-a-game.md).",
+        ),
+    ]
+
+
+def test_every_time_zone_offered_is_known():
+    """The time zones a club may choose are zoneinfo's (E012 otherwise)."""
+    assert checks.check_time_zones() == []
+
+
 def test_a_short_seal_secret_is_an_error():
     """A LEDGER_SEAL_SECRET under 32 characters is E010, with its length."""
     with override_settings(LEDGER_SEAL_SECRET="short"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ledger.games.base import Features, Move, Pool, Schedule
 from ledger.games.evening import run_evening
 
-from .engine import RateCard, evening_result, parse_hand, rotation, settle, split_cups
+from .engine import RateCard, evening_result, parse_hand, rotation, settle, split_cups, tournament
 from .engine.evening import split_moves
 from .engine.generate import random_hand
 from .engine.hand import CUPS
@@ -30,6 +30,8 @@ class DanishTarok:
         state_in="cups_before",
         state_out="cups_after",
         stat_keys=STAT_KEYS,
+        table_sizes=tournament.TABLE_SIZES,
+        tournament_formats=tournament.FORMATS,
     )
 
     presets = PRESETS

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ledger.games.base import Features, Move
 from ledger.games.evening import run_evening
 
-from .engine import ratecard, rotation
+from .engine import ratecard, rotation, tournament
 from .engine.evening import evening_result
 from .engine.generate import random_hand as _random_hand
 from .engine.hand import HungarianHand, parse_hand
@@ -33,6 +33,8 @@ class HungarianTarokk:
         state_in=None,
         state_out=None,
         stat_keys=STAT_KEYS,
+        table_sizes=tournament.TABLE_SIZES,
+        tournament_formats=tournament.FORMATS,
     )
 
     presets = PRESETS

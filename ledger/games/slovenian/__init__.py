@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from ledger.games.base import Features, Move, Pool
 from ledger.games.evening import run_evening
 
-from .engine import rotation
+from .engine import rotation, tournament
 from .engine.close import close_table
 from .engine.evening import evening_result
 from .engine.generate import random_hand as _random_hand
@@ -52,6 +52,8 @@ class SlovenianTarok:
         state_in="radli_before",
         state_out="radli_after",
         stat_keys=STAT_KEYS,
+        table_sizes=tournament.TABLE_SIZES,
+        tournament_formats=tournament.FORMATS,
     )
 
     presets = PRESETS

@@ -38,7 +38,7 @@ def tournament_create(
     rules = engine.FORMATS.get(tournament_format)
     if rules is None:
         raise LedgerError(_("unknown tournament format"), "tournament_format")
-    if game not in rules.games:
+    if not engine.plays(tournament_format, game):
         raise LedgerError(
             _("the format {format} is not played with this game").format(format=tournament_format),
             "game",

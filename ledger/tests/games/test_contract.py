@@ -24,9 +24,11 @@ from ledger.games.registry import GAMES, get_web
 from ledger.games.web import WORDS
 from ledger.models import Member
 from ledger.selectors.verify import verify_ledger
+from ledger.services import tournaments as tour
 from ledger.services.demo import demo_of
 from ledger.tests.factories import make_club, make_member, make_season
-from ledger.tests.helpers import hand_post
+from ledger.tests.helpers import hand_post, random_hand_at
+from ledger.tournaments import engine
 
 CODES = list(GAMES)
 NAMES = ("Anna", "Bo", "Carl", "Dorte", "Erik")
@@ -75,6 +77,22 @@ def test_identity_features_and_web_side(code):
     assert set(web.stats_help) <= set(f.stat_keys)
     assert set(web.words) <= set(WORDS)
     assert web.sections()[0] == "general" and web.sections()[-1] == "reason"
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_table_sizes_and_own_formats(code):
+    """A game seats its tournaments at sizes it can play (``Features.table_sizes``), and its
+    own formats name it; the engine reads exactly these, besides the generic formats."""
+    game = GAMES[code]
+    f = game.features
+    sizes = f.table_sizes
+    assert sizes is not None
+    assert all(f.min_seats <= size <= f.max_seats for size in sizes.allowed)
+    assert engine.TABLE_SIZES[code] == sizes
+    for rules in f.tournament_formats:
+        assert rules.games == (code,) and engine.FORMATS[rules.code] == rules
+        assert engine.plays(rules.code, code)
+    assert all(engine.plays(generic, code) for generic in engine.GENERIC_FORMATS)
 
 
 @pytest.mark.parametrize("code", CODES)
@@ -261,3 +279,67 @@ def test_the_demo_is_found_by_its_dotted_path(code):
         assert demo is None
     else:
         assert demo.slug and demo.fixture and callable(demo.build)
+
+
+TOY = "toy_high_card"
+
+
+@pytest.mark.django_db
+def test_the_draw_seats_a_game_by_its_own_table_sizes():
+    """Five players of the test-only game (tables of 4, or 3) sit at one table of 4 with one
+    bye, where each of the three games would seat all five at one table: the draw reads the
+    game's sizes, from its package alone."""
+    assert GAMES[TOY].features.table_sizes.allowed == (4, 3)
+    assert {engine.table_plan(5, code).sizes for code in CODES if code != TOY} == {(5,)}
+    club = make_club(slug="toy-draw", game=TOY)
+    t = tour.tournament_create(
+        club=club,
+        name="High card open",
+        date=datetime.date(2026, 12, 5),
+        game=TOY,
+        tournament_format="generic_sum",
+        seed="toy",
+    )
+    tour.entries_import(tournament=t, text="\n".join(f"P{i},,,P{i}" for i in range(5)))
+    first = tour.round_draw(tournament=t)
+    assert [len(table) for table in first.tables] == [4] and len(first.byes) == 1
+
+
+@pytest.mark.django_db
+def test_the_test_only_game_plays_a_generic_sum_tournament():
+    """The test-only game, which nothing outside its package names, plays a whole
+    ``generic_sum`` tournament through the services: three rounds drawn at its own table sizes
+    (7 players: a table of 4 and one of 3), played at real tables of its rules, closed (each
+    player's points are his final balance) and ranked; the ledger verifies."""
+    club = make_club(slug="toy-open", game=TOY)
+    t = tour.tournament_create(
+        club=club,
+        name="High card open",
+        date=datetime.date(2026, 12, 5),
+        game=TOY,
+        tournament_format="generic_sum",
+        seed="toy-open",
+    )
+    tour.entries_import(tournament=t, text="\n".join(f"P{i},,,P{i}" for i in range(7)))
+    rng = random.Random(7)
+    totals: dict[str, int] = {}
+    for _number in range(engine.FORMATS["generic_sum"].rounds):
+        r = tour.round_draw(tournament=t)
+        assert sorted(len(table) for table in r.tables) == [3, 4] and r.byes == []
+        tour.round_publish(round_=r)
+        r = tour.round_start(round_=r)
+        for rt in r.round_tables.select_related("table"):
+            for _hand in range(4):
+                random_hand_at(rt.table, rng)
+        r = tour.round_close(round_=r)
+        for rt in r.round_tables.all():
+            assert sum(int(res["points"]) for res in rt.results.values()) == 0
+            for entry, res in rt.results.items():
+                totals[entry] = totals.get(entry, 0) + int(res["points"])
+    rows = tour.current_standings(t)
+    assert len(rows) == 7 and rows[0].rank == 1
+    assert {row.id: row.points for row in rows} == totals
+    assert [row.points for row in rows] == sorted((row.points for row in rows), reverse=True)
+    tour.tournament_finish(tournament=t)
+    report = verify_ledger()
+    assert report.ok, report.problems

@@ -1,8 +1,10 @@
 """The pure tournament engine of ``tournament.md``: plans, draws, points, standings, checker.
 
-No Django and no database: the web side and the commands ``tournament_run`` and
-``tournament_check`` call the same functions, so the draw a director publishes is the one the
-command computes for the same entries, seed and results (spec section 14).
+No Django, no database and no game named: the games' table sizes and their own formats come
+in as data (``use_games``, a ``Catalogue`` of the games' ``Features``). The web side and the
+commands ``tournament_run`` and ``tournament_check`` call the same functions, so the draw a
+director publishes is the one the command computes for the same entries, seed and results
+(spec section 14).
 """
 
 from .checker import check_draw, count_byes
@@ -33,15 +35,21 @@ from .plan import choose_byes, plan_sizes, table_plan
 from .points import round_points, table_points
 from .rules import (
     FORMATS,
-    GAME_CODES,
+    GENERIC_FORMATS,
     KINDS,
     TABLE_SIZES,
+    Catalogue,
     FormatRules,
     Params,
+    TableSizes,
     bye_points,
+    catalogue,
+    catalogue_of,
     default_params,
     params_for,
     placement_points,
+    plays,
+    use_games,
 )
 from .search import Conflicts
 from .seeding import ladder, seeding_groups
@@ -60,12 +68,13 @@ __all__ = [
     "ERROR",
     "FALLBACK",
     "FORMATS",
-    "GAME_CODES",
+    "GENERIC_FORMATS",
     "KINDS",
     "MANUAL",
     "SEARCH",
     "TABLE_SIZES",
     "WARNING",
+    "Catalogue",
     "Conflicts",
     "Correction",
     "Draw",
@@ -81,6 +90,7 @@ __all__ = [
     "RoundPoints",
     "SeatResult",
     "StandingRow",
+    "TableSizes",
     "Tournament",
     "TournamentError",
     "TournamentRun",
@@ -88,6 +98,8 @@ __all__ = [
     "admit_hand",
     "below_minimum",
     "bye_points",
+    "catalogue",
+    "catalogue_of",
     "check_draw",
     "check_file",
     "choose_byes",
@@ -106,6 +118,7 @@ __all__ = [
     "params_for",
     "placement_points",
     "plan_sizes",
+    "plays",
     "points_decimal",
     "points_mixed",
     "points_text",
@@ -122,4 +135,5 @@ __all__ = [
     "table_plan",
     "table_points",
     "time_limit_min",
+    "use_games",
 ]

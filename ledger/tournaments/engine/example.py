@@ -26,7 +26,7 @@ from .checker import check_draw
 from .errors import TournamentError
 from .model import Entry, PastRound
 from .plan import table_plan
-from .rules import FORMATS, GAME_CODES, KINDS, MAX_ROUNDS, default_params, read_params
+from .rules import FORMATS, KINDS, MAX_ROUNDS, TABLE_SIZES, default_params, read_params
 from .tournament import Correction, ManualDraw, RoundInput, Tournament, run_tournament
 
 FILE_FORMAT = "tarokclub.tournament-example/1"
@@ -150,12 +150,12 @@ class _Reader:
         return text is not None, text
 
     def game(self, path: str, value) -> str | None:
-        if not isinstance(value, str) or value not in GAME_CODES:
+        if not isinstance(value, str) or value not in TABLE_SIZES:
             self.add(
                 path,
                 _("unknown game {game}; choose one of {choices}"),
                 game=_short(value),
-                choices=", ".join(GAME_CODES),
+                choices=", ".join(TABLE_SIZES),
             )
             return None
         return value
@@ -169,7 +169,7 @@ class _Reader:
                 choices=", ".join(FORMATS),
             )
             return None
-        if game is not None and game not in FORMATS[value].games:
+        if game is not None and not FORMATS[value].plays(game):
             self.add(
                 path, _("the format {format} is not played at {game}"), format=value, game=game
             )

@@ -1,4 +1,10 @@
-"""The games' table sizes (spec section 4), the formats and their parameters (section 7).
+"""The formats and their parameters (spec section 7), and the games they are played at.
+
+The engine names no game: each game declares its table sizes (section 4) and the formats that
+belong to it alone in its ``Features`` (``ledger.games.base``); the generic formats here read
+the sizes of whichever game a tournament plays. The app hands the engine those declarations
+as data, a ``Catalogue``, through ``use_games`` (``ledger.apps`` installs the registry's, built
+from ``settings.TAROK_GAMES``); ``TABLE_SIZES`` and ``FORMATS`` read the catalogue in force.
 
 A format fixes the round kinds, the scoring, the score basis, the tie-breaks and the defaults a
 tournament may override in its ``params``; ``read_params`` checks such overrides field by field.
@@ -14,19 +20,15 @@ Choices the spec leaves open, made here:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import MappingProxyType
 
+from ledger.games.base import TableSizes
 from ledger.games.errors import Problems, _
 
 from .errors import TournamentError
-
-DANISH = "danish_tarok"
-SLOVENIAN = "slovenian_tarok"
-HUNGARIAN = "hungarian_tarokk"
-GAME_CODES = (DANISH, SLOVENIAN, HUNGARIAN)
 
 SEEDED_GROUPS = "seeded_groups"
 RANDOM = "random"
@@ -38,6 +40,8 @@ PLACEMENT = "placement"
 SUM = "sum"
 BEFORE_SPLIT = "before_split"
 FINAL_BASIS = "final"
+SCORINGS = (PLACEMENT, SUM)
+BASES = (BEFORE_SPLIT, FINAL_BASIS)
 
 SCORE_SUM = "score_sum"
 FIRSTS = "firsts"
@@ -53,33 +57,14 @@ MAX_HANDS = 1000
 
 
 @dataclass(frozen=True)
-class TableSizes:
-    """A game's base table size and its exception sizes in order of preference (section 4)."""
-
-    base: int
-    exceptions: tuple[int, ...]
-
-    @property
-    def allowed(self) -> tuple[int, ...]:
-        return (self.base, *self.exceptions)
-
-    @property
-    def smallest(self) -> int:
-        return min(self.allowed)
-
-
-TABLE_SIZES: Mapping[str, TableSizes] = MappingProxyType(
-    {
-        SLOVENIAN: TableSizes(3, (4, 5)),
-        DANISH: TableSizes(4, (3, 5)),
-        HUNGARIAN: TableSizes(4, (5,)),
-    }
-)
-
-
-@dataclass(frozen=True)
 class FormatRules:
-    """What a tournament format decides (the columns of section 7's table)."""
+    """What a tournament format decides (the columns of section 7's table).
+
+    ``games`` are the codes of the games that play it; none means every game (the generic
+    formats, which read the game's table sizes). ``placement`` gives the points of places
+    1..n at a table of n seats where the format has its own (the Slovenian DP); other sizes
+    score n-1, n-2, ..., 0. ``title`` names it on the screens (marked for translation).
+    """
 
     code: str
     games: tuple[str, ...]
@@ -93,6 +78,10 @@ class FormatRules:
     final_time_limit_min: int | None = None
     hands_target: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
     has_final: bool = False
+    placement: Mapping[int, tuple[Fraction, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    title: str = ""
 
     def kind_of(self, round_number: int, rounds: int) -> str:
         """Return the kind of round ``round_number`` when ``rounds`` are preliminary."""
@@ -104,79 +93,129 @@ class FormatRules:
         """Return the number of the last round: the preliminary rounds and the final, if any."""
         return rounds + 1 if self.has_final else rounds
 
+    def plays(self, game: str) -> bool:
+        """Return whether the format is played at ``game`` (any game when it names none)."""
+        return not self.games or game in self.games
 
-_SUM_TIES = (FIRSTS, BEST_ROUND, LOT)
-_PLACEMENT_TIES = (SCORE_SUM, FIRSTS, LOT)
 
-FORMATS: Mapping[str, FormatRules] = MappingProxyType(
+SUM_TIES = (FIRSTS, BEST_ROUND, LOT)
+PLACEMENT_TIES = (SCORE_SUM, FIRSTS, LOT)
+
+# The formats of no one game: they seat the players by the game's own table sizes.
+GENERIC_FORMATS: Mapping[str, FormatRules] = MappingProxyType(
     {
-        "sl_dp": FormatRules(
-            code="sl_dp",
-            games=(SLOVENIAN,),
-            first_kind=SEEDED_GROUPS,
-            later_kind=STANDINGS,
-            rounds=4,
-            scoring=PLACEMENT,
-            basis=BEFORE_SPLIT,
-            tie_breaks=_PLACEMENT_TIES,
-            time_limit_min=90,
-            hands_target=MappingProxyType({3: 21, 4: 20, 5: 20}),
-        ),
-        "dk_dm": FormatRules(
-            code="dk_dm",
-            games=(DANISH,),
-            first_kind=RANDOM,
-            later_kind=RANDOM,
-            rounds=2,
-            scoring=SUM,
-            basis=FINAL_BASIS,
-            tie_breaks=_SUM_TIES,
-            time_limit_min=75,
-        ),
-        "hu_kupa": FormatRules(
-            code="hu_kupa",
-            games=(HUNGARIAN,),
-            first_kind=RANDOM,
-            later_kind=RANDOM,
-            rounds=4,
-            scoring=SUM,
-            basis=FINAL_BASIS,
-            tie_breaks=_SUM_TIES,
-            time_limit_min=55,
-            final_time_limit_min=60,
-            has_final=True,
-        ),
         "generic_sum": FormatRules(
             code="generic_sum",
-            games=GAME_CODES,
+            games=(),
             first_kind=RANDOM,
             later_kind=STANDINGS,
             rounds=3,
             scoring=SUM,
             basis=FINAL_BASIS,
-            tie_breaks=_SUM_TIES,
+            tie_breaks=SUM_TIES,
             time_limit_min=90,
+            title=_("Sum of points"),
         ),
         "generic_placement": FormatRules(
             code="generic_placement",
-            games=GAME_CODES,
+            games=(),
             first_kind=RANDOM,
             later_kind=STANDINGS,
             rounds=3,
             scoring=PLACEMENT,
             basis=BEFORE_SPLIT,
-            tie_breaks=_PLACEMENT_TIES,
+            tie_breaks=PLACEMENT_TIES,
             time_limit_min=90,
+            title=_("Placement points"),
         ),
     }
 )
 
-# The DP's 2 / 1 / 1/2 [GG], and for 4 and 5 seats the same top, step and bottom (7.1).
-_SL_DP_POINTS = {
-    3: (Fraction(2), Fraction(1), Fraction(1, 2)),
-    4: (Fraction(2), Fraction(3, 2), Fraction(1), Fraction(1, 2)),
-    5: (Fraction(2), Fraction(3, 2), Fraction(1), Fraction(1, 2), Fraction(0)),
-}
+
+@dataclass(frozen=True)
+class Catalogue:
+    """The games a tournament may play, by code, with their table sizes, and every format:
+    each game's own, then the generic ones. Built by ``catalogue_of`` from the games'
+    declarations; the engine reads nothing else about a game."""
+
+    sizes: Mapping[str, TableSizes]
+    formats: Mapping[str, FormatRules]
+
+
+def catalogue_of(
+    games: Iterable[tuple[str, TableSizes | None, Sequence[FormatRules]]],
+) -> Catalogue:
+    """Return the catalogue of ``games``: (code, table sizes, own formats) each. A game
+    without table sizes plays no tournament; a format that another already has is left out
+    (``manage.py check`` names the clash)."""
+    sizes: dict[str, TableSizes] = {}
+    formats: dict[str, FormatRules] = {}
+    for code, table_sizes, own in games:
+        if table_sizes is not None:
+            sizes[code] = table_sizes
+        for rules in own:
+            if rules.code not in GENERIC_FORMATS:
+                formats.setdefault(rules.code, rules)
+    formats.update(GENERIC_FORMATS)
+    return Catalogue(MappingProxyType(sizes), MappingProxyType(formats))
+
+
+_source: list[Callable[[], Catalogue]] = []
+
+
+def use_games(
+    source: Callable[[], Catalogue] | Catalogue | None,
+) -> Callable[[], Catalogue] | None:
+    """Make ``source`` (a catalogue, or a callable returning the one in force; None for none)
+    what the engine reads the games' sizes and the formats from. Return the source it
+    replaces, so that a caller can put it back."""
+    previous = _source[0] if _source else None
+    if source is None:
+        _source.clear()
+    else:
+        _source[:] = [source if callable(source) else (lambda: source)]
+    return previous
+
+
+def catalogue() -> Catalogue:
+    """Return the catalogue in force; LookupError when none was given (``use_games``)."""
+    if not _source:
+        raise LookupError("the tournament engine has no games: call use_games(catalogue) first")
+    return _source[0]()
+
+
+class _Live(Mapping):
+    """A read-only view of one part of the catalogue in force."""
+
+    def __init__(self, part: str):
+        self._part = part
+
+    def _now(self) -> Mapping:
+        return getattr(catalogue(), self._part)
+
+    def __getitem__(self, key):
+        return self._now()[key]
+
+    def __iter__(self) -> Iterator:
+        return iter(self._now())
+
+    def __len__(self) -> int:
+        return len(self._now())
+
+    def __repr__(self) -> str:
+        return f"{self._part.upper()}({', '.join(self)})"
+
+
+# The table sizes of each game that plays tournaments (section 4) and every format (section 7).
+TABLE_SIZES: Mapping[str, TableSizes] = _Live("sizes")
+FORMATS: Mapping[str, FormatRules] = _Live("formats")
+
+
+def plays(format_code: str, game: str) -> bool:
+    """Return whether the format ``format_code`` is played at ``game``: the game has table
+    sizes and the format is its own or a generic one."""
+    rules = FORMATS.get(format_code)
+    return rules is not None and game in TABLE_SIZES and rules.plays(game)
 
 
 def format_rules(code: str) -> FormatRules:
@@ -186,8 +225,9 @@ def format_rules(code: str) -> FormatRules:
 
 def placement_points(format_code: str, size: int) -> tuple[Fraction, ...]:
     """Return the points of places 1..size at a table of ``size`` seats (section 7)."""
-    if format_code == "sl_dp" and size in _SL_DP_POINTS:
-        return _SL_DP_POINTS[size]
+    own = FORMATS[format_code].placement.get(size)
+    if own is not None:
+        return tuple(own)
     return tuple(Fraction(size - 1 - i) for i in range(size))
 
 

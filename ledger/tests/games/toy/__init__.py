@@ -1,6 +1,7 @@
 """A test-only game, "high card": the boundary of the game contract, proved.
 
-Three or four play; when a table opens each member puts ``ante`` into the pot; in each hand
+Three or four play (a tournament seats tables of 4, or of 3 where the count needs it, and
+plays the generic formats); when a table opens each member puts ``ante`` into the pot; in each hand
 one player wins and each other player pays him ``stake``; at the close the pot is shared out
 again. It is registered only by the test settings (``TAROK_GAMES``), and nothing outside this
 package names it: the contract test, the table screens and the entry page take it as they take
@@ -13,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ledger.games import validation
-from ledger.games.base import Features, Move, Pool, SeatStats
+from ledger.games.base import Features, Move, Pool, SeatStats, TableSizes
 from ledger.games.errors import HandError, Problems, RateCardError
 from ledger.games.evening import run_evening
 from ledger.games.rotation import schedule as dealer_moves_on
@@ -86,6 +87,7 @@ class ToyHighCard:
         active_players=3,
         pools=(Pool(POT, may_go_negative=False),),
         stat_keys=("toy_wins",),
+        table_sizes=TableSizes(4, (3,)),
     )
 
     presets = ()
