@@ -40,6 +40,7 @@ from ledger.tables.tournaments import (
     draw_mode_text,
     round_kind_text,
 )
+from ledger.tables.whatif import WhatIfTable
 from ledger.web import charts
 
 PDF = "application/pdf"
@@ -495,3 +496,12 @@ def tournament_cards_pdf(*, round_, cards: list[dict]) -> tuple[str, str, bytes]
         "ledger/pdf/tournament_cards.html", context, club=tournament.club, title=title
     )
     return f"tables-{tournament.club.slug}-{tournament.pk}-{round_.number}.pdf", PDF, content
+
+
+def whatif_pdf(*, club, title: str, result, filename: str) -> tuple[str, str, bytes]:
+    """Return a what-if comparison (``selectors.whatif.Comparison``): the members side by
+    side, the hands the other card cannot score and the hands that changed most."""
+    context = {"result": result, "table": WhatIfTable(result.members, orderable=False)}
+    heading = gettext("What if: {scope}").format(scope=title)
+    content = _render("ledger/pdf/whatif.html", context, club=club, title=heading, landscape=True)
+    return filename, PDF, content

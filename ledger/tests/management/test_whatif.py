@@ -3,62 +3,36 @@ evening imported from an example gives, under a preset, what the engine gives wi
 (``settle_evening``, hand by hand ``settle``), and a hand the preset's card refuses is named,
 not guessed."""
 
-import io
 import json
 
 import pytest
-from django.core.management import call_command
 
 from ledger.games.base import preset_card
 from ledger.games.errors import EveningError
-from ledger.games.evening import EVENING_FORMAT
 from ledger.games.registry import get_game
 from ledger.models import Club, Evening
 from ledger.selectors import whatif
-from ledger.tests.conftest import EXAMPLES, load_example
-from ledger.tests.factories import make_club, make_season
-from ledger.tests.helpers import ledger_snapshot
+from ledger.tests.conftest import EXAMPLES
+from ledger.tests.factories import make_season
+from ledger.tests.helpers import (
+    WHATIF_EVENINGS,
+    imported_example,
+    ledger_snapshot,
+    run_command,
+)
 
 pytestmark = pytest.mark.django_db
 
-EVENINGS = ["EVENING_E", "HU_EVENING", "SL_EVENING"]
+EVENINGS = list(WHATIF_EVENINGS)
 HANDS = sorted(p.name.removesuffix(".hand.json") for p in EXAMPLES.glob("*.hand.json"))
 
 
-def as_evening(name: str) -> dict:
-    """Return the example ``name`` as an evening file (a hand: an evening of that one hand,
-    from the table's opening state)."""
-    if name in EVENINGS:
-        return load_example(f"{name}.evening.json")
-    hand = load_example(f"{name}.hand.json")
-    game = get_game(hand.get("game", "danish_tarok"))
-    body = {k: v for k, v in hand.items() if k not in ("seats", "game", game.features.state_in)}
-    return {"format": EVENING_FORMAT, "game": game.code, "seats": hand["seats"], "hands": [body]}
-
-
 def run(*args):
-    """Run a command; return (exit status, standard output)."""
-    out = io.StringIO()
-    try:
-        call_command(*[str(a) for a in args], stdout=out)
-    except SystemExit as exit_:
-        return exit_.code, out.getvalue()
-    return 0, out.getvalue()
+    return run_command(*[str(a) for a in args])
 
 
-def imported(tmp_path, name: str) -> tuple[Evening, dict]:
-    """Import the example ``name`` into a fresh club of its game, closed; return the evening."""
-    data = as_evening(name)
-    game = data.get("game", "danish_tarok")
-    club = make_club(slug=f"x-{name.lower().replace('_', '-')}", game=game)
-    path = tmp_path / f"{name}.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    status, out = run(
-        "import_hands", path, "--club", club.slug, "--create-members", "--close", "--date",
-        "2026-11-05",
-    )  # fmt: skip
-    assert status == 0, out
-    return Evening.objects.get(club=club), data
+def imported(tmp_path, name):
+    return imported_example(tmp_path, name)
 
 
 @pytest.mark.parametrize("name", EVENINGS + HANDS)
