@@ -89,9 +89,7 @@ def measure_whatif(ms) -> dict:
     from ledger.selectors import whatif
 
     evenings = list(
-        Evening.objects.filter(status=Evening.Status.CLOSED, kind=Evening.Kind.CLUB).order_by(
-            "pk"
-        )
+        Evening.objects.filter(status=Evening.Status.CLOSED, kind=Evening.Kind.CLUB).order_by("pk")
     )
     started = time.perf_counter()
     differences = 0
