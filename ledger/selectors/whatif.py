@@ -28,6 +28,7 @@ evening of the demo clubs).
 
 from __future__ import annotations
 
+import copy
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -51,6 +52,9 @@ from ledger.models import (
     Transfer,
 )
 from ledger.selectors.ranking import ranked
+from ledger.selectors.tournaments import standings_input
+from ledger.services import tournaments as service
+from ledger.tournaments import engine
 
 # How many of the hands that changed most a comparison explains.
 TOP_HANDS = 5
@@ -518,3 +522,111 @@ def game_of_evenings(evenings: list[Evening], default: str) -> str:
     for evening in evenings:
         counts[evening.game] += 1
     return max(counts, key=lambda g: (counts[g], g)) if counts else default
+
+
+# --- a tournament under another format -----------------------------------------------------
+
+
+@dataclass
+class EntryLine:
+    """One entry's tournament points and rank as played and under the other format."""
+
+    code: str
+    name: str
+    points_played: str = ""
+    points_whatif: str = ""
+    rank_played: int = 0
+    rank_whatif: int = 0
+
+    @property
+    def rank_difference(self) -> int:
+        return self.rank_played - self.rank_whatif
+
+    def as_json(self) -> dict:
+        return {
+            "member": self.name,
+            "points_played": self.points_played,
+            "points_whatif": self.points_whatif,
+            "money_played": None,
+            "money_whatif": None,
+            "rank_played": self.rank_played,
+            "rank_whatif": self.rank_whatif,
+        }
+
+
+@dataclass
+class TournamentComparison:
+    """A tournament's ranking as played and under another format's points and tie-breaks."""
+
+    format_played: str
+    format_whatif: str
+    rounds: int
+    members: list[EntryLine]
+
+    @property
+    def differences(self) -> int:
+        return sum(
+            1 for m in self.members if m.rank_difference or m.points_played != m.points_whatif
+        )
+
+    def as_json(self) -> dict:
+        return {
+            "format": self.format_whatif,
+            "rounds": self.rounds,
+            "members": [m.as_json() for m in self.members],
+            "unscored": [],
+        }
+
+
+def formats_for(tournament) -> list[str]:
+    """Return the formats a tournament's closed rounds can be ranked under: those of its game
+    whose table score has the same basis as its own (the stored scores are in that basis)."""
+    own = engine.FORMATS[tournament.tournament_format]
+    return [
+        code
+        for code, rules in engine.FORMATS.items()
+        if tournament.game in rules.games and rules.basis == own.basis
+    ]
+
+
+def compare_tournament(tournament, format_code: str) -> TournamentComparison:
+    """Rank the tournament's closed rounds (their draws and stored table scores as played)
+    under ``format_code``'s points and tie-breaks beside its own ranking; RulesError naming
+    ``format`` for a format its scores cannot be ranked under. The draws stay as they were:
+    a later round's draw is not redrawn from the other standings."""
+    allowed = formats_for(tournament)
+    if format_code not in allowed:
+        raise RulesError(
+            [
+                Problem(
+                    "format",
+                    gettext(
+                        "{format} cannot rank this tournament's scores; its formats are: {names}"
+                    ),
+                    {"format": format_code, "names": ", ".join(allowed)},
+                )
+            ]
+        )
+    given = standings_input(tournament)
+    other = copy.copy(tournament)
+    other.tournament_format = format_code
+    results: dict[int, list[dict]] = {}
+    for number, table_results in given.results:
+        results.setdefault(number, []).append(table_results)
+    lines: dict[str, EntryLine] = {e.id: EntryLine(code=e.id, name=e.name) for e in given.entries}
+    for which, subject in (("played", tournament), ("whatif", other)):
+        played = [
+            service.played_round(subject, draw, results.get(draw.number, []))
+            for draw in given.draws
+        ]
+        for row in service.ranking_of(subject, given.entries, played):
+            line = lines[row.id]
+            setattr(line, f"points_{which}", engine.points_decimal(row.points))
+            setattr(line, f"rank_{which}", row.rank)
+    members = sorted(lines.values(), key=lambda m: (m.rank_played, m.code))
+    return TournamentComparison(
+        format_played=tournament.tournament_format,
+        format_whatif=format_code,
+        rounds=len(given.draws),
+        members=members,
+    )

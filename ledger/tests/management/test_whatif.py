@@ -130,9 +130,14 @@ class TestCommand:
         fields = [e["field"] for e in json.loads(out)["errors"]]
         assert any(f.startswith(field) for f in fields), fields
 
-    def test_refuses_an_unknown_evening_and_a_tournament(self):
+    def test_refuses_an_unknown_evening_or_tournament_and_a_missing_choice(self, tmp_path):
         status, out = run("whatif", "--evening", 999999, "--preset", "mond_21")
         assert status == 2 and json.loads(out)["errors"][0]["field"] == "--evening"
-        status, out = run("whatif", "--tournament", 1, "--preset", "mond_21")
+        status, out = run("whatif", "--tournament", 999999, "--format", "generic_sum")
         assert status == 2 and json.loads(out)["errors"][0]["field"] == "--tournament"
         assert Club.objects.count() == 0
+        evening, _data = imported(tmp_path, "SL_EVENING")
+        status, out = run("whatif", "--evening", evening.pk)
+        assert status == 2 and json.loads(out)["errors"][0]["field"] == "--preset"
+        status, out = run("whatif", "--evening", evening.pk, "--format", "generic_sum")
+        assert status == 2 and json.loads(out)["errors"][0]["field"] == "--format"
