@@ -40,7 +40,6 @@ from ledger.tables.tournaments import (
     draw_mode_text,
     round_kind_text,
 )
-from ledger.tables.whatif import WhatIfTable
 from ledger.web import charts
 
 PDF = "application/pdf"
@@ -498,10 +497,14 @@ def tournament_cards_pdf(*, round_, cards: list[dict]) -> tuple[str, str, bytes]
     return f"tables-{tournament.club.slug}-{tournament.pk}-{round_.number}.pdf", PDF, content
 
 
-def whatif_pdf(*, club, title: str, result, filename: str) -> tuple[str, str, bytes]:
-    """Return a what-if comparison (``selectors.whatif.Comparison``): the members side by
-    side, the hands the other card cannot score and the hands that changed most."""
-    context = {"result": result, "table": WhatIfTable(result.members, orderable=False)}
+def whatif_pdf(
+    *, club, title: str, result, filename: str, table, format_label=None
+) -> tuple[str, str, bytes]:
+    """Return a what-if comparison (``selectors.whatif``): the members side by side
+    (``table``, the page's), and for an evening or a season the hands the other card cannot
+    score and the hands that changed most; for a tournament the format ranked under."""
+    table.orderable = False
+    context = {"result": result, "table": table, "format_label": format_label}
     heading = gettext("What if: {scope}").format(scope=title)
     content = _render("ledger/pdf/whatif.html", context, club=club, title=heading, landscape=True)
     return filename, PDF, content

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from ledger.forms.ratecard import RateCardForm
 from ledger.games.errors import RulesError
 from ledger.games.registry import get_game
+from ledger.models import tournament_format_choices
 from ledger.selectors import whatif
 from ledger.web.jsonin import load_json_safely
 
@@ -97,3 +98,22 @@ class WhatIfForm(forms.Form):
                 where = problem.field if problem.field not in ("", "rates", "preset") else ""
                 self.add_error(target, f"{where}: {message}" if where else message)
         return cleaned
+
+
+class TournamentWhatIfForm(forms.Form):
+    """Choose the format a tournament's closed rounds are ranked under (its own by default)."""
+
+    format = forms.ChoiceField(label=_("Format"), required=False)
+
+    def __init__(self, data=None, *, tournament, **kwargs):
+        super().__init__(data, **kwargs)
+        labels = dict(tournament_format_choices())
+        self.own = tournament.tournament_format
+        self.fields["format"].choices = [
+            (code, str(labels.get(code, code))) for code in whatif.formats_for(tournament)
+        ]
+        self.fields["format"].initial = self.own
+
+    def chosen(self) -> str:
+        """Return the format chosen (the tournament's own when none is)."""
+        return self.cleaned_data.get("format") or self.own

@@ -1,10 +1,11 @@
 """What if: an evening or a season replayed under another rate card, beside the ledger, for the
 club's treasurers and admins; the table as CSV or XLSX, and a PDF. Read-only.
 
-The scope is in the address (``whatif/evening/<id>/``, ``whatif/season/<id>/``), looked up in
-the club of the URL (another club's is 404); the card is chosen in a GET form
-(``ledger.forms.whatif``), so the CSV and PDF links repeat the same query. Without a choice the
-comparison is under the scope's own card (no differences: the replay gives the ledger back).
+The scope is in the address (``whatif/evening/<id>/``, ``whatif/season/<id>/``,
+``whatif/tournament/<id>/``), looked up in the club of the URL (another club's is 404); the
+card (a tournament: the format) is chosen in a GET form (``ledger.forms.whatif``), so the CSV
+and PDF links repeat the same query. Without a choice the comparison is under the scope's own
+card or format (no differences: the replay gives the ledger back).
 """
 
 from __future__ import annotations
@@ -18,17 +19,17 @@ from django_tables2 import RequestConfig
 
 from ledger import reports
 from ledger.exports import FORMATS, SafeTableExport
-from ledger.forms.whatif import WhatIfForm
+from ledger.forms.whatif import TournamentWhatIfForm, WhatIfForm
 from ledger.games.registry import get_game
-from ledger.models import Evening, Member, Season
+from ledger.models import Evening, Member, Season, tournament_format_choices
 from ledger.selectors import whatif
 from ledger.selectors.sheet import evening_for_club
-from ledger.tables.whatif import WhatIfTable
+from ledger.selectors.tournaments import tournament_for_club
+from ledger.tables.whatif import TournamentWhatIfTable, WhatIfTable
 from ledger.web import kept
 from ledger.web.permissions import club_role
 
 TREASURER = Member.Role.TREASURER
-SCOPES = ("evening", "season")
 
 
 def _scope(request, scope: str, pk: int):
@@ -53,8 +54,33 @@ def _scope(request, scope: str, pk: int):
     raise Http404("No such scope")
 
 
+def _compare_tournament(request, pk: int) -> dict:
+    """Read the tournament and the format chosen, and rank its rounds both ways."""
+    tournament = tournament_for_club(club=request.club, pk=pk)
+    if tournament is None:
+        raise Http404("No such tournament")
+    form = TournamentWhatIfForm(request.GET or None, tournament=tournament)
+    context = {
+        "scope": "tournament",
+        "subject": tournament,
+        "scope_title": tournament.name,
+        "form": form,
+        "result": None,
+    }
+    if form.is_bound and not form.is_valid():
+        return context
+    result = whatif.compare_tournament(tournament, form.chosen())
+    labels = dict(tournament_format_choices())
+    context["result"] = result
+    context["format_label"] = labels.get(result.format_whatif, result.format_whatif)
+    context["table"] = TournamentWhatIfTable(result.members)
+    return context
+
+
 def _compare(request, scope: str, pk: int) -> dict:
     """Read the scope and the form, and compare: the context of the page and the PDF."""
+    if scope == "tournament":
+        return _compare_tournament(request, pk)
     title, evenings, game, own, subject = _scope(request, scope, pk)
     own_card = get_game(game).rate_card(own or {}).as_dict()
     form = WhatIfForm(request.GET or None, game=game, club=request.club, own_card=own_card)
@@ -96,6 +122,8 @@ def _page(request, scope, pk, context):
     )
     if scope == "evening":
         context["back_url"] = reverse("evening", kwargs={"club": request.club.slug, "pk": pk})
+    elif scope == "tournament":
+        context["back_url"] = reverse("tournament", kwargs={"club": request.club.slug, "pk": pk})
     else:
         context["back_url"] = reverse("standings", kwargs={"club": request.club.slug})
         context["back_url"] += f"?season={pk}"
@@ -119,6 +147,8 @@ def whatif_pdf(request, scope, pk):
                 title=context["scope_title"],
                 result=context["result"],
                 filename=f"{name}.pdf",
+                table=context["table"],
+                format_label=context.get("format_label"),
             ),
         )
     except kept.Busy:

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ledger import services
-from ledger.models import Evening, Member
+from ledger.models import Club, Evening, Member
 from ledger.tests.factories import make_club, make_member, make_season
 from ledger.tests.helpers import client_for, imported_example, ledger_snapshot, pdftotext
 
@@ -150,3 +150,28 @@ def test_a_season_costs_the_same_queries_whatever_its_evenings(sl, tmp_path):
             season=sl["season"], date=evening.date.replace(day=day)
         )
     assert count() == one
+
+
+def test_a_tournament_under_another_format_and_its_pdf(tmp_path):
+    from ledger.tests.helpers import build_world
+
+    world = build_world()
+    Club.objects.filter(slug="alpha").update(language="en")
+    tournament = world["tournament"]
+    client = client_for(world["users"]["admin"])
+    page = reverse("tournament", kwargs={"club": "alpha", "pk": tournament.pk})
+    target = reverse("whatif", kwargs={"club": "alpha", "scope": "tournament", "pk": tournament.pk})
+    assert f'href="{target}"' in client.get(page).content.decode()
+    response = client.get(target, {"format": "generic_placement"})
+    assert response.status_code == 200
+    assert "Ranked under Placement points" in response.content.decode()
+    assert client.get(target, {"format": "generic_sum"}).status_code == 422
+    pdf = client.get(
+        reverse("whatif_pdf", kwargs={"club": "alpha", "scope": "tournament", "pk": tournament.pk}),
+        {"format": "generic_placement"},
+    )
+    assert "Ranked under Placement points" in pdftotext(pdf.getvalue(), tmp_path)
+    foreign = reverse(
+        "whatif", kwargs={"club": "alpha", "scope": "tournament", "pk": world["b_tournament"].pk}
+    )
+    assert client.get(foreign).status_code == 404
