@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import formats
 from django.utils.text import slugify
 from django.utils.translation import gettext
 from django_tables2 import RequestConfig
@@ -40,7 +41,9 @@ def _scope(request, scope: str, pk: int):
         evening = evening_for_club(club=club, pk=pk)
         if evening is None or evening.kind != Evening.Kind.CLUB:
             raise Http404("No such evening")
-        title = gettext("Evening {date}").format(date=evening.date.isoformat())
+        title = gettext("Evening {date}").format(
+            date=formats.date_format(evening.date, "SHORT_DATE_FORMAT")
+        )
         return title, [evening], evening.game, evening.rate_card, evening
     if scope == "season":
         season = Season.objects.filter(club=club, pk=pk).first()
