@@ -21,7 +21,7 @@ from django_tables2 import RequestConfig
 from ledger import reports
 from ledger.exports import FORMATS, SafeTableExport
 from ledger.forms.whatif import TournamentWhatIfForm, WhatIfForm
-from ledger.games.registry import get_game
+from ledger.games.registry import get_game, get_web
 from ledger.models import Evening, Member, Season, tournament_format_choices
 from ledger.selectors import whatif
 from ledger.selectors.sheet import evening_for_club
@@ -98,6 +98,10 @@ def _compare(request, scope: str, pk: int) -> dict:
         return context
     result = whatif.compare(evenings, form.chosen)
     context["result"] = result
+    if form.chosen is not None:
+        context["changes"] = get_web(game).rate_card_changes(
+            form.chosen.rates.as_dict(), base=own_card
+        )
     context["table"] = WhatIfTable(result.members)
     return context
 

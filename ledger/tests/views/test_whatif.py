@@ -60,6 +60,8 @@ def test_a_preset_side_by_side_and_as_csv(sl):
     assert exported["Dorte"]["Points what if"] == "-162"
     assert exported["Dorte"]["Points difference"] == "-12"
     assert exported["Anna"]["Points what if"] == "16"
+    # what the preset changes from the evening's card, in the house rules' words
+    assert 'id="whatif-changes"' in page and "<del>" in page
 
 
 def test_the_season_and_its_pdf_read_back(sl, tmp_path):
