@@ -80,6 +80,40 @@ def measure_verify(ms) -> dict:
     }
 
 
+def measure_whatif(ms) -> dict:
+    """What if (``selectors.whatif``): every closed club evening replayed under its own card
+    (every difference must be 0: the replay gives the ledger back), and the largest season
+    under the first preset of its game."""
+    from ledger.games.registry import get_game
+    from ledger.models import Evening, Season
+    from ledger.selectors import whatif
+
+    evenings = list(
+        Evening.objects.filter(status=Evening.Status.CLOSED, kind=Evening.Kind.CLUB).order_by("pk")
+    )
+    started = time.perf_counter()
+    differences = 0
+    for evening in evenings:
+        result = whatif.compare_evening(evening, None)
+        differences += result.differences + len(result.unscored)
+    seconds = time.perf_counter() - started
+    out = {
+        "evenings": len(evenings),
+        "seconds_own_card": round(seconds, 1),
+        "per_evening_ms": ms(seconds / max(len(evenings), 1)),
+        "differences_own_card": differences,
+    }
+    season = max(Season.objects.all(), key=lambda s: s.evenings.count(), default=None)
+    presets = get_game(season.club.game).presets if season is not None else ()
+    if presets:
+        card = whatif.card_from_preset(season.club.game, presets[0].name)
+        started = time.perf_counter()
+        result = whatif.compare_season(season, card)
+        out["season_preset_ms"] = ms(time.perf_counter() - started)
+        out["season_evenings"] = result.evenings
+    return {"whatif": out}
+
+
 SOAK_THREADS, SOAK_OPERATIONS, SOAK_TABLES = 4, 60, 8
 
 
@@ -145,6 +179,8 @@ def run_all(*, summary, timed, ms) -> dict:
     results.update(load.run(_verify_tables))
     print("verify_ledger over the whole history ...")
     results.update(measure_verify(ms))
+    print("What if: every closed evening under its own card ...")
+    results.update(measure_whatif(ms))
     return results
 
 
@@ -171,6 +207,13 @@ def print_table(results: dict) -> None:
     v = results["verify_ledger"]
     value = f"{v['seconds']} s, {v['per_hand_ms']} ms/hand, {'OK' if v['ok'] else 'FAIL'}"
     print(f"{'verify_ledger (whole history)':45} {value:>40}")
+    w = results.get("whatif")
+    if w:
+        value = (
+            f"{w['evenings']} evenings, {w['per_evening_ms']} ms each, "
+            f"{w['differences_own_card']} differences"
+        )
+        print(f"{'what if, own card (every closed evening)':45} {value:>40}")
     from bench import load
 
     load.print_load(results)

@@ -495,3 +495,16 @@ def tournament_cards_pdf(*, round_, cards: list[dict]) -> tuple[str, str, bytes]
         "ledger/pdf/tournament_cards.html", context, club=tournament.club, title=title
     )
     return f"tables-{tournament.club.slug}-{tournament.pk}-{round_.number}.pdf", PDF, content
+
+
+def whatif_pdf(
+    *, club, title: str, result, filename: str, table, format_label=None
+) -> tuple[str, str, bytes]:
+    """Return a what-if comparison (``selectors.whatif``): the members side by side
+    (``table``, the page's), and for an evening or a season the hands the other card cannot
+    score and the hands that changed most; for a tournament the format ranked under."""
+    table.orderable = False
+    context = {"result": result, "table": table, "format_label": format_label}
+    heading = gettext("What if: {scope}").format(scope=title)
+    content = _render("ledger/pdf/whatif.html", context, club=club, title=heading, landscape=True)
+    return filename, PDF, content

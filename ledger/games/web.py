@@ -378,12 +378,13 @@ class GameWeb:
                 }
         raise KeyError(name)
 
-    def rate_card_changes(self, card: dict | None) -> list[dict]:
-        """Return each setting where ``card`` differs from the game's defaults, in the form's
-        order: its label (after its group's title), the default and the card's value, as the
-        form shows them."""
+    def rate_card_changes(self, card: dict | None, base: dict | None = None) -> list[dict]:
+        """Return each setting where ``card`` differs from the game's defaults (or from the
+        card ``base``: the what-if compares with the evening's own), in the form's order: its
+        label (after its group's title), the default (``base``'s) and the card's value, as
+        the form shows them."""
         fields = self.rate_card_form_fields()
-        defaults, values = self.rate_card_initial(None), self.rate_card_initial(card)
+        defaults, values = self.rate_card_initial(base), self.rate_card_initial(card)
         changes = []
         for title, names in self.rate_card_field_groups():
             for name in names:

@@ -35,6 +35,7 @@ from ledger.games.registry import get_game
 from ledger.models import (
     Account,
     Entry,
+    Evening,
     Member,
     Seat,
     Table,
@@ -389,6 +390,8 @@ MATRIX = {
     "treasury_adjust": (None, "treasurer"),
     "treasury_close": (None, "treasurer"),
     "treasury_reopen": (None, "treasurer"),
+    "whatif": ("treasurer", None),
+    "whatif_pdf": ("treasurer", None),
     "setup_members": ("admin", "admin"),
     "setup_member_edit": (None, "admin"),
     "setup_rates": ("admin", "admin"),
@@ -565,6 +568,8 @@ def kwargs_for(name, w, *, foreign=False):
         "treasury_adjust": evening.pk,
         "treasury_close": evening.pk,
         "treasury_reopen": evening.pk,
+        "whatif": evening.pk,
+        "whatif_pdf": evening.pk,
         "setup_member_edit": member.pk,
         "setup_invitation_new": member.pk,
         "setup_season_edit": season.pk,
@@ -586,6 +591,8 @@ def kwargs_for(name, w, *, foreign=False):
         kwargs["pk"] = pk
     if name == "tournament_round_table_sheet_pdf":
         kwargs["number"] = 1
+    if name in ("whatif", "whatif_pdf"):
+        kwargs["scope"] = "evening"
     if name in ("treasury_count", "treasury_adjust", "table_sheet_pdf"):
         kwargs["table"] = table.pk
     return kwargs
@@ -749,3 +756,50 @@ def settle_zero_sum(round_table, scores):
             )
             debtor[1] -= points
             creditor[1] -= points
+
+
+# from the what-if tests (management and views)
+WHATIF_EVENINGS = ("EVENING_E", "HU_EVENING", "SL_EVENING")
+
+
+def example_as_evening(name: str) -> dict:
+    """Return the spec's example ``name`` as an evening file: an evening example as it is, a
+    hand example as an evening of that one hand from the table's opening state."""
+    from ledger.games.evening import EVENING_FORMAT
+    from ledger.tests.conftest import load_example
+
+    if name in WHATIF_EVENINGS:
+        return load_example(f"{name}.evening.json")
+    hand = load_example(f"{name}.hand.json")
+    game = get_game(hand.get("game", "danish_tarok"))
+    body = {k: v for k, v in hand.items() if k not in ("seats", "game", game.features.state_in)}
+    return {"format": EVENING_FORMAT, "game": game.code, "seats": hand["seats"], "hands": [body]}
+
+
+def imported_example(tmp_path, name: str, *, club=None):
+    """Import the example ``name`` (``example_as_evening``) with ``import_hands --close`` into
+    ``club`` or a fresh club of its game; return the closed evening and the evening file."""
+    data = example_as_evening(name)
+    if club is None:
+        slug = f"x-{name.lower().replace('_', '-')}"
+        club = factories.make_club(slug=slug, game=data.get("game", "danish_tarok"))
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    status, out = run_command(
+        "import_hands", str(path), "--club", club.slug, "--create-members", "--close", "--date",
+        "2026-11-05",
+    )  # fmt: skip
+    assert status == 0, out
+    return Evening.objects.filter(club=club).latest("pk"), data
+
+
+def pdftotext(content: bytes, tmp_path) -> str:
+    """Return the text of a PDF as poppler's ``pdftotext -layout`` reads it back."""
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    pdf = tmp_path / "read-back.pdf"
+    pdf.write_bytes(content)
+    result = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, check=True, timeout=60
+    )
+    return result.stdout.decode("utf-8").replace("\u2212", "-")

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from ledger.views import treasury as views
+from ledger.views import whatif
 
 urlpatterns = [
     path("standings/", views.standings, name="standings"),
@@ -29,4 +30,7 @@ urlpatterns = [
     ),
     path("evening/<int:pk>/treasury/close/", views.treasury_close, name="treasury_close"),
     path("evening/<int:pk>/treasury/reopen/", views.treasury_reopen, name="treasury_reopen"),
+    # What if: an evening or a season under another rate card (issue 32), read-only.
+    path("whatif/<slug:scope>/<int:pk>/", whatif.whatif_page, name="whatif"),
+    path("whatif/<slug:scope>/<int:pk>/report.pdf", whatif.whatif_pdf, name="whatif_pdf"),
 ]

@@ -78,9 +78,10 @@ NOT_HTML = {
     "tournament_round_cards_pdf",
     "tournament_round_result_pdf",
     "tournament_round_table_sheet_pdf",
+    "whatif_pdf",
 }
 # The pages that name an evening (or its table, hand or treasury), crawled for both evenings.
-OF_AN_EVENING = {"evening", "evening_wall", "evening_sheet", "evening_treasury"}
+OF_AN_EVENING = {"evening", "evening_wall", "evening_sheet", "evening_treasury", "whatif"}
 PAGES = sorted(n for n, (get, _post) in MATRIX.items() if get is not None and n not in NOT_HTML)
 
 INVISIBLE = re.compile(
@@ -189,8 +190,8 @@ def admin_client(slug: str, language: str) -> Client:
 class TestLanguageCrawl:
     def test_the_crawl_sees_every_page(self, demo):
         """Every GET page of the matrix but the PDFs and the JSON state is crawled."""
-        # 19 of the club, 5 of a tournament, a table's own link, a series' ladder
-        assert len(PAGES) == 26
+        # 20 of the club, 5 of a tournament, a table's own link, a series' ladder
+        assert len(PAGES) == 27
         assert {"club", "hand_new", "evening_treasury", "setup_settings"} <= set(PAGES)
 
     def test_the_checks_catch_what_they_are_meant_to(self):
