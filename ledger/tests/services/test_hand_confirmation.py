@@ -217,3 +217,24 @@ def test_the_target_counts_confirmed_hands_only():
         save(table, rng)  # the director's third hand: the target is entered already
     tour.tournament_hand_confirm(hand=second, revision=1, confirmed_by=names[2])
     assert round_tables.round_strip(table).finished and tour.hands_played(table.pk) == 2
+
+
+def test_verify_sees_a_confirmation_made_outside_the_ledger():
+    """A hand marked confirmed behind the services (it would count for the target) differs
+    from its round's sealed log: ``verify_ledger`` names it."""
+    from django.utils import timezone
+
+    _round, table = playing_round(confirm_hands=True)
+    names = players(table)
+    first = save(table, random.Random(13), saved_by=names[0])
+    tour.tournament_hand_confirm(hand=first, revision=1, confirmed_by=names[1])
+    second = save(table, random.Random(14), saved_by=names[1])
+    assert verify_ledger().ok
+    HandConfirmation.objects.filter(hand=second).update(
+        confirmed_by=names[2], revision=1, confirmed_at=timezone.now()
+    )
+    report = verify_ledger()
+    assert not report.ok
+    assert any("table 1 hand 2: its confirmation" in p for p in report.problems)
+    HandConfirmation.objects.filter(hand=first).update(confirmed_by=names[2])
+    assert any("table 1 hand 1: its confirmation" in p for p in verify_ledger().problems)
