@@ -15,6 +15,7 @@ from ledger.services import tournaments as tour
 from ledger.tests import factories
 from ledger.tests.e2e.conftest import ARTIFACTS, log_in, overflowing, watch_csp
 from ledger.tests.e2e.test_accessibility import RUN_AXE, TAGS, axe_source
+from ledger.tests.e2e.test_touch_targets import MIN, SMALL_TARGETS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -59,7 +60,11 @@ def test_a_hand_saved_on_the_phone_is_confirmed_by_a_second_player(browser, live
         phone.wait_for_url("**/hand/new/")
         saver = phone.locator("#saver-choice")
         expect(saver.locator("label")).to_have_count(len(names))
+        assert phone.evaluate(SMALL_TARGETS, MIN)["small"] == []
         saver.locator(f'label:has(input[value="{names[0]}"])').click()
+        assert overflowing(phone) == []
+        ARTIFACTS.mkdir(exist_ok=True)
+        phone.screenshot(path=str(ARTIFACTS / "confirm-entry-saver-390x844.png"))
         phone.locator('label[data-contract="three"]').click()
         forehand = phone.locator('[data-show="forehand"]').inner_text()
         phone.locator(f'label[data-declarer="{forehand}"]').click()
@@ -75,7 +80,7 @@ def test_a_hand_saved_on_the_phone_is_confirmed_by_a_second_player(browser, live
         expect(phone.locator("#confirm-preview .net")).to_have_count(len(names))
         expect(phone.locator(f'input[name="confirmed_by"][value="{names[0]}"]')).to_be_disabled()
         assert overflowing(phone) == []
-        ARTIFACTS.mkdir(exist_ok=True)
+        assert phone.evaluate(SMALL_TARGETS, MIN)["small"] == []
         phone.screenshot(path=str(ARTIFACTS / "confirm-hand-390x844.png"), full_page=True)
         assert phone.evaluate(RUN_AXE, TAGS) == []
 
