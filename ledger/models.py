@@ -1391,6 +1391,32 @@ class RoundTable(models.Model):
         return self.table_id
 
 
+class HandConfirmation(models.Model):
+    """A hand saved on a round table's own link while its tournament asks for confirmation
+    (``confirm_hands``): who at the table saved it (``saved_by``, a seat's name) and, once
+    a second player of the hand confirmed it on the same phone, who did, which revision he
+    saw and when. Until then the hand is "to confirm": its postings stand (the table goes on
+    settling from it) but it does not count for the table's hands target. The confirmation is
+    also written in the round's log, which the tournament's seal covers."""
+
+    hand = models.OneToOneField(
+        Hand, verbose_name=_("hand"), on_delete=models.PROTECT, related_name="confirmation"
+    )
+    saved_by = models.CharField(_("saved by"), max_length=60)
+    confirmed_by = models.CharField(_("confirmed by"), max_length=60, blank=True, default="")
+    revision = models.PositiveIntegerField(_("revision confirmed"), null=True, blank=True)
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("hand confirmation")
+        verbose_name_plural = _("hand confirmations")
+        ordering = ["hand"]
+
+    def __str__(self):
+        return str(self.hand)
+
+
 class Bye(models.Model):
     """A player of a round without a table (section 4); his points are written at the close."""
 

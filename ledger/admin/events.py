@@ -11,6 +11,7 @@ from ledger.models import (
     Entry,
     Federation,
     FederationLog,
+    HandConfirmation,
     ImportedEvent,
     ImportedPlacing,
     Player,
@@ -48,6 +49,12 @@ class RoundAdmin(ReadOnlyMixin, admin.ModelAdmin):
 class RoundTableAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["round", "number", "table", "hands_played"]
     list_select_related = ["round__tournament", "table__evening__club"]
+
+
+@admin.register(HandConfirmation)
+class HandConfirmationAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["hand", "saved_by", "confirmed_by", "revision", "confirmed_at"]
+    list_select_related = ["hand__table__evening__club"]
 
 
 @admin.register(Bye)

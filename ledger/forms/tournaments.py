@@ -43,6 +43,15 @@ class TournamentForm(forms.Form):
         ),
     )
 
+    confirm_hands = forms.BooleanField(
+        label=_("Opponent confirmation"),
+        required=False,
+        help_text=_(
+            "A hand saved on a table's phone counts for the table's target once a second "
+            "player at the table confirms it there (the parameter confirm_hands)."
+        ),
+    )
+
     def __init__(self, *args, club=None, **kwargs):
         super().__init__(*args, **kwargs)
         if club is not None:
@@ -65,6 +74,13 @@ class TournamentForm(forms.Form):
         if not isinstance(value, dict):
             raise forms.ValidationError(_("the parameters must be a JSON object"))
         return value
+
+    def clean(self):
+        """The box sets the parameter ``confirm_hands`` (the JSON may set it too)."""
+        data = super().clean()
+        if data.get("confirm_hands") and isinstance(data.get("params"), dict):
+            data["params"] = {**data["params"], "confirm_hands": True}
+        return data
 
 
 class MembersEntryForm(forms.Form):

@@ -82,6 +82,9 @@ class TableView:
     substitutes: list[tuple[str, str]] = field(default_factory=list)
     signal_hand: int | None = None
     ended_by: str = ""
+    # Hands saved on the table's link still waiting for a second player (``confirm_hands``):
+    # (number, the player who saved it); they are not in ``hands``.
+    unconfirmed: list[tuple[int, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -93,6 +96,12 @@ class RoundView:
     started: int = 0
     players: list[tuple[str, str]] = field(default_factory=list)
     late: list[tuple[str, int]] = field(default_factory=list)  # (name, table) reported missing
+    confirm_hands: bool = False  # the tournament's hands saved on a link wait for a second player
+
+    @property
+    def unconfirmed(self) -> int:
+        """Return how many hands of the round wait for a second player's confirmation."""
+        return sum(len(t.unconfirmed) for t in self.tables)
 
 
 def round_view(round_: Round) -> RoundView:
@@ -103,11 +112,19 @@ def round_view(round_: Round) -> RoundView:
     names = {c: e.name for c, e in entries.items()}
     params = service.tournament_params(tournament)
     linked = {rt.number: rt for rt in round_.round_tables.select_related("table")}
-    counts = Counter(
+    counts: Counter[int] = Counter()
+    unconfirmed: dict[int, list[tuple[int, str]]] = {}
+    hands = (
         Hand.objects.filter(table__round_table__round=round_)
         .exclude(status=Hand.Status.VOIDED)
-        .values_list("table_id", flat=True)
+        .order_by("number")
+        .values_list("table_id", "number", "confirmation__saved_by", "confirmation__confirmed_at")
     )
+    for table_id, number, saved_by, confirmed_at in hands:
+        if saved_by is not None and confirmed_at is None:  # to confirm: not counted yet
+            unconfirmed.setdefault(table_id, []).append((number, saved_by))
+        else:
+            counts[table_id] += 1
     tables = []
     for number, seats in enumerate(round_.tables, 1):
         rt = linked.get(number)
@@ -139,6 +156,7 @@ def round_view(round_: Round) -> RoundView:
             view.table_id = rt.table_id
             view.status = rt.table.status
             view.hands = counts.get(rt.table_id, 0)
+            view.unconfirmed = unconfirmed.get(rt.table_id, [])
         tables.append(view)
     bye_points = {b.entry.code: b.points for b in round_.bye_rows.select_related("entry")}
     byes = [
@@ -163,9 +181,10 @@ def round_view(round_: Round) -> RoundView:
         tables=tables,
         byes=byes,
         warnings=warnings,
-        started=sum(1 for t in tables if t.hands),
+        started=sum(1 for t in tables if t.hands or t.unconfirmed),
         players=players,
         late=[(name, t.number) for t in tables for name in t.missing],
+        confirm_hands=params.confirm_hands,
     )
 
 
@@ -476,6 +495,7 @@ LOG_ACTIONS = {
     "start": _("started"),
     "close": _("closed"),
     "correct": _("a hand corrected after the close"),
+    "confirm": _("a hand confirmed at its table"),
     "release": _("a table's link handed over"),
     "substitute": _("a substitute seated"),
     "finish": _("made final"),
@@ -509,6 +529,12 @@ def log_lines(log: list[dict], names: dict[str, str]) -> list[LogLine]:
         if line.get("absent"):
             absent = names.get(line["absent"], line["absent"])
             details.append(f"{absent} → {line.get('substitute')}")
+        if line.get("confirmed_by"):
+            details.append(
+                gettext("hand {number} saved by {saver}, confirmed by {name}").format(
+                    number=line.get("hand"), saver=line.get("saved_by"), name=line["confirmed_by"]
+                )
+            )
         if line.get("reason"):
             details.append(str(line["reason"]))
         lines.append(

@@ -18,6 +18,7 @@ from ledger.models import (
     EveningLog,
     EveningResult,
     Hand,
+    HandConfirmation,
     HandRevision,
     Posting,
     PostingSeat,
@@ -204,6 +205,47 @@ def _verify_tournaments(problems, club=None) -> None:
         for bye in round_.bye_rows.all():
             if bye.points != bye_points:
                 problems.append(f"{label}: the bye's points {bye.points} differ from {bye_points}")
+    _verify_confirmations(problems, events)
+
+
+def _verify_confirmations(problems, events) -> None:
+    """Every hand confirmed by a second player (issue 27) as its round's sealed log says it:
+    who saved it, who confirmed it and which revision. A confirmation is a row the seal does
+    not cover; its round's log entry is, so a hand marked confirmed (it then counts for the
+    target) or changed outside the ledger shows here."""
+    logged: dict[tuple, tuple] = {}
+    names: dict[int, str] = {}
+    rounds = Round.objects.filter(tournament__in=events).values_list(
+        "pk", "tournament__name", "number", "log"
+    )
+    for pk, tournament, number, log in rounds:
+        names[pk] = f"tournament {tournament} round {number}"
+        for line in log or []:
+            if isinstance(line, dict) and line.get("action") == "confirm":
+                key = (pk, line.get("table"), line.get("hand"))
+                logged[key] = (line.get("saved_by"), line.get("confirmed_by"), line.get("revision"))
+    stored: dict[tuple, tuple] = {}
+    rows = HandConfirmation.objects.filter(
+        hand__table__round_table__round__tournament__in=events
+    ).values_list(
+        "hand__table__round_table__round_id",
+        "hand__table__round_table__number",
+        "hand__number",
+        "saved_by",
+        "confirmed_by",
+        "revision",
+        "confirmed_at",
+    )
+    for round_id, table, hand, saved_by, confirmed_by, revision, at in rows:
+        if at is not None or confirmed_by or revision is not None:
+            stored[(round_id, table, hand)] = (saved_by, confirmed_by, revision)
+    for key in sorted(set(logged) | set(stored), key=str):
+        if logged.get(key) != stored.get(key):
+            round_id, table, hand = key
+            problems.append(
+                f"{names.get(round_id, round_id)} table {table} hand {hand}: its confirmation "
+                f"{stored.get(key)} differs from its round's log {logged.get(key)}"
+            )
 
 
 def _json(value):

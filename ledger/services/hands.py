@@ -43,6 +43,7 @@ def hand_record(
     number: int | None = None,
     version: int | None = None,
     begun_before_signal: bool = False,
+    saved_by: str | None = None,
     by=None,
 ) -> Hand:
     """Record one hand: validate it, settle it from the table's state and post its transfers.
@@ -50,8 +51,11 @@ def hand_record(
     A ``token`` already used returns the hand it recorded, so a retried or double-tapped
     submit records the hand once. ``number`` and ``version`` are what the form was previewed
     against (the hand's number, ``table_version``): a save whose slot another device took, or
-    whose table changed since the preview, is refused (StaleFormError). Raises HandError
-    (from the game) or LedgerError; nothing is written then.
+    whose table changed since the preview, is refused (StaleFormError). ``saved_by`` is
+    given for a hand saved on a round table's own link (the name of the player at the table
+    who saved it): when the tournament asks for confirmation (``confirm_hands``) the hand is
+    then to confirm (``tournament_hand_confirm``). Raises HandError (from the game) or
+    LedgerError; nothing is written then.
     """
     try:
         return _hand_record(
@@ -61,6 +65,7 @@ def hand_record(
             number=number,
             version=version,
             begun_before_signal=begun_before_signal,
+            saved_by=saved_by,
             by=by,
         )
     except IntegrityError as error:
@@ -74,7 +79,9 @@ def hand_record(
         return existing
 
 
-def _hand_record(*, table, record, token, number, version, begun_before_signal, by) -> Hand:
+def _hand_record(
+    *, table, record, token, number, version, begun_before_signal, saved_by, by
+) -> Hand:
     with writing():
         table = lock_table(table.pk)
         next_number, current_version, used = hand_slot(table.pk, token)
@@ -85,7 +92,7 @@ def _hand_record(*, table, record, token, number, version, begun_before_signal, 
             return existing
         check_writable(table)
         # A round table of a tournament: its target, its time, the hand begun before the signal.
-        begun_at = targets.check_hand_target(table, begun_before_signal=begun_before_signal)
+        admission = targets.admit_hand(table, begun_before_signal=begun_before_signal)
         if number is not None and number != next_number:
             raise StaleFormError(
                 _("Hand {number} has already been saved from another device").format(number=number),
@@ -100,6 +107,9 @@ def _hand_record(*, table, record, token, number, version, begun_before_signal, 
             )
         seats = Seat.objects.of_table(table.pk)
         names = [s.name for s in seats]
+        to_confirm = saved_by is not None and targets.check_link_save(
+            admission, table, saved_by, names
+        )
         game = get_game(table.game)
         data = {k: v for k, v in dict(record).items() if k != game.features.state_in}
         if "seats" in data and data["seats"] != names:
@@ -129,8 +139,10 @@ def _hand_record(*, table, record, token, number, version, begun_before_signal, 
         seals.seal_revision(revision)
         touched(hand_id=hand.pk)
         post_hand(ledger, hand, revision, stored, rates, state, by)
-        if begun_at is not None:
-            targets.note_begun_hand(begun_at, hand.number)
+        if admission.begun and admission.round_table is not None:
+            targets.note_begun_hand(admission.round_table, hand.number)
+        if to_confirm:
+            targets.note_saver(hand, str(saved_by))
     return hand
 
 

@@ -374,6 +374,9 @@ MATRIX = {
     "table_leave": (None, "scorekeeper"),
     "hand_new": ("scorekeeper", "scorekeeper"),
     "hand_preview": (None, "scorekeeper"),
+    # A hand saved on a round table's link, confirmed by a second player (issue 27); the
+    # world's table is no round table: the page sends to the table.
+    "hand_confirm": ("scorekeeper", "scorekeeper"),
     "hand": ("member", None),
     "hand_correct": ("scorekeeper", "scorekeeper"),
     "hand_correct_preview": (None, "scorekeeper"),
@@ -554,6 +557,7 @@ def kwargs_for(name, w, *, foreign=False):
         "table_leave": table.pk,
         "hand_new": table.pk,
         "hand_preview": table.pk,
+        "hand_confirm": table.pk,
         "hand": hand.pk,
         "hand_correct": hand.pk,
         "hand_correct_preview": hand.pk,

@@ -1,6 +1,7 @@
 """The admin: the rate card as validated fields, and a read-only window on the ledger."""
 
 import datetime
+import random
 import re
 
 import pytest
@@ -28,7 +29,7 @@ from ledger.selectors.verify import verify_ledger
 from ledger.services import federation as federation_services
 from ledger.services import tournaments
 from ledger.tests.factories import evening_e, make_club, make_member, make_season
-from ledger.tests.helpers import form_data
+from ledger.tests.helpers import form_data, next_random_record
 
 pytestmark = pytest.mark.django_db
 
@@ -162,6 +163,24 @@ def ledger_data():
     for name in ("Anna", "Bela", "Csaba", "Dora", "Ede", "Feri"):
         tournaments.entry_add_guest(tournament=cup, name=f"{name} H", club_name="Eger")
     tournaments.round_publish(round_=tournaments.round_draw(tournament=cup))
+    # A tournament played with opponent confirmation: a hand saved on its table's link.
+    checked = tournaments.tournament_create(
+        club=club,
+        name="Pokal",
+        date=datetime.date(2026, 11, 20),
+        game="slovenian_tarok",
+        tournament_format="sl_dp",
+        params={"confirm_hands": True},
+    )
+    for name in ("Ana", "Bor", "Cene"):
+        tournaments.entry_add_guest(tournament=checked, name=name, club_name="Bled")
+    played = tournaments.round_start(
+        round_=tournaments.round_publish(round_=tournaments.round_draw(tournament=checked))
+    )
+    table = played.round_tables.get().table
+    services.hand_record(
+        table=table, record=next_random_record(table, random.Random(1)), saved_by="Ana"
+    )
     federation = federation_services.federation_create(
         name="Dansk Tarokforbund", slug="dtf", game="danish_tarok", language="da"
     )
@@ -280,7 +299,7 @@ def test_evening_season_is_the_only_editable_field(client, superuser, ledger_dat
     """An evening's season can be set in the admin; its status and rate card cannot."""
     from ledger.models import Evening, Season
 
-    evening = Evening.objects.filter(status="open").get()
+    evening = Evening.objects.filter(status="open", kind=Evening.Kind.CLUB).get()
     other = Season.objects.create(
         club=ledger_data,
         name="2025/2026",

@@ -4,6 +4,7 @@ from django.urls import path
 
 from ledger.views import hands as hand_views
 from ledger.views import scoring as views
+from ledger.views import table_links as link_views
 
 urlpatterns = [
     path("evening/start/", views.evening_start, name="evening_start"),
@@ -16,6 +17,8 @@ urlpatterns = [
     path("table/<int:pk>/leave/", views.table_leave, name="table_leave"),
     path("table/<int:pk>/hand/new/", hand_views.hand_new, name="hand_new"),
     path("table/<int:pk>/hand/preview/", hand_views.hand_preview, name="hand_preview"),
+    # A hand saved on a round table's own link, confirmed there by a second player (issue 27).
+    path("table/<int:pk>/hand/confirm/", link_views.hand_confirm, name="hand_confirm"),
     path("hand/<int:pk>/", hand_views.hand_detail, name="hand"),
     path("hand/<int:pk>/correct/", hand_views.hand_correct, name="hand_correct"),
     path(

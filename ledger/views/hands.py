@@ -222,6 +222,9 @@ def hand_new(request, pk):
         context = _hand_form_context(
             request, table, seats=current, record=None, token=str(uuid.uuid4())
         )
+        if _link_confirms(request, context) and tournament_services.unconfirmed_hand(table.pk):
+            # The table's phone confirms its last hand before it enters another.
+            return redirect("hand_confirm", club=request.club.slug, pk=table.pk)
         return _entry_page(request, context)
 
     refused = _draft_refused(request)
@@ -237,9 +240,13 @@ def hand_new(request, pk):
             token=request.POST.get("token") or str(uuid.uuid4()),
             errors=form_errors(form),
         )
+        _link_confirms(request, context)
         return _refused(request, context, form_page="ledger/hand_form.html")
     record = form.cleaned_data["record"]
     token = form.cleaned_data["token"] or None
+    # Saved on the table's own link: who of the table saved it (a hand to confirm, when the
+    # tournament asks for it; the service decides).
+    saved_by = request.POST.get("saved_by", "") if request.table_grants is not None else None
     try:
         hand = services.hand_record(
             table=table,
@@ -248,6 +255,7 @@ def hand_new(request, pk):
             number=form.cleaned_data["number"],
             version=form.cleaned_data["version"],
             begun_before_signal=form.cleaned_data["begun_before_signal"],
+            saved_by=saved_by,
             by=actor(request, table),
         )
     except (HandError, LedgerError) as error:
@@ -262,9 +270,29 @@ def hand_new(request, pk):
             token=token or str(uuid.uuid4()),
             errors=errors_by_section(error, table.game),
         )
+        _link_confirms(request, context)
         return _refused(request, context, form_page="ledger/hand_form.html")
     messages.success(request, gettext("Hand {number} is saved.").format(number=hand.number))
+    if saved_by is not None:
+        waiting = tournament_services.unconfirmed_hand(table.pk)
+        if waiting is not None and waiting.pk == hand.pk:
+            url = reverse("hand_confirm", kwargs={"club": request.club.slug, "pk": table.pk})
+            return _saved(request, url, number=hand.number)
     return _saved(request, table_url, number=hand.number)
+
+
+def _link_confirms(request, context) -> bool:
+    """Return whether a hand entered on this round table's own link waits for a second
+    player's confirmation (its tournament's ``confirm_hands``); if so the form asks who of the
+    table saves it (``savers`` in ``context``)."""
+    strip = context.get("round_strip")
+    if request.table_grants is None or strip is None:
+        return False
+    if not tournament_services.tournament_params(strip.tournament).confirm_hands:
+        return False
+    context["savers"] = context["seats"]
+    context["saved_by"] = request.POST.get("saved_by", "")
+    return True
 
 
 @club_role(SCOREKEEPER, table_link=True)

@@ -1,5 +1,6 @@
 """A round table's own link for one phone (issue 21 part 4): the table cards with their QR
-codes, the link that opens the table's entry screen, the players it reports missing."""
+codes, the link that opens the table's entry screen, the players it reports missing, and the
+confirmation of a hand saved there by a second player (issue 27, ``confirm_hands``)."""
 
 from __future__ import annotations
 
@@ -13,17 +14,21 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from ledger import reports
-from ledger.models import Club, Member, Round, RoundTable, Table
+from ledger import reports, selectors
+from ledger.games.errors import HandError
+from ledger.games.registry import get_game, get_web
+from ledger.models import Club, Hand, Member, Round, RoundTable, Table
 from ledger.selectors import round_tables as table_reads
 from ledger.selectors import tournaments as reads
 from ledger.services import tournaments as service
 from ledger.services.errors import LedgerError
+from ledger.views.scoring import SCOREKEEPER, round_context, table_of
 from ledger.views.tournament_sheets import pdf_response
 from ledger.views.tournaments import ADMIN, round_of, to_round
 from ledger.web.http import found
-from ledger.web.permissions import ROLE_RANK, TABLE_LINKS, club_role, role_of
+from ledger.web.permissions import ROLE_RANK, TABLE_LINKS, actor, club_role, role_of
 from ledger.web.qr import qr_svg
+from ledger.web.refusals import log_refusal
 
 logger = logging.getLogger(__name__)
 
@@ -134,3 +139,93 @@ def table_link_missing(request, club, token):
     if rt.table_id is None:
         return redirect(link)
     return redirect("table", club=club_obj.slug, pk=rt.table_id)
+
+
+# --- a hand to confirm (issue 27) -------------------------------------------------------------
+
+
+def _whole_number(text) -> int | None:
+    return int(text) if str(text or "").isdigit() else None
+
+
+@club_role(SCOREKEEPER, table_link=True)
+def hand_confirm(request, pk):
+    """The table's phone after a hand saved there while the tournament asks for confirmation
+    (``confirm_hands``): the hand's result in the preview's words and the hand's players; a
+    second player, not the one who saved it, picks his name and confirms it. Until then the
+    hand does not count for the table's target and the phone saves no other hand."""
+    table = table_of(request, pk)
+    if request.method == "POST":
+        return _confirm_post(request, table)
+    hand = service.unconfirmed_hand(table.pk)
+    context = round_context(table)
+    if context["round_strip"] is None or hand is None:
+        # Nothing waits (confirmed meanwhile, voided, or no round table): the screen says so.
+        context.update({"table": table, "evening": table.evening, "hand": None})
+        return render(request, "ledger/tournaments/confirm.html", context)
+    return _confirm_page(request, table, hand, context)
+
+
+def _confirm_post(request, table: Table):
+    # The hand the screen showed, even if it was confirmed or voided since (the service says
+    # so); only a hand of this table.
+    hand_id = _whole_number(request.POST.get("hand"))
+    hand = Hand.objects.filter(table=table, pk=hand_id).first() if hand_id else None
+    tokens = list(RoundTable.objects.filter(table_id=table.pk).values_list("token", flat=True))
+    if hand is None or not tokens:
+        return redirect("table", club=request.club.slug, pk=table.pk)
+    try:
+        service.tournament_hand_confirm(
+            hand=hand,
+            revision=_whole_number(request.POST.get("revision")),
+            confirmed_by=request.POST.get("confirmed_by", ""),
+            by=actor(request, table),
+        )
+    except LedgerError as error:
+        log_refusal(request, error, table=table.pk, hand=hand.pk)
+        context = round_context(table)
+        context["error"] = {"field": error.field, "message": str(error.message)}
+        return _confirm_page(request, table, hand, context, status=422)
+    messages.success(request, gettext("Hand {number} is confirmed.").format(number=hand.number))
+    # Back through the table's link: the next hand's entry, or the table once it is done.
+    if tokens[0]:
+        return redirect(_link_path(request.club, tokens[0]))
+    return redirect("table", club=request.club.slug, pk=table.pk)
+
+
+def _confirm_page(request, table: Table, hand: Hand, context: dict, *, status: int = 200):
+    """Render the confirmation screen of ``hand``: its result in the entry preview's words
+    (settled again from the state before it, writing nothing) and the players to choose."""
+    confirmation = getattr(hand, "confirmation", None)
+    saver = confirmation.saved_by if confirmation is not None else ""
+    seats = list(hand.record.get("seats", []))
+    posting = selectors.live_hand_postings(table.pk).get(hand.pk)
+    state = posting.state_before if posting is not None and posting.state_before else {}
+    game = get_game(table.game)
+    pools = state
+    if not selectors.state_is_pools(game):
+        pools = selectors.pools_before_hand(table.pk, hand, game.features.pool_codes)
+    try:
+        preview = selectors.settle_preview(
+            table=table, record=hand.record, seats=seats, state=state, pools=pools
+        )
+    except (HandError, LedgerError):  # a hand already voided: its words only
+        preview = None
+    latest = hand.revisions.order_by("-number").values_list("number", flat=True).first()
+    chosen = request.POST.get("confirmed_by", "") if request.method == "POST" else ""
+    context.update(
+        {
+            "table": table,
+            "evening": table.evening,
+            "hand": hand,
+            "revision": latest,
+            "saver": saver,
+            "players": [
+                {"name": name, "saver": name == saver, "chosen": name == chosen} for name in seats
+            ],
+            "preview": preview,
+            "record": get_web(table.game).record_lines(hand.record),
+            "confirmed": confirmation is not None and confirmation.confirmed_at is not None,
+        }
+    )
+    return render(request, "ledger/tournaments/confirm.html", context, status=status)

@@ -7,6 +7,7 @@ correct, in rooms of their own:
 - ``play``: start a round (every table opened) and close it (every table closed, results
   written), each in one transaction;
 - ``links``: the table's own link for one phone, late players, substitutes;
+- ``confirmations``: a hand saved on a table's own link confirmed by a second player;
 - ``corrections``: a hand corrected after its round closed, and what follows recomputed;
 - ``results`` and ``state``: a table's result and the engine's view of the stored tournament,
   which the rooms and the selectors read; ``common``: the locks, the log, the refusals.
@@ -40,8 +41,10 @@ from ledger.services.targets import (
     hands_played,
     note_begun_hand,
     tournament_params,
+    unconfirmed_hand,
 )
 from ledger.services.tournaments.common import MAX_IMPORT_LINES, REFUSED_CODES, points_of
+from ledger.services.tournaments.confirmations import tournament_hand_confirm
 from ledger.services.tournaments.corrections import (
     CORRECTION_MINUTES_AFTER_LAST,
     correction_period_over,
@@ -140,7 +143,9 @@ __all__ = [
     "tournament_cancel",
     "tournament_create",
     "tournament_finish",
+    "tournament_hand_confirm",
     "tournament_hand_correct",
     "tournament_params",
     "tournament_reopen",
+    "unconfirmed_hand",
 ]

@@ -15,7 +15,7 @@ from ledger.models import Member, Round, RoundTable
 from ledger.services import tables as table_services
 from ledger.services.errors import LedgerError
 from ledger.services.ledger import writing
-from ledger.services.targets import hands_played
+from ledger.services.targets import hands_entered
 from ledger.services.tournaments.common import lock_round, log_act
 from ledger.services.tournaments.entries import guest_member
 from ledger.tournaments.web import LINK_AUTHOR
@@ -135,7 +135,8 @@ def round_substitute(
             absent: {
                 "member": member.pk,
                 "name": member.name,
-                "at_hand": hands_played(rt.table_id),
+                # Every hand entered before him, a hand still to confirm included.
+                "at_hand": hands_entered(rt.table_id),
                 "by": getattr(by, "username", None),
                 "at": timezone.now().isoformat(timespec="seconds"),
             },

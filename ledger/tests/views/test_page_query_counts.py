@@ -45,6 +45,9 @@ QUERIES = {
     "hand": 9,  # + is it a round table (its number and strip)
     "hand_correct": 10,  # + is it a round table (the round's strip)
     "hand_new": 10,  # + is it a round table (the round's strip)
+    # The world's table is no round table: the hand waiting (none) and the round's strip
+    # (none); the page says nothing waits.
+    "hand_confirm": 6,
     "member_season": 8,
     "member_season_pdf": 15,
     "my_page": 11,  # + the member's running tournament entries

@@ -253,6 +253,8 @@ class Params:
     at_signal: str = "finish"
     entry_grace_min: int = 10
     min_hands: int | None = None
+    # A hand saved on a round table's own link counts once a second player confirms it.
+    confirm_hands: bool = False
 
     def target_for(self, size: int) -> int | None:
         """Return the hands target of a table of ``size`` seats, or None when it has none."""
@@ -327,6 +329,11 @@ def read_params(problems: Problems, path: str, format_code: str, data) -> Params
                 changes[key] = value
             else:
                 problems.add(where, _("club_apart must be true or false"))
+        elif key == "confirm_hands":
+            if isinstance(value, bool):
+                changes[key] = value
+            else:
+                problems.add(where, _("confirm_hands must be true or false"))
         elif key == "at_signal":
             if value in AT_SIGNAL_CHOICES:
                 changes[key] = value
