@@ -10,7 +10,7 @@ class LedgerConfig(AppConfig):
 
     def ready(self):
         from ledger import checks, db  # noqa: F401  (system checks; the SQLite guard function)
-        from ledger.web import locale, tables2_speed  # noqa: F401  (locale: its log-in signal)
+        from ledger.web import locale, sessions, tables2_speed  # noqa: F401  (log-in signals)
 
         tables2_speed.install()
         post_migrate.connect(create_cache_table, sender=self)
