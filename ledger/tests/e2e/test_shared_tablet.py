@@ -255,6 +255,29 @@ def test_kept_pages_are_per_user_when_the_next_logs_in_over_the_last(profile, li
     page.context.set_offline(False)
 
 
+def test_back_online_the_log_out_is_the_first_request_of_the_page(profile, live_server):
+    """Anna logs out without a network on the table screen, which polls every 5 s: while the
+    log-out waits the page asks the server for nothing, and when the network is back the
+    log-out is the first request it makes."""
+    table, members = make_table()
+    page = profile
+    log_in(page, members["Anna"])
+    page.goto(url("table", pk=table.pk))
+    expect(page.locator("#table-live")).to_be_visible()
+    page.context.set_offline(True)
+    page.locator("#logout-button").click()
+    expect(page.locator("#logged-out-offline")).to_be_visible()
+    asked: list[str] = []
+    page.on(
+        "request",
+        lambda r: asked.append(f"{r.method} {r.url}") if "/static/" not in r.url else None,
+    )
+    page.context.set_offline(False)
+    page.wait_for_url(f"{live_server.url}/")
+    assert asked[0] == f"POST {live_server.url}/logout/"
+    assert not any("/table/" in a for a in asked)
+
+
 def session_alive(key: str) -> bool:
     return Session.objects.filter(session_key=key).exists()
 
