@@ -12,6 +12,8 @@ Two ways a log-in outlived its user on a shared tablet:
   bar. The first request that carries it ends that session here, before its view runs, and
   the answer deletes the cookie. A cookie naming another session (already ended) is only
   deleted. The log-out the script posts when the network is back finds the session gone.
+  (A log-out with a network sets the cookie too, before posting: should that post be lost,
+  the next request ends the session all the same.)
 - He left without logging out: a session unused for the idle time of his clubs (the
   shortest of them, ``Club.idle_minutes``, read at log-in into the session with the time of
   the log-in) ends at its next request.
@@ -20,8 +22,8 @@ When was a session last used, without a write a request: the session keeps the t
 log-in, and the signed cookie ``tarokclub_seen`` the time of its last request, renewed by an
 answer at most once a minute (a cookie, not a query). The cookie is signed for that session
 only: it cannot be made or moved to another session, and a browser that drops it loses time
-(its session ends sooner), never gains it. So a session ends between its idle time and a
-minute after its last request... plus the minute the cookie was last renewed early.
+(its session ends sooner), never gains it. The time kept is at most a minute before the
+session's real last request: a session ends after its idle time, counted from then.
 
 A session ended here is answered as a visitor's request: a page of a club sends him to the
 log-in (the idle one with a message saying why), a public page is shown as to anyone. A
