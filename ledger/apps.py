@@ -12,7 +12,7 @@ class LedgerConfig(AppConfig):
         from ledger import checks, db  # noqa: F401  (system checks; the SQLite guard function)
         from ledger.games.registry import tournament_catalogue
         from ledger.tournaments.engine import use_games
-        from ledger.web import locale, tables2_speed  # noqa: F401  (locale: its log-in signal)
+        from ledger.web import locale, sessions, tables2_speed  # noqa: F401  (log-in signals)
 
         tables2_speed.install()
         use_games(tournament_catalogue)  # the registered games' table sizes and formats

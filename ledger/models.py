@@ -143,6 +143,13 @@ def validate_member_name(value: str) -> None:
         )
 
 
+# A log-in unused for its club's ``idle_minutes`` ends (``ledger.web.sessions``): a club
+# evening by default, from five minutes to a week.
+IDLE_MINUTES_DEFAULT = 240
+IDLE_MINUTES_MIN = 5
+IDLE_MINUTES_MAX = 7 * 24 * 60
+
+
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=100)
     slug = models.SlugField(_("short name"), unique=True)
@@ -192,6 +199,16 @@ class Club(models.Model):
         help_text=_(
             "Only with the results public: show the money too (each member's amount won or "
             "lost); without it the public pages show names and points only."
+        ),
+    )
+    idle_minutes = models.PositiveIntegerField(
+        _("log out after minutes unused"),
+        default=IDLE_MINUTES_DEFAULT,
+        validators=[MinValueValidator(IDLE_MINUTES_MIN), MaxValueValidator(IDLE_MINUTES_MAX)],
+        help_text=_(
+            "A log-in not used for this long ends by itself, on the club's tablet as on a "
+            "member's phone: the next person finds nothing of the last one. From 5 minutes to "
+            "7 days (10080 minutes); 240 is a club evening."
         ),
     )
 

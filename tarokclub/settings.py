@@ -113,6 +113,9 @@ MIDDLEWARE = [
     # club's on its pages, then the browser's, then Danish; and the club's time zone.
     "ledger.web.locale.ClubLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Before any view: ends the session of a log-out made without a network and of a log-in
+    # unused for its club's idle time (its message needs the messages above).
+    "ledger.web.sessions.SessionEndMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

@@ -9,7 +9,7 @@ The read functions are importable from here (``selectors.standings_for_season``)
 """
 
 from ledger.selectors.jetons import evening_jetons
-from ledger.selectors.me import last_hands, season_rank, tonight, user_languages
+from ledger.selectors.me import last_hands, season_rank, tonight, user_idle_minutes, user_languages
 from ledger.selectors.preview import settle_preview, transfer_summary
 from ledger.selectors.public import (
     closed_evenings,
@@ -99,5 +99,6 @@ __all__ = [
     "table_state_data",
     "tonight",
     "transfer_summary",
+    "user_idle_minutes",
     "user_languages",
 ]

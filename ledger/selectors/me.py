@@ -8,9 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Sum
+from django.db.models import Min, Sum
 
-from ledger.models import Account, AccountBalance, Evening, Member, Profile, Season, Seat
+from ledger.models import (
+    IDLE_MINUTES_DEFAULT,
+    Account,
+    AccountBalance,
+    Evening,
+    Member,
+    Profile,
+    Season,
+    Seat,
+)
 from ledger.selectors.ranking import ranked
 from ledger.selectors.season import member_hands
 
@@ -101,6 +110,17 @@ def last_hands(*, season: Season, member: Member, count: int = 10) -> list:
             "-evening_date", "-table_number", "-hand_number"
         )[:count]
     )
+
+
+def user_idle_minutes(*, user_id) -> int:
+    """Return the minutes after which a log-in of the user ends unused: the shortest idle time
+    of the clubs where he is an active member (a tablet of any of them may be the one he
+    leaves), else the default (``IDLE_MINUTES_DEFAULT``; a superuser without a club). One
+    query."""
+    shortest = Member.objects.filter(user_id=user_id, active=True).aggregate(
+        shortest=Min("club__idle_minutes")
+    )["shortest"]
+    return shortest or IDLE_MINUTES_DEFAULT
 
 
 def user_languages(*, user) -> list[str]:

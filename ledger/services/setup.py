@@ -182,14 +182,15 @@ CLUB_SETTINGS = (
     "starting_jetons",
     "publish_results",
     "publish_money",
+    "idle_minutes",
 )
 
 
 @transaction.atomic
 def club_update(*, club: Club, **fields) -> Club:
     """Change the club's own settings (name, price per point, currency, language, time zone,
-    starting jetons, whether its results and their money are public); a language or currency
-    not offered is refused naming the field."""
+    starting jetons, whether its results and their money are public, the minutes after which
+    an unused log-in ends); a language or currency not offered is refused naming the field."""
     for key, value in fields.items():
         if key not in CLUB_SETTINGS:
             raise ValueError(key)

@@ -61,6 +61,12 @@ def session_key(request) -> str:
     key = getattr(getattr(request, "session", None), "session_key", None)
     if not key or not (request.user.is_authenticated or getattr(request, "table_grants", None)):
         return ""
+    return session_tag(key)
+
+
+def session_tag(key: str) -> str:
+    """Return the identifier of the session of Django key ``key`` (an HMAC: it tells nothing
+    of the key)."""
     return salted_hmac(SESSION_SALT, key, algorithm="sha256").hexdigest()[:32]
 
 

@@ -10,6 +10,9 @@
  * tablet's current user are shown: the user of the last page the tablet showed, written by
  * every page (static/ledger/tablet.js) and by every entry screen fetched here; "" after a
  * log-out. Log-out drops every kept page (and the server's Clear-Site-Data drops the rest).
+ * While a log-out is pending (the cookie "tarokclub_logout", set by static/ledger/tablet.js
+ * before anything else) no kept page is served at all; every request this worker passes to
+ * the network carries that cookie, and the server ends the session before answering it.
  */
 "use strict";
 
@@ -18,6 +21,7 @@ var PAGES = "tarokclub-pages-v2-";
 var META = "tarokclub-meta-v2";
 var USER_URL = "/__tarokclub/tablet-user";
 var USER_HEADER = "X-Tarokclub-User";
+var LOGOUT_COOKIE = "tarokclub_logout";
 
 self.addEventListener("install", function () { self.skipWaiting(); });
 
@@ -55,10 +59,18 @@ function keepEntry(request, response) {
   }).then(function (cache) { return cache.put(request, copy); });
 }
 
+function logoutPending() {
+  // The worker's own view of the cookies, where the browser offers one (Chromium).
+  if (!self.cookieStore) return Promise.resolve(false);
+  return self.cookieStore.get(LOGOUT_COOKIE).then(function (cookie) { return !!cookie; })
+    .catch(function () { return false; });
+}
+
 function keptEntry(request) {
-  // Only the current user's copy, and only if it says it is his.
-  return currentUser().then(function (user) {
-    if (!user) return null;
+  // Only the current user's copy, only if it says it is his, never while a log-out is pending.
+  return Promise.all([currentUser(), logoutPending()]).then(function (found) {
+    var user = found[0];
+    if (!user || found[1]) return null;
     return caches.open(PAGES + user).then(function (cache) {
       return cache.match(request, { ignoreVary: true });
     }).then(function (kept) {

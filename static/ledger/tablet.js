@@ -19,6 +19,12 @@
  * nothing of his, and the log-out is posted as soon as the network is back; a page of his
  * that opens before that (the tablet restarted) is hidden and logs him out first.
  *
+ * Either way the cookie "tarokclub_logout" (his session's identifier) is set first: the
+ * server ends that session on the first request that carries it, whatever makes it (the
+ * next page loaded before any script runs, another tab, the service worker, a download), so
+ * a closed tab or a restarted tablet cannot leave his session alive. Meanwhile this page
+ * sends no htmx request.
+ *
  * One global: window.TarokTablet = { user, session, draftPrefix, pagesCache, drafts(),
  * loggingOut }.
  */
@@ -27,6 +33,10 @@
 
   var DRAFT_PREFIX = "tarokclub:hand-draft:";
   var LOGOUT_KEY = "tarokclub:logout-pending";
+  // The log-out's cookie (ledger/web/sessions.py): the first request of this browser that
+  // carries it, whoever makes it, ends the session it names before anything is served.
+  var LOGOUT_COOKIE = "tarokclub_logout";
+  var LOGOUT_COOKIE_DAYS = 30;
   var PAGES = "tarokclub-pages-v2-";
   var META = "tarokclub-meta-v2";
   var USER_URL = "/__tarokclub/tablet-user";
@@ -95,6 +105,21 @@
     document.dispatchEvent(new CustomEvent("tarokclub:logout"));
   }
 
+  function markLogout() {
+    // Set before anything is posted: whatever request reaches the server first (the log-out,
+    // a poll, another tab, the next page loaded after the tablet restarted) ends the session.
+    if (!session) return;
+    document.cookie = LOGOUT_COOKIE + "=" + session + "; path=/; max-age=" +
+      (LOGOUT_COOKIE_DAYS * 24 * 3600) + "; samesite=lax" +
+      (window.location.protocol === "https:" ? "; secure" : "");
+  }
+
+  // While a log-out is on its way no poll or swap of this page asks the server for anything
+  // (htmx cancels a request whose htmx:beforeRequest is cancelled).
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (TarokTablet.loggingOut) event.preventDefault();
+  });
+
   function logoutForm() { return document.querySelector("form[data-logout]"); }
 
   function post(form, deferred) {
@@ -140,6 +165,7 @@
   }
 
   function logOutOffline(form) {
+    markLogout();
     stopEntry();
     var store = storage();
     var held = false;
@@ -175,6 +201,7 @@
       var text = warning ? warning.content.textContent.trim() : "";
       if (text && !window.confirm(text)) return;
     }
+    markLogout();
     stopEntry();
     clearAll().then(function () { post(form, false); });
   });
@@ -200,6 +227,7 @@
     // He logged out on this tablet without a network: nothing of his is shown, and the
     // log-out is sent now (or when the network is back).
     TarokTablet.loggingOut = true;
+    markLogout();
     root.classList.add("tablet-logging-out");
     var finish = function () {
       var form = logoutForm();

@@ -9,8 +9,11 @@ confirms it.
 from __future__ import annotations
 
 import datetime
+import time
 
 import pytest
+from django.contrib.sessions.backends.db import SessionStore
+from django.contrib.sessions.models import Session
 from django.urls import reverse
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
@@ -20,6 +23,7 @@ from ledger.models import Hand, HandRevision, Member
 from ledger.tests import factories
 from ledger.tests.e2e.conftest import screenshot, wait_until_kept, watch_csp
 from ledger.tests.e2e.test_tablet import DanishScreen
+from ledger.web.sessions import SEEN_COOKIE, SEEN_KEY
 from ledger.web.tablet import user_key
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -249,3 +253,101 @@ def test_kept_pages_are_per_user_when_the_next_logs_in_over_the_last(profile, li
         "content", user_key(members["Bo"].user)
     )
     page.context.set_offline(False)
+
+
+def test_back_online_the_log_out_is_the_first_request_of_the_page(profile, live_server):
+    """Anna logs out without a network on the table screen, which polls every 5 s: while the
+    log-out waits the page asks the server for nothing, and when the network is back the
+    log-out is the first request it makes."""
+    table, members = make_table()
+    page = profile
+    log_in(page, members["Anna"])
+    page.goto(url("table", pk=table.pk))
+    expect(page.locator("#table-live")).to_be_visible()
+    page.context.set_offline(True)
+    page.locator("#logout-button").click()
+    expect(page.locator("#logged-out-offline")).to_be_visible()
+    asked: list[str] = []
+    page.on(
+        "request",
+        lambda r: asked.append(f"{r.method} {r.url}") if "/static/" not in r.url else None,
+    )
+    page.context.set_offline(False)
+    page.wait_for_url(f"{live_server.url}/")
+    assert asked[0] == f"POST {live_server.url}/logout/"
+    assert not any("/table/" in a for a in asked)
+
+
+def session_alive(key: str) -> bool:
+    return Session.objects.filter(session_key=key).exists()
+
+
+def test_a_log_out_without_a_network_ends_the_session_though_its_tab_was_closed(
+    profile, live_server
+):
+    """The probe of issue 29: Anna logs out while the network is down and closes the tab
+    before it is back; the next person opens the browser and goes straight for her table's
+    state.json and the standings CSV. The first request ends her session before anything is
+    served; Bo then logs in and reaches nothing of hers. Then Bo leaves the tablet: a log-in
+    unused for the club's idle time ends, and the next page says why."""
+    table, members = make_table()
+    anna, bo = members["Anna"], members["Bo"]
+    page = profile
+    context = page.context
+    log_in(page, anna)
+    page.goto(url("table", pk=table.pk))
+    expect(page.locator("#table-live")).to_be_visible()
+    (cookie,) = [c for c in context.cookies() if c["name"] == "sessionid"]
+    anna_session = cookie["value"]
+
+    context.set_offline(True)
+    page.locator("#logout-button").click()
+    expect(page.locator("#logged-out-offline")).to_be_visible()
+    marks = [c for c in context.cookies() if c["name"] == "tarokclub_logout"]
+    assert [c["value"] for c in marks] == [page.evaluate("TarokTablet.session")]
+    screenshot(page, "shared-logged-out-offline-table")
+    page.close()  # the tab is closed before the network is back: the log-out was never posted
+    assert session_alive(anna_session)
+
+    context.set_offline(False)
+    nxt = context.new_page()
+    nxt.viewport_name = "1280x800"
+    # The next person types Anna's table's state.json: refused, and her session is gone.
+    state = nxt.goto(url("table_state", pk=table.pk))
+    assert state.status == 401
+    assert state.json()["error"] == "logged_out"
+    assert not session_alive(anna_session)
+    assert [c for c in context.cookies() if c["name"] == "tarokclub_logout"] == []
+    # The standings CSV, and her old session's cookie itself, reach the log-in only.
+    csv = nxt.request.get(url("standings") + "?_export=csv", max_redirects=0)
+    assert csv.status == 302 and "/login/" in csv.headers["location"]
+    stolen = nxt.request.get(
+        url("table_state", pk=table.pk),
+        headers={"Cookie": f"sessionid={anna_session}"},
+        max_redirects=0,
+    )
+    assert stolen.status == 302 and "/login/" in stolen.headers["location"]
+
+    # Bo logs in: the tablet is his, nothing of Anna's is there.
+    log_in(nxt, bo)
+    nxt.goto(url("table", pk=table.pk))
+    expect(nxt.locator("#logout-button")).to_contain_text(bo.user.username)
+    assert anna.user.username not in nxt.content()
+    assert nxt.evaluate("localStorage.getItem('tarokclub:logout-pending')") is None
+    assert nxt.evaluate(DRAFTS) == []
+    assert all(user_key(anna.user) not in name for name in nxt.evaluate(PAGE_CACHES))
+    screenshot(nxt, "shared-next-user-after-offline-log-out")
+
+    # Bo leaves the tablet unused for the club's idle time (his session is moved back, not
+    # waited for): his next page is the log-in, saying why, and his session is gone.
+    (cookie,) = [c for c in context.cookies() if c["name"] == "sessionid"]
+    bo_session = SessionStore(session_key=cookie["value"])
+    bo_session[SEEN_KEY] = int(time.time()) - 241 * 60
+    bo_session.save()
+    context.clear_cookies(name=SEEN_COOKIE)
+    nxt.goto(url("standings"))
+    nxt.wait_for_url("**/login/**")
+    expect(nxt.locator(".messages")).to_contain_text("240")
+    expect(nxt.locator("#logout-button")).to_have_count(0)
+    assert not session_alive(cookie["value"])
+    screenshot(nxt, "shared-idle-log-in")

@@ -248,6 +248,7 @@ def test_the_club_admin_publishes_the_results_on_the_settings_screen():
         "language": "da",
         "time_zone": "Europe/Copenhagen",
         "starting_jetons": "500",
+        "idle_minutes": "240",
         "publish_results": "on",
     }
     assert client.post(url, data).status_code == 302

@@ -370,6 +370,7 @@ def test_club_settings(club_admin):
             "language": "sl",
             "time_zone": "Europe/Ljubljana",
             "starting_jetons": "800",
+            "idle_minutes": "240",
         },
     )
     assert response.status_code == 302
@@ -395,6 +396,7 @@ def test_club_settings_refuse_a_language_or_currency_not_offered(club_admin, key
         "language": "sl",
         "time_zone": "Europe/Ljubljana",
         "starting_jetons": "800",
+        "idle_minutes": "240",
         key: value,
     }
     response = client.post(url("setup_settings"), data)
@@ -583,7 +585,7 @@ def test_the_settings_show_the_price_as_money_is_written(club_admin):
     assert re.search(r'<input type="text" name="price_per_point" value="0,25"[^>]*>', html)
     assert 'inputmode="decimal"' in html
     data = {"name": "Alpha", "price_per_point": "0,50", "currency": "DKK", "language": "da"}
-    data.update(time_zone="Europe/Copenhagen", starting_jetons="500")
+    data.update(time_zone="Europe/Copenhagen", starting_jetons="500", idle_minutes="240")
     assert client.post(url("setup_settings"), data).status_code == 302
     club.refresh_from_db()
     assert club.price_per_point == Decimal("0.5")
