@@ -182,6 +182,7 @@ CLUB_SETTINGS = (
     "starting_jetons",
     "publish_results",
     "publish_money",
+    "members_may_erase",
 )
 
 

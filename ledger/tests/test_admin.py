@@ -176,6 +176,11 @@ def ledger_data():
         rule={"source": "placement", "scale": {"kind": "linear"}},
         events=[(dm, "1")],
     )
+    # A member who left, erased (the club log's row).
+    from ledger.services.privacy import member_erase
+
+    eraser = get_user_model().objects.create_superuser("eraser", password="x-very-secret-9")
+    member_erase(member=make_member(club, "Erik"), by=eraser)
     return club
 
 

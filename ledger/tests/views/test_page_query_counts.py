@@ -43,9 +43,13 @@ QUERIES = {
     "hand": 9,  # + is it a round table (its number and strip)
     "hand_correct": 10,  # + is it a round table (the round's strip)
     "hand_new": 10,  # + is it a round table (the round's strip)
-    "member_season": 8,
-    "member_season_pdf": 15,
+    "member_season": 9,  # + the erased members seated in the season (their labels)
+    "member_season_pdf": 16,  # + the same
     "my_page": 11,  # + the member's running tournament entries
+    # His own data: memberships, profile, tables, hands, results, entries, round results,
+    # the club log, evening log, hand revisions and federation log he wrote.
+    "my_data": 14,
+    "my_data_pdf": 14,
     "setup_invitations": 4,
     "setup_invitations_pdf": 4,
     "setup_members": 5,
