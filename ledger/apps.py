@@ -10,7 +10,9 @@ class LedgerConfig(AppConfig):
 
     def ready(self):
         from ledger import checks, db  # noqa: F401  (system checks; the SQLite guard function)
-        from ledger.web import locale, tables2_speed  # noqa: F401  (locale: its log-in signal)
+
+        # locale and text_size: their log-in signals
+        from ledger.web import locale, tables2_speed, text_size  # noqa: F401
 
         tables2_speed.install()
         post_migrate.connect(create_cache_table, sender=self)

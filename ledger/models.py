@@ -1144,8 +1144,13 @@ class Invitation(models.Model):
         return f"{self.member} {self.created:%Y-%m-%d}"
 
 
+# The reader's text size (``Profile.text_size``): a class on every page's <html>
+# (``text-large``, ``text-larger``; static/ledger/site.css).
+TEXT_SIZE_CHOICES = [("normal", _("normal")), ("large", _("large")), ("larger", _("larger"))]
+
+
 class Profile(models.Model):
-    """A user's own settings, whatever his clubs: today his language.
+    """A user's own settings, whatever his clubs: his language and his text size.
 
     ``language`` is the one he chose in the language switch ('' for none): it wins over his
     clubs' languages and his browser's. One no longer offered is ignored (``ledger.web.locale``).
@@ -1159,6 +1164,9 @@ class Profile(models.Model):
     )
     language = models.CharField(
         _("language"), max_length=8, choices=language_choices, blank=True, default=""
+    )
+    text_size = models.CharField(
+        _("text size"), max_length=8, choices=TEXT_SIZE_CHOICES, default="normal"
     )
 
     class Meta:

@@ -236,6 +236,17 @@ def user_language_set(*, user, language: str) -> Profile:
     return profile
 
 
+@transaction.atomic
+def user_text_size_set(*, user, text_size: str) -> Profile:
+    """Store the user's text size (``normal``, ``large``, ``larger``) on his ``Profile``; one
+    not offered is refused naming ``text_size``."""
+    profile, _created = Profile.objects.get_or_create(user=user)
+    profile.text_size = text_size
+    profile.full_clean()
+    profile.save(update_fields=["text_size"])
+    return profile
+
+
 def username_free(username: str, *, except_user=None) -> bool:
     users = get_user_model().objects.filter(username__iexact=username)
     if except_user is not None:
