@@ -239,6 +239,16 @@ def erased_seat_names(*, season) -> dict[tuple[int, str], str]:
     }
 
 
+def erased_names(*, table_id: int) -> dict[str, str]:
+    """Return name as seated -> label of every erased member seated at the table (one
+    query)."""
+    return dict(
+        Seat.objects.filter(table_id=table_id, member__erased_at__isnull=False).values_list(
+            "name", "member__name"
+        )
+    )
+
+
 def shown(value, names: dict[str, str]):
     """Return ``value`` (a hand record or outcome: dicts, lists, strings) with every string
     that is a key of ``names`` (an erased member's name as seated) replaced by its label."""

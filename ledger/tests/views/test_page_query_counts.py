@@ -40,7 +40,8 @@ QUERIES = {
     "evening_sheet_pdf": 19,  # + the club's chain head, printed beside the signatures
     "evening_treasury": 17,
     "evening_wall": 8,
-    "hand": 9,  # + is it a round table (its number and strip)
+    # + is it a round table (its number and strip); + its erased members' seats (labels)
+    "hand": 10,
     "hand_correct": 10,  # + is it a round table (the round's strip)
     "hand_new": 10,  # + is it a round table (the round's strip)
     "member_season": 9,  # + the erased members seated in the season (their labels)

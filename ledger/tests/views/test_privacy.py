@@ -11,10 +11,11 @@ from django.test import Client
 from django.urls import reverse
 
 from ledger import services
-from ledger.models import ClubLog, Member
+from ledger.models import ClubLog, Hand, Member, Table
 from ledger.selectors.verify import verify_ledger
 from ledger.services.privacy import member_erase
 from ledger.tests.factories import evening_e, make_club, make_member, make_season
+from ledger.tests.helpers import pdf_text
 
 pytestmark = pytest.mark.django_db
 
@@ -131,3 +132,35 @@ def test_member_season_hands_show_the_label(world):
     page = client_of(admin).get(url("member_season", club, pk=anna.pk)).content.decode()
     assert f"former member {anna.pk}" in page
     assert "Anna" not in page
+
+
+def test_no_screen_or_sheet_names_an_erased_member(world):
+    """The table, its hands, the evening, its sheet and the PDFs show his label: the hands'
+    words name seats as seated, and an erased member's seat is shown by his label."""
+    club, anna, admin = world["club"], world["anna"], world["admin"]
+    member_erase(member=anna, by=admin.user)
+    table = Table.objects.get(evening__club=club)
+    evening = table.evening
+    client = client_of(admin)
+    pages = [
+        ("table", {"pk": table.pk}),
+        ("evening", {"pk": evening.pk}),
+        ("evening_sheet", {"pk": evening.pk}),
+        ("evening_treasury", {"pk": evening.pk}),
+        ("evening_sheet_pdf", {"pk": evening.pk}),
+        ("table_sheet_pdf", {"pk": evening.pk, "table": table.number}),
+        ("standings_pdf", {}),
+    ] + [
+        ("hand", {"pk": pk}) for pk in Hand.objects.filter(table=table).values_list("pk", flat=True)
+    ]
+    label = f"former member {anna.pk}"
+    seen = ""
+    for name, kwargs in pages:
+        response = client.get(url(name, club, **kwargs))
+        assert response.status_code == 200, name
+        text = response.content.decode(errors="replace")
+        if response["Content-Type"].startswith("application/pdf"):
+            text = pdf_text(response.content)[1]
+        assert "Anna" not in text, name
+        seen += text
+    assert label in seen
