@@ -15,7 +15,7 @@ from ledger.models import ClubLog, Hand, Member, Table
 from ledger.selectors.verify import verify_ledger
 from ledger.services.privacy import member_erase
 from ledger.tests.factories import evening_e, make_club, make_member, make_season
-from ledger.tests.helpers import pdf_text
+from ledger.tests.helpers import pdf_text, save_first_page
 
 pytestmark = pytest.mark.django_db
 
@@ -72,6 +72,7 @@ def test_pdf_reads_back(world, tmp_path):
     for expected in ("My data", "anna@example.org", "mine-anna", "Memberships", "Mine Club"):
         assert expected in text, expected
     assert "mine-bo" not in text
+    save_first_page(response.content, "my-data")  # looked at as a PNG
 
 
 def test_my_page_offers_the_download_and_the_erasure_only_where_allowed(world):
