@@ -5,7 +5,7 @@ page): his log-in and profile, every membership of his log-in (each club's membe
 federation player), his tables with their balances in points and money, the hands he sat in
 (his role and counts), his evenings' results, his tournament entries with their round
 results, and the log entries he wrote or that name him. A fixed number of queries whatever
-his history (twelve with a log-in).
+his history (eleven with a log-in).
 """
 
 from __future__ import annotations
@@ -172,13 +172,15 @@ def member_data(*, member: Member) -> dict:
         }
         for e in entries
     ]
-    data["log"] = _log(user, ids)
+    players = [m.player_id for m in memberships if m.player_id]
+    data["log"] = _log(user, ids, players)
     return data
 
 
-def _log(user, ids: list[int]) -> list[dict]:
+def _log(user, ids: list[int], players: list[int]) -> list[dict]:
     """The log entries he wrote (evening log, hand revisions, club and federation log) or that
-    name him (the club log's entries about his member rows)."""
+    name him (the club log's entries about his member rows, the federation log's about his
+    player records)."""
     rows: list[dict] = []
     about = Q(details__member__in=ids)
     for entry in ClubLog.objects.filter(Q(by=user) | about if user else about).select_related(
@@ -186,6 +188,23 @@ def _log(user, ids: list[int]) -> list[dict]:
     ):
         rows.append(
             {"log": "club", "club": entry.club.name, "action": entry.action, "at": _when(entry.at)}
+        )
+    named = (
+        Q(details__player__in=players)
+        | Q(details__kept__id__in=players)
+        | Q(details__merged__id__in=players)
+    )
+    for entry in FederationLog.objects.filter(Q(by=user) | named if user else named).select_related(
+        "federation"
+    ):
+        rows.append(
+            {
+                "log": "federation",
+                "federation": entry.federation.name if entry.federation else None,
+                "action": entry.action,
+                "details": entry.details,
+                "at": _when(entry.at),
+            }
         )
     if user is None:
         return rows
@@ -214,15 +233,6 @@ def _log(user, ids: list[int]) -> list[dict]:
                 "action": revision.action,
                 "reason": revision.reason,
                 "at": _when(revision.at),
-            }
-        )
-    for entry in FederationLog.objects.filter(by=user).select_related("federation"):
-        rows.append(
-            {
-                "log": "federation",
-                "federation": entry.federation.name if entry.federation else None,
-                "action": entry.action,
-                "at": _when(entry.at),
             }
         )
     return sorted(rows, key=lambda row: row["at"] or "")

@@ -4,10 +4,11 @@ figures stay.
 ``member_erase`` replaces the member's name by a neutral label ("former member 12", in the
 club's language) wherever the site shows his current name (the member row, his tournament
 entries, a substitute's name at a round table, his federation player when he is a member of
-no other club), cuts his log-in from the club and, when the log-in belongs to no other club,
-empties it (user name a label, no e-mail, no names, no password, inactive) and deletes its
-profile and pending invitations. The user row itself stays: the ledger's rows name their
-author by it (who recorded a hand, who closed an evening), and those rows never change.
+no other club, with the federation log's merges that name that player), cuts his log-in from
+the club and, when the log-in belongs to no other club, empties it (user name a label, no
+e-mail, no names, no password, inactive) and deletes its profile and pending invitations.
+The user row itself stays: the ledger's rows name their author by it (who recorded a hand,
+who closed an evening), and those rows never change.
 
 What does not change is the ledger: a seat keeps the name it had when seated, which is the
 key of his account in the table's hand records, postings and seals (append-only, and
@@ -24,6 +25,7 @@ and who erased, never the erased data.
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -32,6 +34,7 @@ from ledger.models import (
     Club,
     ClubLog,
     Entry,
+    FederationLog,
     Invitation,
     Member,
     Profile,
@@ -100,6 +103,20 @@ def _free_username(base: str) -> str:
     return name
 
 
+def _label_federation_log(player_id: int, label: str) -> None:
+    """Name an erased player by his label in the federation's log of merges (which names the
+    two records it merged)."""
+    rows = FederationLog.objects.filter(
+        Q(details__kept__id=player_id) | Q(details__merged__id=player_id)
+    ).select_for_update(of=("self",))
+    for row in rows:
+        for side in ("kept", "merged"):
+            part = row.details.get(side)
+            if isinstance(part, dict) and part.get("id") == player_id:
+                part["name"] = label
+        row.save(update_fields=["details"])
+
+
 def member_erase(*, member: Member, by) -> Member:
     """Erase ``member``'s name, e-mail and log-in (see the module); return the member, now
     named by his label. ``by`` is the user asking: a club admin, or the member himself where
@@ -145,6 +162,7 @@ def member_erase(*, member: Member, by) -> Member:
         ):
             player.name = label
             player.save(update_fields=["name"])
+            _label_federation_log(player.pk, label)
         if user is not None and not Member.objects.filter(user=user).exclude(pk=member.pk):
             user.username = _free_username(f"former-member-{member.pk}")
             user.email = ""

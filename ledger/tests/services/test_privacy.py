@@ -195,3 +195,26 @@ def test_tournament_entries_take_the_label_and_stay_sealed(club, admin):
     assert Entry.objects.get(tournament=t, member=anna).name == f"former member {anna.pk}"
     report = verify_ledger()
     assert report.ok, report
+
+
+def test_the_federation_log_names_an_erased_player_by_his_label(club, admin):
+    """A merge's log entry names the two records it merged: the erased one takes the label,
+    and the member's own download listed it before."""
+    from ledger.models import FederationLog, Player
+    from ledger.selectors.privacy import member_data
+    from ledger.services import federation
+
+    anna, _evening, _table = played(club)
+    mine = federation.player_for_member(anna)
+    twin = Player.objects.create(name="Anna Andersen", club_name="Kranj")
+    federation.player_merge(kept=mine, merged=twin)
+    log = FederationLog.objects.get(action="merge")
+    assert [
+        row["action"] for row in member_data(member=anna)["log"] if row["log"] == "federation"
+    ] == ["merge"]
+    member_erase(member=Member.objects.get(pk=anna.pk), by=admin)
+    log.refresh_from_db()
+    label = f"former member {anna.pk}"
+    assert log.details["kept"]["name"] == label
+    assert Player.objects.get(pk=mine.pk).name == label
+    assert verify_ledger().ok
