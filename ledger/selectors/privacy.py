@@ -122,6 +122,7 @@ def member_data(*, member: Member) -> dict:
             "club": row.account.table.evening.club.name,
             "date": _when(row.account.table.evening.date),
             "table": row.account.table.number,
+            "game": row.account.table.game,
             "hand": row.posting.hand.number if row.posting.hand else None,
             "role": row.role,
             "played": row.played,

@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from ledger import reports
+from ledger.games.registry import get_web
 from ledger.models import Member
 from ledger.selectors.privacy import member_data
 from ledger.services.errors import LedgerError
@@ -40,9 +41,16 @@ def my_data(request):
 def my_data_pdf(request):
     """The same as a readable A4 PDF (WeasyPrint)."""
     member = _own(request)
+    data = member_data(member=member)
+    # In words for the reader: a membership's role, a hand's role in its game's words.
+    roles = dict(Member.Role.choices)
+    for row in data["memberships"]:
+        row["role_label"] = str(roles.get(row["role"], row["role"]))
+    for row in data["hands"]:
+        row["role_label"] = get_web(row["game"]).role_label(row["role"])
     content = reports._render(
         "ledger/me/pdf/my_data.html",
-        {"data": member_data(member=member), "member": member},
+        {"data": data, "member": member},
         club=request.club,
         title=gettext("My data"),
     )
