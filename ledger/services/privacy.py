@@ -40,10 +40,12 @@ from ledger.models import (
     Profile,
     RoundTable,
     Table,
+    Tournament,
 )
 from ledger.services.errors import LedgerError
-from ledger.services.ledger import touched, writing
+from ledger.services.ledger import writing
 from ledger.services.setup import protected_login
+from ledger.services.tournaments.common import lock_tournament
 
 
 class ErasureRefused(LedgerError):
@@ -136,12 +138,9 @@ def member_erase(*, member: Member, by) -> Member:
         label = former_member_label(member, club.language)
         user = member.user
         # His tournament entries and the substitutes' names at round tables: sealed in the
-        # tournament's head, which is sealed again as it now stands (``touched``).
-        entries = list(Entry.objects.filter(member=member).select_for_update(of=("self",)))
-        for entry in entries:
-            entry.name = label
-            touched(tournament_id=entry.tournament_id)
-        Entry.objects.bulk_update(entries, ["name"])
+        # tournament's head, which is sealed again as it now stands, and its version raised
+        # so that the standings kept by it are read afresh (``lock_tournament``).
+        entries = list(Entry.objects.filter(member=member))
         substituted = []
         for round_table in RoundTable.objects.filter(
             round__tournament__club=club, table__seats__member=member
@@ -153,7 +152,13 @@ def member_erase(*, member: Member, by) -> Member:
                     changed = True
             if changed:
                 substituted.append(round_table)
-                touched(tournament_id=round_table.round.tournament_id)
+        tournaments = {e.tournament_id for e in entries}
+        tournaments |= {rt.round.tournament_id for rt in substituted}
+        for tournament_id in sorted(tournaments):
+            lock_tournament(Tournament(pk=tournament_id))
+        for entry in entries:
+            entry.name = label
+        Entry.objects.bulk_update(entries, ["name"])
         RoundTable.objects.bulk_update(substituted, ["substitutes"])
         player = member.player
         if (

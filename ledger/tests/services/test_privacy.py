@@ -191,8 +191,15 @@ def test_tournament_entries_take_the_label_and_stay_sealed(club, admin):
         tournament_format="sl_dp",
     )
     tournaments.entries_add(tournament=t, members=[anna])
+    client = Client()
+    client.force_login(admin)
+    standings = reverse("tournament_standings", kwargs={"club": club.slug, "pk": t.pk})
+    assert "Anna" in client.get(standings).content.decode()  # kept by the tournament's version
     member_erase(member=anna, by=admin)
-    assert Entry.objects.get(tournament=t, member=anna).name == f"former member {anna.pk}"
+    label = f"former member {anna.pk}"
+    assert Entry.objects.get(tournament=t, member=anna).name == label
+    page = client.get(standings).content.decode()
+    assert label in page and "Anna" not in page
     report = verify_ledger()
     assert report.ok, report
 
