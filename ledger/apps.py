@@ -12,7 +12,9 @@ class LedgerConfig(AppConfig):
         from ledger import checks, db  # noqa: F401  (system checks; the SQLite guard function)
         from ledger.games.registry import tournament_catalogue
         from ledger.tournaments.engine import use_games
-        from ledger.web import locale, sessions, tables2_speed  # noqa: F401  (log-in signals)
+
+        # locale, sessions and text_size: their log-in signals
+        from ledger.web import locale, sessions, tables2_speed, text_size  # noqa: F401
 
         tables2_speed.install()
         use_games(tournament_catalogue)  # the registered games' table sizes and formats

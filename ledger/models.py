@@ -211,6 +211,14 @@ class Club(models.Model):
             "7 days (10080 minutes); 240 is a club evening."
         ),
     )
+    members_may_erase = models.BooleanField(
+        _("members may erase themselves"),
+        default=False,
+        help_text=_(
+            "A member who leaves may erase his own name, e-mail and log-in from his page; "
+            "without it only a club admin may."
+        ),
+    )
 
     class Meta:
         verbose_name = _("club")
@@ -336,6 +344,34 @@ class FederationLog(models.Model):
         return f"{self.action} {self.at:%Y-%m-%d}"
 
 
+class ClubLog(models.Model):
+    """What a club admin (or a member himself) did to the club's members that the ledger does
+    not record: an erasure (``details``: the member's id, never the erased data)."""
+
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="log_rows"
+    )
+    action = models.CharField(_("action"), max_length=20)
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("club log entry")
+        verbose_name_plural = _("club log")
+        ordering = ["pk"]
+
+    def __str__(self):
+        return f"{self.action} {self.at:%Y-%m-%d}"
+
+
 class Member(models.Model):
     class Role(models.TextChoices):
         # Typed for mypy: without Django's types it reads a member as its (value, label) tuple;
@@ -367,6 +403,9 @@ class Member(models.Model):
         null=True,
         blank=True,
     )
+    # When his name, e-mail and log-in were erased (``services.privacy.member_erase``): his
+    # name is then a neutral label ("former member 12"), his figures stay.
+    erased_at = models.DateTimeField(_("erased at"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("member")
@@ -1136,8 +1175,13 @@ class Invitation(models.Model):
         return f"{self.member} {self.created:%Y-%m-%d}"
 
 
+# The reader's text size (``Profile.text_size``): a class on every page's <html>
+# (``text-large``, ``text-larger``; static/ledger/site.css).
+TEXT_SIZE_CHOICES = [("normal", _("normal")), ("large", _("large")), ("larger", _("larger"))]
+
+
 class Profile(models.Model):
-    """A user's own settings, whatever his clubs: today his language.
+    """A user's own settings, whatever his clubs: his language and his text size.
 
     ``language`` is the one he chose in the language switch ('' for none): it wins over his
     clubs' languages and his browser's. One no longer offered is ignored (``ledger.web.locale``).
@@ -1151,6 +1195,9 @@ class Profile(models.Model):
     )
     language = models.CharField(
         _("language"), max_length=8, choices=language_choices, blank=True, default=""
+    )
+    text_size = models.CharField(
+        _("text size"), max_length=8, choices=TEXT_SIZE_CHOICES, default="normal"
     )
 
     class Meta:

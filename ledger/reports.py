@@ -26,6 +26,7 @@ from ledger.models import Evening, Member, Season, Table
 from ledger.selectors import round_tables as table_reads
 from ledger.selectors import tournaments as reads
 from ledger.selectors.chain import club_head
+from ledger.selectors.privacy import erased_seat_names
 from ledger.tables.columns import price_text
 from ledger.tables.season import (
     MemberEveningsTable,
@@ -337,7 +338,9 @@ def member_season_pdf(*, season: Season, member: Member) -> tuple[str, str, byte
             data.evenings, stats_columns=data.stats_columns, orderable=False
         ),
         "hands_table": MemberHandsTable(
-            selectors.member_hands(season=season, member=member), orderable=False
+            selectors.member_hands(season=season, member=member),
+            orderable=False,
+            names=erased_seat_names(season=season),
         ),
     }
     content = _render("ledger/pdf/member_season.html", context, club=season.club, title=title)

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("ledger", "0066_hand_confirmations"),
+        ("ledger", "0068_member_erasure"),
     ]
 
     operations = [

@@ -104,7 +104,8 @@ def round_table_sheet(round_: Round, rt: RoundTable | None, number: int) -> Roun
             for code, sub in (rt.substitutes or {}).items()
         }
         seated = set()
-        for i, seat in enumerate(Seat.objects.filter(table=table).order_by("position"), 1):
+        seats = Seat.objects.filter(table=table).select_related("member").order_by("position")
+        for i, seat in enumerate(seats, 1):
             entry = by_member.get(seat.member_id)
             before, final, left = scores.get(seat.member_id, (0, 0, seat.left))
             score = before if rules.basis == BEFORE_SPLIT else final
@@ -112,7 +113,8 @@ def round_table_sheet(round_: Round, rt: RoundTable | None, number: int) -> Roun
                 players.append(
                     SheetPlayer(
                         seat=i,
-                        name=seat.name,
+                        # An erased substitute by his label, not the name he was seated by.
+                        name=seat.member.name if seat.member.erased_at else seat.name,
                         club="",
                         score=score,
                         left=left,

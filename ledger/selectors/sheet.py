@@ -29,6 +29,7 @@ from ledger.models import (
     Table,
     Transfer,
 )
+from ledger.selectors.privacy import shown
 from ledger.selectors.settleup import Payment, fewest_payments
 
 # --- an evening's sheet --------------------------------------------------------------------
@@ -54,10 +55,12 @@ class SheetPosting:
     # meaningless too: ``arrived`` says who had come), or not among a hand's seats.
     away: frozenset = frozenset()
     arrived: frozenset = frozenset()
+    # An erased member's name as seated -> his label (``selectors.privacy.shown``).
+    names: dict[str, str] = field(default_factory=dict)
 
     @property
     def outcome(self) -> dict:
-        return (self.posting.outcome if self.posting else None) or {}
+        return shown((self.posting.outcome if self.posting else None) or {}, self.names)
 
 
 @dataclass
@@ -182,6 +185,10 @@ def evening_sheet(*, evening: Evening, table: Table | None = None) -> EveningShe
     )
     members = {s.member.name: s.member_id for s in seats}
     seated_as = {(s.table_id, s.name): s.member.name for s in seats}  # records name the seat
+    erased: dict[int, dict[str, str]] = defaultdict(dict)  # what the outcomes' words name
+    for s in seats:
+        if s.member.erased_at is not None:
+            erased[s.table_id][s.name] = s.member.name
     arrived: dict[int, set] = defaultdict(set)
     for posting in postings:
         sheet = sheets[posting.table_id]
@@ -223,6 +230,7 @@ def evening_sheet(*, evening: Evening, table: Table | None = None) -> EveningShe
                 note=posting.note if posting.kind == Posting.Kind.ADJUSTMENT else "",
                 away=frozenset(n for n in sheet.seats if n not in at_table),
                 arrived=frozenset(here),
+                names=erased.get(posting.table_id, {}),
             )
         )
     void_reason = HandRevision.objects.filter(

@@ -25,6 +25,7 @@ from ledger.models import (
     Table,
     Transfer,
 )
+from ledger.selectors.privacy import shown
 from ledger.selectors.ranking import ranked
 from ledger.services.ledger import table_balances as table_balances  # a selector too
 
@@ -175,8 +176,11 @@ def live_hand_postings(table_id: int) -> dict[int, Posting]:
     }
 
 
-def hand_rows(table: Table) -> list[dict]:
-    """Return every hand of ``table`` with its net per member and the pools after it."""
+def hand_rows(table: Table, *, names: dict[str, str] | None = None) -> list[dict]:
+    """Return every hand of ``table`` with its net per member and the pools after it; the
+    hands' words name an erased member by his label (``names``: his name as seated -> label,
+    ``selectors.privacy.shown``)."""
+    names = names or {}
     hands = list(
         Hand.objects.filter(table=table)
         .select_related("dealer")
@@ -208,7 +212,9 @@ def hand_rows(table: Table) -> list[dict]:
         if posting is not None:
             effect = effects[posting.pk]
             row["net"] = dict(effect["net"])
-            row["events"] = web.hand_words(posting.outcome, effect["moves"], brief=True)
+            row["events"] = web.hand_words(
+                shown(posting.outcome, names), shown(effect["moves"], names), brief=True
+            )
             if state_is_pools(game):
                 row["pools_after"] = pools_after(posting, effect, codes)
             else:
@@ -307,6 +313,7 @@ def _state(
                 "name": seat.member.name,
                 "seat": name,
                 "member_id": seat.member_id,
+                "erased": seat.member.erased_at is not None,
                 "left": seat.left,
                 "balance": signed_figure(balances.get(name, 0)),
                 "deals": bool(nxt) and nxt["dealer"] == name and not seat.left,

@@ -43,6 +43,7 @@ from ledger.services.setup import (
     season_name,
     season_save,
     user_language_set,
+    user_text_size_set,
     username_free,
     validated_rate_card,
 )
@@ -118,6 +119,7 @@ __all__ = [
     "table_substitute",
     "table_version",
     "user_language_set",
+    "user_text_size_set",
     "username_free",
     "validated_rate_card",
 ]

@@ -183,6 +183,7 @@ CLUB_SETTINGS = (
     "publish_results",
     "publish_money",
     "idle_minutes",
+    "members_may_erase",
 )
 
 
@@ -233,6 +234,17 @@ def user_language_set(*, user, language: str) -> Profile:
     profile.language = language
     profile.full_clean()
     profile.save(update_fields=["language"])
+    return profile
+
+
+@transaction.atomic
+def user_text_size_set(*, user, text_size: str) -> Profile:
+    """Store the user's text size (``normal``, ``large``, ``larger``) on his ``Profile``; one
+    not offered is refused naming ``text_size``."""
+    profile, _created = Profile.objects.get_or_create(user=user)
+    profile.text_size = text_size
+    profile.full_clean()
+    profile.save(update_fields=["text_size"])
     return profile
 
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from ledger.games.money import MINUS, signed_points
 from ledger.games.registry import get_game, get_web
 from ledger.games.web import stats_help
+from ledger.selectors.privacy import shown
 from ledger.tables.columns import (
     MORE_NUM_ATTRS,
     MORE_SIGNED_ATTRS,
@@ -259,12 +260,21 @@ class MemberHandsTable(tables.Table):
         row_attrs = {"data-posting": lambda record: record.pk}
         empty_text = _("No hands played in this season yet.")
 
-    def __init__(self, data, *, sheet_url=lambda evening_id: None, **kwargs):
+    def __init__(self, data, *, sheet_url=lambda evening_id: None, names=None, **kwargs):
         self.sheet_url = sheet_url
+        # (table id, name as seated) -> label of an erased member (``erased_seat_names``).
+        self.names = names or {}
         super().__init__(data, **kwargs)
 
+    def _names(self, record) -> dict[str, str]:
+        return {code: label for (t, code), label in self.names.items() if t == record.table_id}
+
+    def render_dealer_name(self, record):
+        return shown(record.dealer_name, self._names(record))
+
     def _events(self, record) -> list[str]:
-        return get_web(record.game).outcome_words(record.outcome, brief=True)
+        outcome = shown(record.outcome, self._names(record))
+        return get_web(record.game).outcome_words(outcome, brief=True)
 
     def render_events(self, record):
         return "; ".join(self._events(record))

@@ -12,6 +12,7 @@ from ledger.tables.columns import (
     money_html,
     money_text,
 )
+from ledger.web.text_size import reader_text_size
 
 register = template.Library()
 
@@ -66,6 +67,13 @@ def site_languages():
     """The site's languages as (code, name) with each name in its own language, untranslated
     (``settings.LANGUAGES``; Django's own tag would translate "English")."""
     return settings.LANGUAGES
+
+
+@register.simple_tag(takes_context=True)
+def text_size(context):
+    """The reader's text size (``ledger.web.text_size``): normal, large or larger."""
+    request = context.get("request")
+    return reader_text_size(request) if request is not None else "normal"
 
 
 @register.simple_tag

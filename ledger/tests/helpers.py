@@ -364,6 +364,9 @@ def ledger_snapshot():
 MATRIX = {
     "club": ("member", None),
     "my_page": ("member", None),
+    "my_data": ("member", None),
+    "my_data_pdf": ("member", None),
+    "my_erase": (None, "member"),
     "evening_start": (None, "scorekeeper"),
     "evening": ("member", None),
     "evening_wall": ("member", None),
@@ -397,6 +400,7 @@ MATRIX = {
     "whatif_pdf": ("treasurer", None),
     "setup_members": ("admin", "admin"),
     "setup_member_edit": (None, "admin"),
+    "setup_member_erase": (None, "admin"),
     "setup_rates": ("admin", "admin"),
     "setup_seasons": ("admin", "admin"),
     "setup_season_edit": ("admin", "admin"),
@@ -575,6 +579,7 @@ def kwargs_for(name, w, *, foreign=False):
         "whatif": evening.pk,
         "whatif_pdf": evening.pk,
         "setup_member_edit": member.pk,
+        "setup_member_erase": member.pk,
         "setup_invitation_new": member.pk,
         "setup_season_edit": season.pk,
     }.get(name)

@@ -220,6 +220,11 @@ def ledger_data():
     ImportedPlacing.objects.create(
         event=imported, player=dorte.player, code="p1", rank=1, points="120", status="active"
     )
+    # A member who left, erased (the club log's row).
+    from ledger.services.privacy import member_erase
+
+    eraser = get_user_model().objects.create_superuser("eraser", password="x-very-secret-9")
+    member_erase(member=make_member(club, "Erik"), by=eraser)
     return club
 
 

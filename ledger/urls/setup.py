@@ -3,11 +3,13 @@
 
 from django.urls import path
 
+from ledger.views import privacy
 from ledger.views import setup as views
 
 urlpatterns = [
     path("setup/members/", views.members, name="setup_members"),
     path("setup/members/<int:pk>/", views.member_edit, name="setup_member_edit"),
+    path("setup/members/<int:pk>/erase/", privacy.member_erase_view, name="setup_member_erase"),
     path("setup/rates/", views.rates, name="setup_rates"),
     path("setup/seasons/", views.seasons, name="setup_seasons"),
     path("setup/seasons/<int:pk>/", views.season_edit, name="setup_season_edit"),

@@ -30,6 +30,7 @@ from ledger.models import (
     Table,
 )
 from ledger.selectors import tournaments as tournament_reads
+from ledger.selectors.privacy import erased_names, shown
 from ledger.services import tournaments as tournament_services
 from ledger.services.errors import BusyError, EveningClosedError, LedgerError
 from ledger.tables.scoring import RevisionTable
@@ -335,6 +336,8 @@ def hand_detail(request, pk):
     hand = _hand(request, pk)
     table = hand.table
     posting = selectors.live_hand_postings(table.pk).get(hand.pk)
+    names = erased_names(table_id=table.pk)  # an erased member's seat, by his label
+    record = shown(hand.record, names)
     settled = None
     if posting is not None:
         transfers = [
@@ -349,13 +352,15 @@ def hand_detail(request, pk):
         seats = hand.record["seats"]
         effect = selectors.posting_effects([posting.pk])[posting.pk]
         settled = {
-            "net": [dict(signed_figure(effect["net"].get(n, 0)), name=n) for n in seats],
+            "net": [
+                dict(signed_figure(effect["net"].get(n, 0)), name=names.get(n, n)) for n in seats
+            ],
             "pools": selectors.pool_items(
                 table.game,
                 selectors.pools_after(posting, effect, get_game(table.game).features.pool_codes),
                 before=posting.state_before or {},
             ),
-            "summary": selectors.transfer_summary(transfers, seats, table.game),
+            "summary": selectors.transfer_summary(transfers, record["seats"], table.game),
         }
     revisions = HandRevision.objects.filter(hand=hand).select_related("by").order_by("number")
     context = {
@@ -364,7 +369,7 @@ def hand_detail(request, pk):
         "evening": table.evening,
         "nav_evening": table.evening,
         "settled": settled,
-        "record": get_web(table.game).record_lines(hand.record),
+        "record": get_web(table.game).record_lines(record),
         "revisions": RevisionTable(revisions),
         "void_form": VoidForm(),
         "writable": (

@@ -7,6 +7,7 @@ from django.contrib.auth.views import LogoutView, PasswordResetView
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views import i18n
 from django.views.decorators.http import require_POST
@@ -15,7 +16,7 @@ from ledger import selectors, services
 from ledger.forms.scoring import EveningStartForm
 from ledger.models import Club, Evening, Member
 from ledger.selectors import tournaments as tournament_reads
-from ledger.web import client, locale, tablet
+from ledger.web import client, locale, tablet, text_size
 from ledger.web.permissions import can, club_role
 
 
@@ -32,6 +33,28 @@ def set_language(request):
         except ValidationError:
             return response
         request.session[locale.SESSION_KEY] = language
+    return response
+
+
+@require_POST
+def set_text_size(request):
+    """The text-size switch: the reader's size in a cookie, and a logged-in member's on his
+    profile and in his session (``ledger.web.text_size``); back to ``next``."""
+    size = text_size.offered(request.POST.get("text_size"))
+    target = request.POST.get("next") or "/"
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = "/"
+    response = redirect(target)
+    if size is None:
+        return response
+    if request.user.is_authenticated:
+        services.user_text_size_set(user=request.user, text_size=size)
+        request.session[text_size.SESSION_KEY] = size
+    response.set_cookie(
+        text_size.COOKIE_NAME, size, max_age=365 * 24 * 3600, samesite="Lax", httponly=True
+    )
     return response
 
 

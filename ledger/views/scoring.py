@@ -202,7 +202,8 @@ def table_detail(request, pk):
         return unchanged
     table = table_of(request, pk)
     state = selectors.table_overview(table)
-    rows = selectors.hand_rows(table)
+    erased = {m["seat"]: m["name"] for m in state["members"] if m["erased"]}
+    rows = selectors.hand_rows(table, names=erased)
     members = [(m["seat"], m["name"]) for m in state["members"]]
     context = {
         "table": table,

@@ -29,6 +29,7 @@ from ledger.games.money import signed_points
 from ledger.games.registry import get_game
 from ledger.games.web import stats_notes
 from ledger.models import Member, Table
+from ledger.selectors.privacy import erased_seat_names
 from ledger.services.errors import JetonDifferenceError, LedgerError
 from ledger.tables.columns import price_text
 from ledger.tables.season import (
@@ -196,6 +197,7 @@ def member_season(request, pk):
         selectors.member_hands(season=season, member=member),
         prefix="h-",
         sheet_url=urls["sheet_url"],
+        names=erased_seat_names(season=season),
     )
     base = f"{slugify(member.name)}-{slugify(season.name)}"
     if request.GET.get("table") == "hands":

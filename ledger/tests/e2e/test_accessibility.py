@@ -29,7 +29,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 LANGUAGES = ("da", "sl", "hu", "en")
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 # Pages the matrix lists whose answer is no page to read: files and the table's JSON.
-NOT_PAGES = {"table_state"}
+NOT_PAGES = {"table_state", "my_data"}  # a fragment; a JSON download
 PUBLIC = ("public_club", "public_standings", "public_evening")
 
 # Run axe on the page; return each violation as "rule (impact): targets".

@@ -79,6 +79,8 @@ NOT_HTML = {
     "tournament_round_result_pdf",
     "tournament_round_table_sheet_pdf",
     "whatif_pdf",
+    "my_data",
+    "my_data_pdf",
 }
 # The pages that name an evening (or its table, hand or treasury), crawled for both evenings.
 OF_AN_EVENING = {"evening", "evening_wall", "evening_sheet", "evening_treasury", "whatif"}

@@ -42,15 +42,20 @@ QUERIES = {
     "evening_sheet_pdf": 19,  # + the club's chain head, printed beside the signatures
     "evening_treasury": 17,
     "evening_wall": 8,
-    "hand": 9,  # + is it a round table (its number and strip)
+    # + is it a round table (its number and strip); + its erased members' seats (labels)
+    "hand": 10,
     "hand_correct": 10,  # + is it a round table (the round's strip)
     "hand_new": 10,  # + is it a round table (the round's strip)
     # The world's table is no round table: the hand waiting (none) and the round's strip
     # (none); the page says nothing waits.
     "hand_confirm": 6,
-    "member_season": 8,
-    "member_season_pdf": 15,
+    "member_season": 9,  # + the erased members seated in the season (their labels)
+    "member_season_pdf": 16,  # + the same
     "my_page": 11,  # + the member's running tournament entries
+    # His own data: memberships, profile, tables, hands, results, entries, round results,
+    # the club log, evening log, hand revisions and federation log he wrote.
+    "my_data": 14,
+    "my_data_pdf": 14,
     "setup_invitations": 4,
     "setup_invitations_pdf": 4,
     "setup_members": 5,

@@ -32,9 +32,11 @@ QUERIES = {
     # A PDF not kept: +6 the user's render lock, +1 the store's read, and for a kept kind
     # +1-2 its version and +5 to keep it (ledger/web/kept.py).
     "standings_pdf": 23,
-    "member": 8,  # the hands page without a count (LazyPaginator)
-    "member_hands_xlsx": 8,
-    "member_pdf": 15,
+    # The hands page without a count (LazyPaginator); + the erased members seated in the
+    # season (the hands name them by their labels).
+    "member": 9,
+    "member_hands_xlsx": 9,
+    "member_pdf": 16,
     # The sheet not yet kept: +3 the evening's version, the names and the store's read, +5
     # to keep it (ledger/web/kept.py).
     "sheet_closed": 18,
