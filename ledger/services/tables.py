@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 
 from django.db import IntegrityError
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
@@ -69,7 +69,11 @@ def check_club_evening(evening: Evening) -> None:
     """Refuse a club role's change to a tournament's evening, naming the tournament."""
     if evening.kind != Evening.Kind.TOURNAMENT:
         return
-    name = Tournament.objects.filter(evening=evening).values_list("name", flat=True).first()
+    name = (
+        Tournament.objects.filter(Q(evening=evening) | Q(rounds__evening=evening))
+        .values_list("name", flat=True)
+        .first()
+    )
     raise TournamentEveningError(
         _(
             "this evening belongs to the tournament {name}: only its director's rounds open, "

@@ -33,6 +33,10 @@ Choices the spec leaves open, made here:
   has fewer; a repeat or a broken seeding group is the director's call and stays on the draw
   as a warning.
 - The tournament starts (its rate card frozen, its evening opened) when round 1 starts.
+- A tournament of several days has an evening per day played, opened when the day's first
+  round starts; each round has its day (set when it is drawn, moved until it starts) and the
+  rounds' days never go back. The standings run across every round, whatever its day. An
+  evening of a tournament is never closed, as a one-day tournament's never was.
 """
 
 from ledger.services.targets import (
@@ -51,6 +55,7 @@ from ledger.services.tournaments.draws import (
     round_draw,
     round_publish,
     round_redraw,
+    round_set_day,
     round_set_draw,
     round_swap,
     round_unpublish,
@@ -69,6 +74,7 @@ from ledger.services.tournaments.lifecycle import (
     tournament_create,
     tournament_finish,
     tournament_reopen,
+    tournament_set_days,
 )
 from ledger.services.tournaments.links import (
     LINK_ROUNDS,
@@ -126,6 +132,7 @@ __all__ = [
     "round_redraw",
     "round_reopen",
     "round_results",
+    "round_set_day",
     "round_set_draw",
     "round_start",
     "round_substitute",
@@ -143,4 +150,5 @@ __all__ = [
     "tournament_hand_correct",
     "tournament_params",
     "tournament_reopen",
+    "tournament_set_days",
 ]
