@@ -52,6 +52,7 @@ from ledger.services.tournaments.corrections import (
     tournament_hand_correct,
 )
 from ledger.services.tournaments.draws import (
+    next_round_day,
     round_draw,
     round_publish,
     round_redraw,
@@ -119,6 +120,7 @@ __all__ = [
     "hands_played",
     "link_author",
     "new_link_token",
+    "next_round_day",
     "note_begun_hand",
     "parse_ladder",
     "played_round",

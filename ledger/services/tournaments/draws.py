@@ -80,8 +80,9 @@ def _violation_key(v: engine.Violation):
     return (v.severity, v.code, repr(v.details))
 
 
-def _default_day(tournament: Tournament, last: Round | None) -> datetime.date:
-    """The day of a new round: today while the tournament is being played (and not before the
+def next_round_day(tournament: Tournament, last: Round | None) -> datetime.date:
+    """The day of a new round after ``last`` (the latest round, None for round 1) unless the
+    director chooses another: today while the tournament is being played (and not before the
     previous round's day), else the previous round's day, else the first day."""
     earliest = last.day if last is not None else tournament.date
     today = timezone.localdate()
@@ -102,7 +103,7 @@ def round_draw(*, tournament: Tournament, day: datetime.date | None = None, by=N
             )
         number = last.number + 1 if last else 1
         if day is None:
-            day = _default_day(tournament, last)
+            day = next_round_day(tournament, last)
         check_round_day(tournament, number, day)
         if not tournament.entries.exists():
             raise LedgerError(_("enter the players first"), "__all__")
