@@ -92,8 +92,11 @@ def evening_open(
     game_code: str | None = None,
     card: dict | None = None,
     kind: str = Evening.Kind.CLUB,
+    durable: bool = True,
 ):
     """Open an evening, copying the club's game, rate card and price per point onto it.
+    ``durable=False`` only for a service that opens it inside its own transaction (a
+    tournament's round start: the day's evening and the round's tables, or nothing).
 
     A tournament's evening (``kind``) passes its own game (``game_code``) and frozen rate
     card (``card``) instead of the club's, and is filed under no season; it never moves
@@ -113,7 +116,7 @@ def evening_open(
     if not tournament and open_club_evening(club, date):
         raise LedgerError(_("an evening of this date is already open"), "date")
     try:
-        with writing():
+        with writing(durable=durable):
             evening = Evening(
                 club=club,
                 season=season,

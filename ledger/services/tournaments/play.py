@@ -52,9 +52,10 @@ def _evening_of_day(tournament: Tournament, day) -> int | None:
 
 
 def _open_day(tournament: Tournament, day, by) -> int:
-    """Return the tournament's evening of ``day``, opened (of kind tournament: no club role
-    touches it, with the tournament's frozen rate card) when no round of that day has started
-    yet. The first one opened starts the tournament: its rate card frozen, it running."""
+    """Return the tournament's evening of ``day`` (call it inside the round start's
+    transaction, the tournament locked), opened (of kind tournament: no club role touches it,
+    with the tournament's frozen rate card) when no round of that day has started yet. The
+    first one opened starts the tournament: its rate card frozen, it running."""
     evening_id = _evening_of_day(tournament, day)
     if evening_id is not None:
         return evening_id
@@ -66,28 +67,25 @@ def _open_day(tournament: Tournament, day, by) -> int:
         game_code=tournament.game,
         card=frozen,
         kind=Evening.Kind.TOURNAMENT,
+        durable=False,
     )
     if tournament.evening_id is None:
-        with writing():
-            locked = lock_tournament(tournament)
-            if locked.evening_id is None:
-                locked.rate_card = frozen
-                locked.evening = evening
-                locked.status = Tournament.Status.RUNNING
-                locked.save(update_fields=["rate_card", "evening", "status"])
+        tournament.rate_card = frozen
+        tournament.evening = evening
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["rate_card", "evening", "status"])
     return evening.pk
 
 
 def round_start(*, round_: Round, by=None) -> Round:
     """Start a published round: open each round table as an ordinary table of the
     tournament's evening of the round's day (opened with the day's first round; seats in draw
-    order, seat 1 deals first) and start the clock, in one transaction (every table and the
-    round, or nothing)."""
+    order, seat 1 deals first) and start the clock, in one transaction (the day's evening,
+    every table and the round, or nothing)."""
     round_ = Round.objects.select_related("tournament__club").get(pk=round_.pk)
     tournament = round_.tournament
     if round_.status != Round.Status.PUBLISHED:
         raise LedgerError(_("only a published round that has not started can start"), "__all__")
-    opened = _open_day(tournament, round_.day, by)
     entries = {e.code: e for e in tournament.entries.select_related("member")}
     with writing():
         # The lock order of the round services: the tournament, the round, the evening, then
@@ -96,8 +94,7 @@ def round_start(*, round_: Round, by=None) -> Round:
         round_ = lock_round(round_.pk)
         if round_.status != Round.Status.PUBLISHED:
             raise LedgerError(_("only a published round that has not started can start"), "__all__")
-        # The day was moved, or another start of that day opened its evening first.
-        evening = lock_evening(_evening_of_day(tournament, round_.day) or opened)
+        evening = lock_evening(_open_day(tournament, round_.day, by))
         for rt in round_.round_tables.filter(table__isnull=True).order_by("number"):
             members = [entries[c].member for c in rt.seats]
             table = table_services.round_table_open(

@@ -196,3 +196,26 @@ def test_a_rounds_day_or_evening_changed_behind_the_services_is_named():
         Round.objects.filter(pk=r1.pk).update(day=FIRST)
     assert seals.tournament_content(t.pk) is not None
     assert verify_ledger().ok
+
+
+def test_a_refused_start_leaves_no_evening_behind():
+    """A round whose start is refused (a table cannot be opened) opens no evening of its day
+    and does not start the tournament: the day's evening, the tables and the round commit
+    together."""
+    from ledger.models import Entry, Member
+
+    t = two_days(rounds=2)
+    r1 = tour.round_publish(round_=tour.round_draw(tournament=t, day=SECOND))
+    other = make_club(slug="other", name="Other")
+    moved = Entry.objects.get(tournament=t, code=r1.tables[2][0]).member
+    Member.objects.filter(pk=moved.pk).update(club=other)
+    with pytest.raises(LedgerError, match="belong to the evening's club"):
+        tour.round_start(round_=r1)
+    t.refresh_from_db()
+    assert not Evening.objects.exists()
+    assert t.evening is None and t.status == Tournament.Status.DRAFT
+    assert Round.objects.get(pk=r1.pk).status == Round.Status.PUBLISHED
+    Member.objects.filter(pk=moved.pk).update(club=t.club)
+    r1 = tour.round_start(round_=r1)
+    assert Evening.objects.get().date == SECOND
+    assert verify_ledger().ok
