@@ -126,6 +126,9 @@ def test_the_days_are_refused_naming_the_field():
     with pytest.raises(LedgerError, match="at most 31 days") as caught:
         two_days(club, last_date=FIRST + datetime.timedelta(days=31))
     assert caught.value.field == "last_date"
+    with pytest.raises(LedgerError, match="the date must be from") as caught:
+        two_days(club, last_date=datetime.date(2062, 11, 8))
+    assert caught.value.field == "last_date"
     assert not Tournament.objects.exists()
     t = two_days(club)
     with pytest.raises(LedgerError, match="one of the tournament's days") as caught:
