@@ -1224,7 +1224,9 @@ class Tournament(models.Model):
 
     ``params`` holds only the overrides of the format's defaults (the engine validates them);
     ``rate_card`` is copied when the tournament starts, as an evening copies the club's, and
-    every round table plays it (the tournament's ``evening``, opened at the start).
+    every round table plays it. It is played on the days from ``date`` to ``last_date`` (the
+    same day for a one-day tournament), an evening of its own per day played: ``evening`` is
+    the first one, opened when round 1 starts; each round keeps the evening of its ``day``.
     """
 
     class Status(models.TextChoices):
@@ -1239,6 +1241,7 @@ class Tournament(models.Model):
     )
     name = models.CharField(_("name"), max_length=100)
     date = models.DateField(_("date"))
+    last_date = models.DateField(_("last day"))
     game = models.CharField(_("game"), max_length=30, choices=game_choices)
     tournament_format = models.CharField(
         _("format"), max_length=20, choices=tournament_format_choices
@@ -1291,6 +1294,11 @@ class Tournament(models.Model):
     def get_absolute_url(self):
         return reverse("tournament", kwargs={"club": self.club.slug, "pk": self.pk})
 
+    @property
+    def several_days(self) -> bool:
+        """Whether the tournament is played on more than one day."""
+        return self.last_date is not None and self.last_date != self.date
+
 
 class Entry(models.Model):
     """A player entered in a tournament: a member of the club, or a guest from another club
@@ -1339,7 +1347,9 @@ class Round(models.Model):
     """A round with its draw (``tables``: lists of entry codes in seat order; ``byes``), the
     draw's mode, the checker's findings (``warnings``, each ``Violation.as_dict()``), the
     draw the engine computed (``computed``, kept when the director swaps) and the log of the
-    director's acts on it (``log``)."""
+    director's acts on it (``log``). It is played on its ``day`` (one of the tournament's
+    days, never before an earlier round's), at the tournament's ``evening`` of that day, set
+    when it starts."""
 
     class Status(models.TextChoices):
         DRAFTED = "drafted", _("drafted")
@@ -1351,6 +1361,15 @@ class Round(models.Model):
         Tournament, verbose_name=_("tournament"), on_delete=models.PROTECT, related_name="rounds"
     )
     number = models.PositiveSmallIntegerField(_("round"))
+    day = models.DateField(_("day"))
+    evening = models.ForeignKey(
+        Evening,
+        verbose_name=_("evening"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="rounds",
+    )
     kind = models.CharField(_("kind"), max_length=20)
     mode = models.CharField(_("mode"), max_length=10)
     status = models.CharField(

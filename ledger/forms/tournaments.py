@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django import forms
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -21,6 +24,12 @@ class TournamentForm(forms.Form):
     # A date picker reads only ISO dates: today's date shows in it, whatever the language.
     date = forms.DateField(
         label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    last_date = forms.DateField(
+        label=_("Last day"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        help_text=_("For a tournament of several days, an evening each day. Empty: one day."),
     )
     game = forms.ChoiceField(label=_("Game"), choices=game_choices)
     tournament_format = forms.ChoiceField(label=_("Format"), choices=tournament_format_choices)
@@ -81,6 +90,45 @@ class TournamentForm(forms.Form):
         if data.get("confirm_hands") and isinstance(data.get("params"), dict):
             data["params"] = {**data["params"], "confirm_hands": True}
         return data
+
+
+def _iso_date(value: str) -> datetime.date:
+    return datetime.date.fromisoformat(value)
+
+
+def day_choices(tournament) -> list[tuple[str, str]]:
+    """The tournament's days, each as an ISO date and its local short form."""
+    days = (tournament.last_date - tournament.date).days + 1
+    return [
+        ((d := tournament.date + datetime.timedelta(days=i)).isoformat(), _day_label(d))
+        for i in range(max(days, 1))
+    ]
+
+
+def _day_label(day: datetime.date) -> str:
+    return date_format(day, "DATE_FORMAT")
+
+
+class DaysForm(forms.Form):
+    """The tournament's first and last day."""
+
+    date = forms.DateField(
+        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    last_date = forms.DateField(
+        label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+
+
+class DayForm(forms.Form):
+    """A round's day: one of the tournament's days."""
+
+    day = forms.TypedChoiceField(label=_("Day"), coerce=_iso_date)
+
+    def __init__(self, *args, tournament=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if tournament is not None:
+            self.fields["day"].choices = day_choices(tournament)
 
 
 class MembersEntryForm(forms.Form):

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ledger', '0066_hand_confirmations'),
+        ('ledger', '0067_tournament_days'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

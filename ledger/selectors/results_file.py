@@ -97,6 +97,15 @@ def _rounds(tournament: Tournament) -> list[dict]:
     return rounds
 
 
+def _dates(tournament: Tournament) -> list[str]:
+    """The days the tournament's closed rounds were played on, in order (its first day when
+    none was)."""
+    days = sorted(
+        set(tournament.rounds.filter(status=Round.Status.CLOSED).values_list("day", flat=True))
+    )
+    return [day.isoformat() for day in days] or [tournament.date.isoformat()]
+
+
 def _corrections(tournament: Tournament) -> list[dict]:
     return [
         {
@@ -136,7 +145,7 @@ def results_document(tournament: Tournament, *, exported_at: datetime.datetime) 
         "game": tournament.game,
         "tournament_format": tournament.tournament_format,
         "name": tournament.name,
-        "dates": [tournament.date.isoformat()],
+        "dates": _dates(tournament),
         "seed": tournament.seed,
         "params": dict(tournament.params or {}),
         "players": _players(tournament),

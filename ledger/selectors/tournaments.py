@@ -6,6 +6,7 @@ import datetime
 from collections import Counter
 from dataclasses import dataclass, field
 
+from django.db.models import Q
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -38,10 +39,15 @@ def running_tournaments(*, club) -> list[Tournament]:
 
 
 def tournament_of_evening(evening) -> Tournament | None:
-    """Return the tournament whose evening ``evening`` is (None for a club evening)."""
+    """Return the tournament whose evening (of one of its days) ``evening`` is (None for a
+    club evening)."""
     if not evening.is_tournament:
         return None
-    return Tournament.objects.filter(evening=evening).select_related("club").first()
+    return (
+        Tournament.objects.filter(Q(evening=evening) | Q(rounds__evening=evening))
+        .select_related("club")
+        .first()
+    )
 
 
 def tournament_for_club(*, club, pk: int) -> Tournament | None:
@@ -501,6 +507,8 @@ LOG_ACTIONS = {
     "finish": _("made final"),
     "reopen": _("reopened"),
     "cancel": _("cancelled"),
+    "days": _("the tournament's days changed"),
+    "day": _("the round's day changed"),
 }
 
 
@@ -535,6 +543,8 @@ def log_lines(log: list[dict], names: dict[str, str]) -> list[LogLine]:
                     number=line.get("hand"), saver=line.get("saved_by"), name=line["confirmed_by"]
                 )
             )
+        if line.get("change"):
+            details.append(str(line["change"]))
         if line.get("reason"):
             details.append(str(line["reason"]))
         lines.append(

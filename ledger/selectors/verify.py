@@ -163,7 +163,8 @@ def _verify_chains(problems, club=None) -> None:
 
 def _verify_tournaments(problems, club=None) -> None:
     """Every tournament's head seal (its row, entries, rounds with their published draws,
-    round tables, byes and logs), its evening's kind, and every closed round: its stored
+    round tables, byes and logs), its evening's kind, every started round's evening (of the
+    tournament, of the round's day, holding the round's tables), and every closed round: its stored
     table scores, places, points and byes' points must be what its tables' closes give now
     (``services.tournaments.round_results``, recomputed through the engine)."""
     events = Tournament.objects.all() if club is None else club.tournaments.all()
@@ -185,6 +186,20 @@ def _verify_tournaments(problems, club=None) -> None:
             )
         if tournament.evening is not None and not tournament.evening.is_tournament:
             problems.append(f"{label}: its evening {tournament.evening.date} is a club evening")
+    started = Round.objects.filter(tournament__in=events).exclude(started_at=None)
+    for round_ in started.select_related("tournament", "evening").order_by("pk").iterator(200):
+        label = f"tournament {round_.tournament.name} round {round_.number}"
+        evening = round_.evening
+        if evening is None:
+            problems.append(f"{label}: started, but has no evening")
+        elif not evening.is_tournament or evening.club_id != round_.tournament.club_id:
+            problems.append(f"{label}: its evening {evening.date} is not one of its tournament")
+        elif evening.date != round_.day:
+            problems.append(
+                f"{label}: played on {round_.day}, but its evening is of {evening.date}"
+            )
+        elif round_.round_tables.exclude(table__evening=evening).exclude(table=None).exists():
+            problems.append(f"{label}: a table of it is not at its evening {evening.date}")
     rounds = Round.objects.filter(status=Round.Status.CLOSED, tournament__in=events).select_related(
         "tournament"
     )

@@ -19,9 +19,10 @@ rows that only this module writes:
   to another evening shows;
 - each **evening**'s head: club, season, date, status, kind, game, rate card, price, starting
   jetons, closing time, its tables, every result, and its log's length and last seal;
-- each **tournament**'s head: its row (name, date, game, format, seed, parameters, rate card,
-  status, evening, the director's log), every entry (name, club, guest, ladder rank, rounds),
-  every round (its draw as published, mode, status, log, times), every round table (seats,
+- each **tournament**'s head: its row (name, first and last day, game, format, seed,
+  parameters, rate card, status, evening, the director's log), every entry (name, club, guest,
+  ladder rank, rounds), every round (its draw as published, mode, status, log, times, its day
+  and evening), every round table (seats,
   its table, results, how it ended, substitutes) and every bye with its points. What a phone
   changes at a round table while it plays (the device holding the link, the players it
   reports missing, the hand begun before the signal) is not a ledger fact and is left out;
@@ -271,7 +272,7 @@ def evening_content(evening_id: int, m=None):
     ]
 
 
-TOURNAMENT_FIELDS = (
+TOURNAMENT_FIELDS: tuple[str, ...] = (
     "pk",
     "club_id",
     "name",
@@ -287,6 +288,8 @@ TOURNAMENT_FIELDS = (
     "created_at",
     "created_by_id",
 )
+# Added by migration 0067 (a tournament of several days), which resealed the heads it found.
+TOURNAMENT_FIELDS += ("last_date",)
 ENTRY_FIELDS = (
     "pk",
     "member_id",
@@ -298,7 +301,7 @@ ENTRY_FIELDS = (
     "from_round",
     "withdrawn_after",
 )
-ROUND_FIELDS = (
+ROUND_FIELDS: tuple[str, ...] = (
     "pk",
     "number",
     "kind",
@@ -316,6 +319,7 @@ ROUND_FIELDS = (
     "started_at",
     "closed_at",
 )
+ROUND_FIELDS += ("day", "evening_id")
 ROUND_TABLE_FIELDS = (
     "pk",
     "round_id",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 
 from django.db import IntegrityError
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
@@ -69,7 +69,11 @@ def check_club_evening(evening: Evening) -> None:
     """Refuse a club role's change to a tournament's evening, naming the tournament."""
     if evening.kind != Evening.Kind.TOURNAMENT:
         return
-    name = Tournament.objects.filter(evening=evening).values_list("name", flat=True).first()
+    name = (
+        Tournament.objects.filter(Q(evening=evening) | Q(rounds__evening=evening))
+        .values_list("name", flat=True)
+        .first()
+    )
     raise TournamentEveningError(
         _(
             "this evening belongs to the tournament {name}: only its director's rounds open, "
@@ -88,8 +92,11 @@ def evening_open(
     game_code: str | None = None,
     card: dict | None = None,
     kind: str = Evening.Kind.CLUB,
+    durable: bool = True,
 ):
     """Open an evening, copying the club's game, rate card and price per point onto it.
+    ``durable=False`` only for a service that opens it inside its own transaction (a
+    tournament's round start: the day's evening and the round's tables, or nothing).
 
     A tournament's evening (``kind``) passes its own game (``game_code``) and frozen rate
     card (``card``) instead of the club's, and is filed under no season; it never moves
@@ -109,7 +116,7 @@ def evening_open(
     if not tournament and open_club_evening(club, date):
         raise LedgerError(_("an evening of this date is already open"), "date")
     try:
-        with writing():
+        with writing(durable=durable):
             evening = Evening(
                 club=club,
                 season=season,

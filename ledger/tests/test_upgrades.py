@@ -19,6 +19,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from ledger import services
 from ledger.db import ledger_unlocked
+from ledger.models import Round, Tournament
 from ledger.selectors.verify import verify_ledger
 from ledger.services import tournaments as tour
 from ledger.tests.factories import make_club
@@ -159,3 +160,28 @@ def test_a_transfer_changed_before_the_upgrade_is_refused_and_named(at_head):
     migrate(at_head)
     report = verify_ledger()
     assert report.ok, report.problems
+
+
+def test_tournaments_from_before_their_days_verify_after_the_upgrade(at_head):
+    """A ledger of schema 0063 (a tournament of one date, its closed round at its evening)
+    migrated to the head: the tournament's last day is its date, the round's day that date and
+    its evening the tournament's, its head resealed, and ``verify_ledger`` is OK; a tournament
+    changed before the upgrade keeps its old seal and is still named."""
+    demo()
+    changed = tour.tournament_create(
+        club=Tournament.objects.get().club,
+        name="Cup",
+        date=DAY,
+        game="slovenian_tarok",
+        tournament_format="sl_dp",
+    )
+    apps = migrate([("ledger", "0063_merge_chain_tournaments_federation")])
+    apps.get_model("ledger", "Tournament").objects.filter(pk=changed.pk).update(name="Renamed")
+    migrate(at_head)
+    t = Tournament.objects.get(name="DP Kranj")
+    assert t.last_date == t.date == DAY
+    closed = Round.objects.get(tournament=t, number=1)
+    assert closed.day == DAY and closed.evening_id == t.evening_id
+    report = verify_ledger()
+    assert len(report.problems) == 1
+    assert report.problems[0].startswith("tournament Renamed: differs from its seal")

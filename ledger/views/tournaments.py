@@ -18,6 +18,8 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from ledger.forms.tournaments import (
+    DayForm,
+    DaysForm,
     GuestForm,
     ImportForm,
     MembersEntryForm,
@@ -55,6 +57,14 @@ def _refused(request, error: LedgerError) -> None:
     messages.error(request, str(error.message))
 
 
+def _form_refused(request, form) -> None:
+    """Show a form's errors as a message, each naming its field."""
+    for name, errors in form.errors.items():
+        label = form.fields[name].label if name in form.fields else ""
+        for error in errors:
+            messages.error(request, f"{label}: {error}" if label else str(error))
+
+
 def _to_tournament(request, tournament):
     return redirect("tournament", club=request.club.slug, pk=tournament.pk)
 
@@ -83,6 +93,7 @@ def tournaments(request):
                     tournament_format=data["tournament_format"],
                     params=data["params"],
                     seed=data["seed"],
+                    last_date=data["last_date"],
                     by=request.user,
                 )
             except LedgerError as error:
@@ -137,6 +148,8 @@ def _tournament_page(request, tournament, *, status: int = 200):
     params = service.tournament_params(tournament)
     last = engine.FORMATS[tournament.tournament_format].last_round(params.rounds)
     can_draw = (not rounds or rounds[-1].status == Round.Status.CLOSED) and len(rounds) < last
+    changing = tournament.status in ("draft", "running")
+    next_day = service.next_round_day(tournament, rounds[-1] if rounds else None)
     return render(
         request,
         "ledger/tournaments/tournament.html",
@@ -147,7 +160,15 @@ def _tournament_page(request, tournament, *, status: int = 200):
             "rounds": rounds,
             "params": params,
             "last_round": last,
-            "can_draw": can_draw and tournament.status in ("draft", "running"),
+            "can_draw": can_draw and changing,
+            "days_form": DaysForm(
+                initial={"date": tournament.date, "last_date": tournament.last_date}
+            )
+            if changing
+            else None,
+            "draw_day_form": DayForm(tournament=tournament, initial={"day": next_day.isoformat()})
+            if tournament.several_days
+            else None,
             "members_form": MembersEntryForm(),
             "guest_form": GuestForm(),
             "import_form": ImportForm(),
@@ -245,8 +266,15 @@ def tournament_entries(request, pk):
 def tournament_draw(request, pk):
     """Draw the next round (unpublished)."""
     tournament = tournament_of(request, pk)
+    day = None
+    if "day" in request.POST:
+        form = DayForm(request.POST, tournament=tournament)
+        if not form.is_valid():
+            _form_refused(request, form)
+            return _to_tournament(request, tournament)
+        day = form.cleaned_data["day"]
     try:
-        round_ = service.round_draw(tournament=tournament, by=request.user)
+        round_ = service.round_draw(tournament=tournament, day=day, by=request.user)
     except LedgerError as error:
         _refused(request, error)
         return _to_tournament(request, tournament)
@@ -265,6 +293,22 @@ def tournament_draw(request, pk):
             },
         )
     return to_round(request, round_)
+
+
+@club_role(ADMIN)
+@require_POST
+def tournament_days(request, pk):
+    """Set the tournament's first and last day."""
+    tournament = tournament_of(request, pk)
+    form = DaysForm(request.POST)
+    if not form.is_valid():
+        _form_refused(request, form)
+        return _to_tournament(request, tournament)
+    try:
+        service.tournament_set_days(tournament=tournament, by=request.user, **form.cleaned_data)
+    except LedgerError as error:
+        _refused(request, error)
+    return _to_tournament(request, tournament)
 
 
 @club_role(ADMIN)
@@ -339,10 +383,30 @@ def _round_page(request, round_: Round, *, status: int = 200, **extra):
             "may_reopen": round_.status == Round.Status.CLOSED
             and not round_.tournament.rounds.filter(number__gt=round_.number).exists(),
             "reopen_form": ReopenForm(),
+            "day_form": DayForm(tournament=round_.tournament, initial={"day": round_.day})
+            if round_.tournament.several_days
+            and round_.status in (Round.Status.DRAFTED, Round.Status.PUBLISHED)
+            else None,
             **extra,
         },
         status=status,
     )
+
+
+@club_role(ADMIN)
+@require_POST
+def round_day(request, pk):
+    """Move a round not started to another of the tournament's days."""
+    round_ = round_of(request, pk)
+    form = DayForm(request.POST, tournament=round_.tournament)
+    if not form.is_valid():
+        _form_refused(request, form)
+        return to_round(request, round_)
+    try:
+        service.round_set_day(round_=round_, day=form.cleaned_data["day"], by=request.user)
+    except LedgerError as error:
+        _refused(request, error)
+    return to_round(request, round_)
 
 
 def _round_action(request, pk, act):

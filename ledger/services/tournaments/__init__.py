@@ -34,6 +34,10 @@ Choices the spec leaves open, made here:
   has fewer; a repeat or a broken seeding group is the director's call and stays on the draw
   as a warning.
 - The tournament starts (its rate card frozen, its evening opened) when round 1 starts.
+- A tournament of several days has an evening per day played, opened when the day's first
+  round starts; each round has its day (set when it is drawn, moved until it starts) and the
+  rounds' days never go back. The standings run across every round, whatever its day. An
+  evening of a tournament is never closed, as a one-day tournament's never was.
 """
 
 from ledger.services.targets import (
@@ -51,9 +55,11 @@ from ledger.services.tournaments.corrections import (
     tournament_hand_correct,
 )
 from ledger.services.tournaments.draws import (
+    next_round_day,
     round_draw,
     round_publish,
     round_redraw,
+    round_set_day,
     round_set_draw,
     round_swap,
     round_unpublish,
@@ -72,6 +78,7 @@ from ledger.services.tournaments.lifecycle import (
     tournament_create,
     tournament_finish,
     tournament_reopen,
+    tournament_set_days,
 )
 from ledger.services.tournaments.links import (
     LINK_ROUNDS,
@@ -116,6 +123,7 @@ __all__ = [
     "hands_played",
     "link_author",
     "new_link_token",
+    "next_round_day",
     "note_begun_hand",
     "parse_ladder",
     "played_round",
@@ -129,6 +137,7 @@ __all__ = [
     "round_redraw",
     "round_reopen",
     "round_results",
+    "round_set_day",
     "round_set_draw",
     "round_start",
     "round_substitute",
@@ -147,5 +156,6 @@ __all__ = [
     "tournament_hand_correct",
     "tournament_params",
     "tournament_reopen",
+    "tournament_set_days",
     "unconfirmed_hand",
 ]

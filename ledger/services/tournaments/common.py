@@ -3,11 +3,13 @@ then the evening and its tables), the director's log, the parameters and refusal
 
 from __future__ import annotations
 
+import datetime
 from fractions import Fraction
 
 from django.core.exceptions import ValidationError
 from django.db.models import F
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -57,6 +59,39 @@ def lock_round(round_id: int) -> Round:
 def check_not_over(tournament: Tournament) -> None:
     if tournament.status in (Tournament.Status.PROVISIONAL, Tournament.Status.FINAL):
         raise LedgerError(_("the tournament is over"), "__all__")
+
+
+def day_text(day: datetime.date) -> str:
+    return date_format(day, "SHORT_DATE_FORMAT")
+
+
+def check_round_day(tournament: Tournament, number: int, day: datetime.date) -> None:
+    """Refuse round ``number`` on ``day`` outside the tournament's days, or before the day of
+    an earlier round, or after the day of a later one (the rounds' days never go back)."""
+    if not tournament.date <= day <= tournament.last_date:
+        raise LedgerError(
+            _("the day must be one of the tournament's days, from {first} to {last}").format(
+                first=day_text(tournament.date), last=day_text(tournament.last_date)
+            ),
+            "day",
+        )
+    rounds = tournament.rounds.exclude(number=number)
+    earlier = rounds.filter(number__lt=number, day__gt=day).order_by("-number").first()
+    if earlier is not None:
+        raise LedgerError(
+            _(
+                "round {number} is played on {day}: a later round cannot come on an earlier day"
+            ).format(number=earlier.number, day=day_text(earlier.day)),
+            "day",
+        )
+    later = rounds.filter(number__gt=number, day__lt=day).order_by("number").first()
+    if later is not None:
+        raise LedgerError(
+            _(
+                "round {number} is played on {day}: an earlier round cannot come on a later day"
+            ).format(number=later.number, day=day_text(later.day)),
+            "day",
+        )
 
 
 def log_act(row: Round | Tournament, action: str, by, **details) -> None:

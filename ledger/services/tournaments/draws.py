@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 
 from django.utils import timezone
@@ -20,6 +21,7 @@ from ledger.services.targets import tournament_params
 from ledger.services.tournaments.common import (
     REFUSED_CODES,
     check_not_over,
+    check_round_day,
     lock_round,
     lock_tournament,
     log_act,
@@ -78,9 +80,19 @@ def _violation_key(v: engine.Violation):
     return (v.severity, v.code, repr(v.details))
 
 
-def round_draw(*, tournament: Tournament, by=None) -> Round:
+def next_round_day(tournament: Tournament, last: Round | None) -> datetime.date:
+    """The day of a new round after ``last`` (the latest round, None for round 1) unless the
+    director chooses another: today while the tournament is being played (and not before the
+    previous round's day), else the previous round's day, else the first day."""
+    earliest = last.day if last is not None else tournament.date
+    today = timezone.localdate()
+    return today if earliest <= today <= tournament.last_date else earliest
+
+
+def round_draw(*, tournament: Tournament, day: datetime.date | None = None, by=None) -> Round:
     """Draw the next round with the engine (the seed makes it reproducible) and store it,
-    unpublished, with the checker's findings. The previous round must be closed."""
+    unpublished, with the checker's findings, for ``day`` (by default ``_default_day``). The
+    previous round must be closed."""
     with writing():
         tournament = lock_tournament(tournament)
         check_not_over(tournament)
@@ -90,6 +102,9 @@ def round_draw(*, tournament: Tournament, by=None) -> Round:
                 _("round {number} is not closed yet").format(number=last.number), "__all__"
             )
         number = last.number + 1 if last else 1
+        if day is None:
+            day = next_round_day(tournament, last)
+        check_round_day(tournament, number, day)
         if not tournament.entries.exists():
             raise LedgerError(_("enter the players first"), "__all__")
         draw = _compute_draw(tournament, number)
@@ -100,12 +115,31 @@ def round_draw(*, tournament: Tournament, by=None) -> Round:
         round_ = Round(
             tournament=tournament,
             number=number,
+            day=day,
             time_limit_min=engine.time_limit_min(params, draw.kind),
             computed={"tables": fields["tables"], "byes": fields["byes"], "mode": draw.mode},
             **fields,
         )
         log_act(round_, "draw", by, mode=draw.mode)
         round_.save()
+    return round_
+
+
+def round_set_day(*, round_: Round, day: datetime.date, by=None) -> Round:
+    """Move a round not started to another of the tournament's days (never before an earlier
+    round's day, nor after a later one's); logged. A round started keeps its day: its tables
+    are at that day's evening."""
+    with writing():
+        tournament = lock_tournament(round_.tournament)
+        round_ = lock_round(round_.pk)
+        if round_.status not in (Round.Status.DRAFTED, Round.Status.PUBLISHED):
+            raise LedgerError(_("the day of a round already started never changes"), "day")
+        check_round_day(tournament, round_.number, day)
+        if day == round_.day:
+            return round_
+        log_act(round_, "day", by, change=f"{round_.day.isoformat()} → {day.isoformat()}")
+        round_.day = day
+        round_.save(update_fields=["day", "log"])
     return round_
 
 

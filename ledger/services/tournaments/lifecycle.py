@@ -10,9 +10,35 @@ from ledger.models import Club, Round, Tournament, text_limit
 from ledger.services.errors import LedgerError
 from ledger.services.ledger import touched, writing
 from ledger.services.tables import check_evening_date
-from ledger.services.tournaments.common import check_text, lock_tournament, log_act, refused
+from ledger.services.tournaments.common import (
+    check_text,
+    day_text,
+    lock_tournament,
+    log_act,
+    refused,
+)
 from ledger.tournaments import engine
 from ledger.tournaments.engine.errors import TournamentError
+
+# The most days a tournament spans, first and last included (a year typed wrong is refused
+# rather than a tournament of a year).
+MAX_TOURNAMENT_DAYS = 31
+
+
+def _check_days(first: datetime.date, last: datetime.date) -> None:
+    """Refuse a last day before the first, or more than ``MAX_TOURNAMENT_DAYS`` days after it."""
+    check_evening_date(first)
+    try:
+        check_evening_date(last)
+    except LedgerError as error:
+        raise LedgerError(error.message, "last_date") from error
+    if last < first:
+        raise LedgerError(_("the last day cannot come before the first"), "last_date")
+    if (last - first).days >= MAX_TOURNAMENT_DAYS:
+        raise LedgerError(
+            _("a tournament spans at most {days} days").format(days=MAX_TOURNAMENT_DAYS),
+            "last_date",
+        )
 
 
 def tournament_create(
@@ -24,9 +50,11 @@ def tournament_create(
     tournament_format: str,
     params: dict | None = None,
     seed: str = "",
+    last_date: datetime.date | None = None,
     by=None,
 ) -> Tournament:
-    """Create a tournament in draft; its parameters are checked by the engine.
+    """Create a tournament in draft; its parameters are checked by the engine. It is played
+    from ``date`` to ``last_date`` (by default the same day).
 
     Without a seed, the seed is the tournament's id and date (section 3), fixed here.
     """
@@ -34,7 +62,8 @@ def tournament_create(
         raise LedgerError(_("a tournament needs a name"), "name")
     for field, value, what in (("name", name, _("a name")), ("seed", seed, _("a seed"))):
         check_text(value, field, limit=text_limit(Tournament, field), what=what)
-    check_evening_date(date)
+    last_date = last_date or date
+    _check_days(date, last_date)
     rules = engine.FORMATS.get(tournament_format)
     if rules is None:
         raise LedgerError(_("unknown tournament format"), "tournament_format")
@@ -52,6 +81,7 @@ def tournament_create(
             club=club,
             name=name.strip(),
             date=date,
+            last_date=last_date,
             game=game,
             tournament_format=tournament_format,
             params=dict(params or {}),
@@ -62,6 +92,38 @@ def tournament_create(
             tournament.seed = f"{tournament.pk}-{date.isoformat()}"
             tournament.save(update_fields=["seed"])
         touched(tournament_id=tournament.pk)
+    return tournament
+
+
+def tournament_set_days(
+    *, tournament: Tournament, date: datetime.date, last_date: datetime.date, by=None
+) -> Tournament:
+    """Set the tournament's first and last day while it is not over; every round's day must
+    stay among them (move a round not started first); logged."""
+    _check_days(date, last_date)
+    with writing():
+        tournament = lock_tournament(tournament)
+        if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.RUNNING):
+            raise LedgerError(_("only a tournament not yet over can change its days"), "__all__")
+        for field, outside in (
+            ("date", tournament.rounds.filter(day__lt=date)),
+            ("last_date", tournament.rounds.filter(day__gt=last_date)),
+        ):
+            round_ = outside.order_by("number").first()
+            if round_ is not None:
+                raise LedgerError(
+                    _("round {number} is played on {day}, outside these days").format(
+                        number=round_.number, day=day_text(round_.day)
+                    ),
+                    field,
+                )
+        before = f"{tournament.date.isoformat()} – {tournament.last_date.isoformat()}"
+        after = f"{date.isoformat()} – {last_date.isoformat()}"
+        if before == after:
+            return tournament
+        tournament.date, tournament.last_date = date, last_date
+        log_act(tournament, "days", by, change=f"{before} → {after}")
+        tournament.save(update_fields=["date", "last_date", "log"])
     return tournament
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -27,39 +28,64 @@ from ledger.services.tournaments.results import round_results, table_ended_by
 from ledger.tournaments import engine
 
 
-def _start_tournament(tournament: Tournament, by) -> Tournament:
-    """Freeze the rate card (the club's when it plays this game, else the game's defaults)
-    and open the tournament's evening (of kind tournament: no club role touches it)."""
+def _frozen_card(tournament: Tournament) -> dict:
+    """The rate card the tournament plays: its own once started, else the club's when it
+    plays this game, else the game's defaults."""
+    if tournament.rate_card is not None:
+        return tournament.rate_card
     game = get_game(tournament.game)
     card = tournament.club.rate_card if tournament.club.game == tournament.game else {}
-    frozen = game.rate_card(card or {}).as_dict()
+    return game.rate_card(card or {}).as_dict()
+
+
+def _evening_of_day(tournament: Tournament, day) -> int | None:
+    """Return the id of the tournament's evening of ``day`` (its first evening, or the one of
+    a round of that day), None before a round of that day starts."""
+    return (
+        Evening.objects.filter(
+            Q(tournaments=tournament) | Q(rounds__tournament=tournament), date=day
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def _open_day(tournament: Tournament, day, by) -> int:
+    """Return the tournament's evening of ``day`` (call it inside the round start's
+    transaction, the tournament locked), opened (of kind tournament: no club role touches it,
+    with the tournament's frozen rate card) when no round of that day has started yet. The
+    first one opened starts the tournament: its rate card frozen, it running."""
+    evening_id = _evening_of_day(tournament, day)
+    if evening_id is not None:
+        return evening_id
+    frozen = _frozen_card(tournament)
     evening = table_services.evening_open(
         club=tournament.club,
-        date=tournament.date,
+        date=day,
         by=by,
         game_code=tournament.game,
         card=frozen,
         kind=Evening.Kind.TOURNAMENT,
+        durable=False,
     )
-    with writing():
-        locked = lock_tournament(tournament)
-        locked.rate_card = frozen
-        locked.evening = evening
-        locked.status = Tournament.Status.RUNNING
-        locked.save(update_fields=["rate_card", "evening", "status"])
-    return locked
+    if tournament.evening_id is None:
+        tournament.rate_card = frozen
+        tournament.evening = evening
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["rate_card", "evening", "status"])
+    return evening.pk
 
 
 def round_start(*, round_: Round, by=None) -> Round:
     """Start a published round: open each round table as an ordinary table of the
-    tournament's evening (seats in draw order, seat 1 deals first) and start the clock, in
-    one transaction (every table and the round, or nothing)."""
+    tournament's evening of the round's day (opened with the day's first round; seats in draw
+    order, seat 1 deals first) and start the clock, in one transaction (the day's evening,
+    every table and the round, or nothing)."""
     round_ = Round.objects.select_related("tournament__club").get(pk=round_.pk)
     tournament = round_.tournament
     if round_.status != Round.Status.PUBLISHED:
         raise LedgerError(_("only a published round that has not started can start"), "__all__")
-    if tournament.evening_id is None:
-        tournament = _start_tournament(tournament, by)
     entries = {e.code: e for e in tournament.entries.select_related("member")}
     with writing():
         # The lock order of the round services: the tournament, the round, the evening, then
@@ -68,7 +94,7 @@ def round_start(*, round_: Round, by=None) -> Round:
         round_ = lock_round(round_.pk)
         if round_.status != Round.Status.PUBLISHED:
             raise LedgerError(_("only a published round that has not started can start"), "__all__")
-        evening = lock_evening(tournament.evening_id)
+        evening = lock_evening(_open_day(tournament, round_.day, by))
         for rt in round_.round_tables.filter(table__isnull=True).order_by("number"):
             members = [entries[c].member for c in rt.seats]
             table = table_services.round_table_open(
@@ -77,8 +103,9 @@ def round_start(*, round_: Round, by=None) -> Round:
             RoundTable.objects.filter(pk=rt.pk).update(table=table)
         round_.status = Round.Status.PLAYING
         round_.started_at = timezone.now()
+        round_.evening = evening
         log_act(round_, "start", by)
-        round_.save(update_fields=["status", "started_at", "log"])
+        round_.save(update_fields=["status", "started_at", "evening", "log"])
     return round_
 
 
@@ -140,7 +167,7 @@ def round_close(*, round_: Round, by=None) -> Round:
                     _("table {number} was never opened").format(number=rt.number), "__all__"
                 )
         _check_seating(locked_t, round_tables)
-        evening = lock_evening(locked_t.evening_id)
+        evening = lock_evening(round_.evening_id)
         for rt in sorted(round_tables, key=lambda r: r.table_id):
             table = lock_table(rt.table_id)
             table.evening = evening
@@ -196,7 +223,7 @@ def round_reopen(*, round_: Round, reason: str, by=None) -> Round:
                 ).format(number=later.number),
                 "__all__",
             )
-        evening = lock_evening(tournament.evening_id)
+        evening = lock_evening(round_.evening_id)
         round_tables = list(round_.round_tables.order_by("number"))
         leavers = [c for rt in round_tables for c, r in rt.results.items() if r.get("left")]
         for rt in sorted(round_tables, key=lambda r: r.table_id):
