@@ -188,9 +188,15 @@ def admin_client(slug: str, language: str) -> Client:
 class TestLanguageCrawl:
     def test_the_crawl_sees_every_page(self, demo):
         """Every GET page of the matrix but the PDFs and the JSON state is crawled."""
-        # 19 of the club, 5 of a tournament, a table's own link, a series' ladder
-        assert len(PAGES) == 26
-        assert {"club", "hand_new", "evening_treasury", "setup_settings"} <= set(PAGES)
+        # 20 of the club (its people log too), 5 of a tournament, a table's link, a ladder
+        assert len(PAGES) == 27
+        assert {
+            "club",
+            "hand_new",
+            "evening_treasury",
+            "setup_settings",
+            "setup_people_log",
+        } <= set(PAGES)
 
     def test_the_checks_catch_what_they_are_meant_to(self):
         page = '<p title="Kasserer">Blagajnik <b>card_points</b></p><script>x_y="Gem"</script>'
