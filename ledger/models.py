@@ -344,34 +344,6 @@ class FederationLog(models.Model):
         return f"{self.action} {self.at:%Y-%m-%d}"
 
 
-class ClubLog(models.Model):
-    """What a club admin (or a member himself) did to the club's members that the ledger does
-    not record: an erasure (``details``: the member's id, never the erased data)."""
-
-    club = models.ForeignKey(
-        Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="log_rows"
-    )
-    action = models.CharField(_("action"), max_length=20)
-    details = models.JSONField(_("details"), default=dict, blank=True)
-    by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("by"),
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
-    at = models.DateTimeField(_("at"), auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("club log entry")
-        verbose_name_plural = _("club log")
-        ordering = ["pk"]
-
-    def __str__(self):
-        return f"{self.action} {self.at:%Y-%m-%d}"
-
-
 class Member(models.Model):
     class Role(models.TextChoices):
         # Typed for mypy: without Django's types it reads a member as its (value, label) tuple;
@@ -418,6 +390,71 @@ class Member(models.Model):
 
     def __str__(self):
         return self.name
+
+
+class ClubLog(models.Model):
+    """What was done to a club's people (``ledger.services.people``): a member added, a role
+    or the active flag changed, a log-in created, linked or unlinked, a password reset, an
+    invitation made, used or revoked; who did it, when, and the value before and after in
+    ``details`` ({"old": ..., "new": ...}, never a password or a token). Append-only, sealed
+    chained within the club; its club's admins read it."""
+
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="people_log"
+    )
+    # The member's id and his name as they were: a guest removed with his entry leaves his
+    # entries behind (no constraint, so the log never blocks nor loses a row).
+    member = models.ForeignKey(
+        "Member",
+        verbose_name=_("member"),
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    member_name = models.CharField(_("name"), max_length=60, blank=True)
+    action = models.CharField(_("action"), max_length=20)
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("people log entry")
+        verbose_name_plural = _("people log")
+        ordering = ["pk"]
+
+    # The actions the services log, in words (``action`` has no choices: a new action needs
+    # no migration; one not listed here is shown as it is stored).
+    ACTION_LABELS = {
+        "added": _("member added"),
+        "removed": _("member removed"),
+        "role": _("role changed"),
+        "active": _("active changed"),
+        "name": _("name changed"),
+        "login": _("log-in changed"),
+        "login_created": _("log-in created"),
+        "password_reset": _("password reset"),
+        "invited": _("invitation made"),
+        "invitation_used": _("invitation used"),
+        "invitation_revoked": _("invitation revoked"),
+        "erased": _("member erased"),
+    }
+
+    def __str__(self):
+        return f"{self.club_id}: {self.action} {self.at:%Y-%m-%d}"
+
+    @property
+    def action_label(self) -> str:
+        """Return the action in the reader's language."""
+        return str(self.ACTION_LABELS.get(self.action, self.action))
 
 
 class Season(models.Model):
@@ -1031,6 +1068,9 @@ class Seal(models.Model):
         EVENING: Seal.Kind = "evening", _("evening")  # type: ignore[assignment]
         TOURNAMENT: Seal.Kind = "tournament", _("tournament")  # type: ignore[assignment]
         CLUB: Seal.Kind = "club", _("club's chain head")  # type: ignore[assignment]
+        MEMBER: Seal.Kind = "member", _("member")  # type: ignore[assignment]
+        CLUB_LOG: Seal.Kind = "clublog", _("people log entry")  # type: ignore[assignment]
+        PEOPLE: Seal.Kind = "people", _("club's people")  # type: ignore[assignment]
 
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     object_id = models.BigIntegerField(_("object"))

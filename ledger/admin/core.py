@@ -29,6 +29,7 @@ from ledger.models import (
     AccountStats,
     ChainLink,
     Club,
+    ClubLog,
     Evening,
     EveningLog,
     EveningResult,
@@ -101,11 +102,12 @@ class SeasonInline(admin.TabularInline):
     fields = ["name", "starts_on", "ends_on"]
 
 
-class MemberInline(admin.TabularInline):
+class MemberInline(ReadOnlyInline):
+    """The club's members, read-only here: a member is added or changed on his own page
+    (``MemberAdmin``), through the service that logs and seals it."""
+
     model = Member
-    extra = 0
     fields = ["name", "user", "role", "active"]
-    autocomplete_fields = ["user"]
 
 
 @admin.register(Club)
@@ -192,6 +194,14 @@ class MemberAdmin(admin.ModelAdmin):
     search_fields = ["name", "user__username"]
     autocomplete_fields = ["user"]
     fields = ["club", "name", "user", "role", "active"]
+
+    def save_model(self, request, obj, form, change):
+        """Through ``services.member_save``: each change logged (old → new) and sealed."""
+        services.member_save(member=obj, by=request.user)
+
+    def has_delete_permission(self, request, obj=None):
+        """A member is never deleted (his results keep him): he leaves (not active)."""
+        return False
 
 
 class SummaryAdmin(admin.ModelAdmin):
@@ -287,6 +297,24 @@ class InvitationAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+    def delete_model(self, request, obj):
+        """Revoke: through ``services.invitations_revoke``, which logs it."""
+        services.invitations_revoke(invitations=[obj], by=request.user)
+
+    def delete_queryset(self, request, queryset):
+        services.invitations_revoke(invitations=list(queryset), by=request.user)
+
+
+@admin.register(ClubLog)
+class ClubLogAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """The clubs' people logs: written by the services only, sealed; read here."""
+
+    list_display = ["at", "club", "member_name", "action", "by"]
+    list_filter = ["club", "action"]
+    list_select_related = ["club", "by"]
+    fields = ["club", "member", "member_name", "action", "details", "by", "at"]
+    readonly_fields = fields
 
 
 @admin.register(Profile)

@@ -8,7 +8,6 @@ from django.contrib import admin
 from ledger.admin.core import ReadOnlyMixin
 from ledger.models import (
     Bye,
-    ClubLog,
     Entry,
     Federation,
     FederationLog,
@@ -83,12 +82,6 @@ class PlayerAdmin(ReadOnlyMixin, admin.ModelAdmin):
 class FederationLogAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["federation", "action", "at"]
     list_select_related = ["federation"]
-
-
-@admin.register(ClubLog)
-class ClubLogAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["club", "action", "at"]
-    list_select_related = ["club"]
 
 
 @admin.register(Series)

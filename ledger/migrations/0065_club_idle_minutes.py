@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ledger', '0063_merge_chain_tournaments_federation'),
+        ('ledger', '0064_people_sealed'),
     ]
 
     operations = [

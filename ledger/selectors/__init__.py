@@ -27,7 +27,7 @@ from ledger.selectors.season import (
     seasons_for_club,
     standings_for_season,
 )
-from ledger.selectors.setup import pending_invitations
+from ledger.selectors.setup import pending_invitations, people_log
 from ledger.selectors.sheet import evening_for_club, evening_sheet, table_account_names
 from ledger.selectors.table import (
     account_balances,
@@ -74,6 +74,7 @@ __all__ = [
     "member_season",
     "next_hand",
     "pending_invitations",
+    "people_log",
     "pool_balances",
     "pool_items",
     "pools_after",

@@ -183,7 +183,7 @@ def _log(user, ids: list[int], players: list[int]) -> list[dict]:
     name him (the club log's entries about his member rows, the federation log's about his
     player records)."""
     rows: list[dict] = []
-    about = Q(details__member__in=ids)
+    about = Q(member_id__in=ids) | Q(details__member__in=ids)
     for entry in ClubLog.objects.filter(Q(by=user) | about if user else about).select_related(
         "club"
     ):

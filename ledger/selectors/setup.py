@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from ledger.models import Invitation
+from ledger.models import ClubLog, Invitation
 
 
 def pending_invitations(club) -> list[Invitation]:
@@ -18,3 +18,8 @@ def pending_invitations(club) -> list[Invitation]:
         expires__gt=timezone.now(),
     ).select_related("member")
     return sorted(rows, key=lambda i: (i.member.name.casefold(), i.member.name, -i.pk))
+
+
+def people_log(club):
+    """Return the club's people log (``ClubLog``), newest first, with who wrote each entry."""
+    return ClubLog.objects.filter(club=club).select_related("by", "member").order_by("-pk")

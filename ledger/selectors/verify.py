@@ -29,6 +29,7 @@ from ledger.models import (
     Tournament,
     Transfer,
 )
+from ledger.selectors.verify_people import verify_people
 from ledger.services import seals, stats, tournaments
 
 Kind = Seal.Kind
@@ -56,10 +57,10 @@ def verify_ledger(tables=None, *, club=None) -> Report:
     Every recorded hand has exactly one live posting (a voided one none), its record equals
     its latest revision, and every adjustment moved what was asked of it.
 
-    With neither ``tables`` nor ``club`` the whole ledger is checked, the tournaments and the
-    seals of what is gone included; with ``club`` all of that club's (its evenings, tables,
-    tournaments and the seals it held). ``tables`` alone checks those tables and their
-    evenings only (a service's own check).
+    With neither ``tables`` nor ``club`` the whole ledger is checked, the tournaments, the
+    clubs' people (``verify_people``) and the seals of what is gone included; with ``club``
+    all of that club's (its evenings, tables, tournaments, people and the seals it held).
+    ``tables`` alone checks those tables and their evenings only (a service's own check).
     """
     report = Report()
     whole = tables is None
@@ -91,6 +92,7 @@ def verify_ledger(tables=None, *, club=None) -> Report:
         _verify_orphan_seals(report.problems, club)
         _verify_tournaments(report.problems, club)
         _verify_chains(report.problems, club)
+        verify_people(report.problems, club)
     return report
 
 

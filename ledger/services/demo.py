@@ -42,6 +42,7 @@ from ledger.models import (
     Table,
     Transfer,
 )
+from ledger.services import people as club_people
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,8 @@ def demo_setup(
     for member in members:
         user, role = logins.get(member, (None, Member.Role.MEMBER))
         people[member] = Member.objects.create(club=club, name=member, user=user, role=role)
+    # A demo's people are set up, not changed: sealed as they stand, with nothing to log.
+    club_people.seal_clubs([club.pk])
     Season.objects.create(club=club, name=season[0], starts_on=season[1], ends_on=season[2])
     return club, by_role, people
 

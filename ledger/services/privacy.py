@@ -18,8 +18,8 @@ accounting records (README, "Privacy").
 
 An erasure is refused while the member has a seat at an open table (his account is still in
 play), for a club admin (take the role away first) and for a site administrator's log-in
-(only a superuser may). It is logged (``ClubLog``, action ``erase``) with the member's id
-and who erased, never the erased data.
+(only a superuser may). It is logged in the people log (``ClubLog``, action ``erased``) with
+the member's id and label and who erased, never the erased data.
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from django.utils.translation import gettext_lazy as _
 
 from ledger.models import (
     Club,
-    ClubLog,
     Entry,
     FederationLog,
     Invitation,
@@ -42,6 +41,7 @@ from ledger.models import (
     Table,
     Tournament,
 )
+from ledger.services import people
 from ledger.services.errors import LedgerError
 from ledger.services.ledger import writing
 from ledger.services.setup import protected_login
@@ -184,5 +184,7 @@ def member_erase(*, member: Member, by) -> Member:
         member.role = Member.Role.MEMBER
         member.erased_at = timezone.now()
         member.save(update_fields=["name", "user", "active", "role", "erased_at"])
-        ClubLog.objects.create(club=club, action="erase", details={"member": member.pk}, by=by)
+        # Logged in the club's people log (sealed, chained): his id and his label, never the
+        # erased data; his member seal follows his new name and log-in.
+        people.record(club.pk, [people.Entry("erased", member, extra={"member": member.pk})], by=by)
     return member

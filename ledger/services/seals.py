@@ -26,6 +26,8 @@ rows that only this module writes:
   its table, results, how it ended, substitutes) and every bye with its points. What a phone
   changes at a round table while it plays (the device holding the link, the players it
   reports missing, the hand begun before the signal) is not a ledger fact and is left out;
+- each **member** (his log-in, role, name, active flag) and each club's **people log**
+  (``ClubLog``) with the club's people head: ``services.people``;
 - each **club's chain** (``ChainLink``): a link per evening, tournament and round created or
   taking a new status, chained in the order it happened, and the club's **head** over its last
   link, which the sheets print and ``ledger_head`` writes out to be witnessed.
@@ -634,6 +636,7 @@ def seal_all(tables=None, *, apps=None) -> int:
     evenings and of their clubs' tournaments afresh, from a trusted source; return the number
     of seals written. Call it in a transaction."""
     m = models_of(apps)
+    whole = tables is None
     if tables is None:
         tables = m.Table.objects.all()
         evening_ids = list(m.Evening.objects.order_by("pk").values_list("pk", flat=True))
@@ -713,4 +716,8 @@ def seal_all(tables=None, *, apps=None) -> int:
     )
     seal_chains(clubs, m)
     seal_heads(tables=table_ids, evenings=evening_ids, tournaments=tournament_ids, m=m)
+    from ledger.services import people  # it seals through this module
+
+    everyone = m.Club.objects.values_list("pk", flat=True) if whole else clubs
+    people.seal_clubs(everyone, people.models_of(apps))
     return len(rows) + len(table_ids) + len(evening_ids) + len(tournament_ids) + len(clubs)

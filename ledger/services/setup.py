@@ -20,6 +20,8 @@ from django.utils.translation import gettext as _
 from ledger.games.errors import RateCardError
 from ledger.games.registry import get_game, get_web
 from ledger.models import Club, Member, Profile, Season
+from ledger.services import people
+from ledger.services.people import Entry
 
 
 def season_dates(today: datetime.date) -> tuple[datetime.date, datetime.date]:
@@ -95,7 +97,18 @@ def club_create(
         member = Member(club=club, name=display, user=admin_user, role=Member.Role.ADMIN)
         member.full_clean()
         member.save()
+        people.record(club.pk, [added_entry(member)], by=admin_user)
     return club, member, season
+
+
+def added_entry(member: Member) -> Entry:
+    """The log entry of a member just added: his name, role, log-in and whether active."""
+    new = {"name": member.name, "role": member.role}
+    if member.user_id is not None:
+        new["login"] = member.user.get_username()
+    if not member.active:
+        new["active"] = False
+    return Entry("added", member, new=new)
 
 
 def parse_names(text: str) -> list[str]:
@@ -104,7 +117,7 @@ def parse_names(text: str) -> list[str]:
 
 
 @transaction.atomic
-def members_add(*, club: Club, names, role: str = Member.Role.MEMBER) -> list[Member]:
+def members_add(*, club: Club, names, role: str = Member.Role.MEMBER, by=None) -> list[Member]:
     """Add members named ``names`` to ``club``, all or none.
 
     Every name is validated by the model (a pool's name is refused, a name already in the club
@@ -136,6 +149,7 @@ def members_add(*, club: Club, names, role: str = Member.Role.MEMBER) -> list[Me
         raise ValidationError(problems)
     for member in members:
         member.save()
+    people.record(club.pk, [added_entry(m) for m in members], by=by)
     return members
 
 
@@ -162,6 +176,12 @@ def member_update(
                 % {"name": member.name}
             }
         )
+    before = (
+        Member.objects.select_for_update(of=("self",))
+        .filter(pk=member.pk)
+        .values_list("role", "active", "name")
+        .get()
+    )
     if role is not None:
         member.role = role
     if active is not None:
@@ -170,6 +190,56 @@ def member_update(
         member.name = name.strip()
     member.full_clean()
     member.save()
+    entries = [
+        Entry(action, member, old=old, new=new)
+        for action, old, new in zip(
+            ("role", "active", "name"),
+            before,
+            (member.role, member.active, member.name),
+            strict=True,
+        )
+        if old != new
+    ]
+    if entries:
+        people.record(member.club_id, entries, by=by)
+    return member
+
+
+@transaction.atomic
+def member_save(*, member: Member, by) -> Member:
+    """Save ``member`` as the Django admin's form left it: a new member, or a change of his
+    club, name, log-in (``user``), role or active flag, each logged with its value before and
+    after and sealed (``services.people``). Validated by the model; ``by`` is the superuser."""
+    if member.pk is None:
+        member.full_clean()
+        member.save()
+        people.record(member.club_id, [added_entry(member)], by=by)
+        return member
+    before = Member.objects.select_for_update(of=("self",)).select_related("user").get(pk=member.pk)
+    member.full_clean()
+    member.save()
+    entries = []
+    if before.user_id != member.user_id:
+        entries.append(
+            Entry(
+                "login",
+                member,
+                old=before.user.get_username() if before.user_id else None,
+                new=member.user.get_username() if member.user_id else None,
+            )
+        )
+    for action, old, new in (
+        ("role", before.role, member.role),
+        ("active", before.active, member.active),
+        ("name", before.name, member.name),
+    ):
+        if old != new:
+            entries.append(Entry(action, member, old=old, new=new))
+    if before.club_id != member.club_id:
+        people.record(before.club_id, [Entry("removed", member, old={"name": before.name})], by=by)
+        entries.insert(0, added_entry(member))
+    if entries:
+        people.record(member.club_id, entries, by=by)
     return member
 
 
@@ -289,9 +359,9 @@ def invitation_create(*, member: Member, by=None, valid_for=None, now=None):
     if reason:
         raise ValidationError({"member": reason})
     now = now or timezone.now()
-    Invitation.objects.filter(member=member, used_at__isnull=True, expires__gt=now).update(
-        expires=now
-    )
+    older = Invitation.objects.filter(member=member, used_at__isnull=True, expires__gt=now)
+    cut = list(older.values_list("pk", flat=True))
+    older.update(expires=now)
     nonce = invitations.new_nonce()
     token = invitations.token_of(nonce)
     invitation = Invitation.objects.create(
@@ -302,7 +372,51 @@ def invitation_create(*, member: Member, by=None, valid_for=None, now=None):
         expires=now + (valid_for or invitations.VALID_FOR),
         created_by=by,
     )
+    people.record(
+        member.club_id,
+        [
+            *(Entry("invitation_revoked", member, extra={"invitation": pk}) for pk in cut),
+            Entry(
+                "invited",
+                member,
+                extra={"invitation": invitation.pk, "expires": invitation.expires.isoformat()},
+            ),
+        ],
+        by=by,
+    )
     return invitation, token
+
+
+@transaction.atomic
+def invitations_revoke(*, invitations, by) -> int:
+    """Revoke (delete) ``invitations`` (the Django admin's), each logged; return how many."""
+    from ledger.models import Invitation
+
+    rows = list(
+        Invitation.objects.select_for_update(of=("self",))
+        .filter(pk__in=[i.pk for i in invitations])
+        .select_related("member")
+        .order_by("pk")
+    )
+    by_club: dict[int, list] = {}
+    for invitation in rows:
+        by_club.setdefault(invitation.member.club_id, []).append(
+            Entry("invitation_revoked", invitation.member, extra={"invitation": invitation.pk})
+        )
+    Invitation.objects.filter(pk__in=[i.pk for i in rows]).delete()
+    for club_id, entries in sorted(by_club.items()):
+        people.record(club_id, entries, by=by)
+    return len(rows)
+
+
+@transaction.atomic
+def password_reset_done(*, user, password: str) -> None:
+    """Set ``user``'s new ``password`` (chosen with the link mailed to him) and log the reset
+    in each club he is a member of (never the password)."""
+    user.set_password(password)
+    user.save()
+    for member in Member.objects.filter(user=user).order_by("club_id"):
+        people.record(member.club_id, [Entry("password_reset", member)], by=user)
 
 
 @transaction.atomic
@@ -358,4 +472,12 @@ def invitation_accept(*, token: str, password: str, username: str):
     member.save(update_fields=["user"])
     invitation.used_at = timezone.now()
     invitation.save(update_fields=["used_at"])
+    people.record(
+        member.club_id,
+        [
+            Entry("invitation_used", member, extra={"invitation": invitation.pk}),
+            Entry("login_created", member, new=username),
+        ],
+        by=user,
+    )
     return user, invitation

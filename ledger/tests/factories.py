@@ -11,6 +11,7 @@ from ledger import services
 from ledger.games.danish.engine import rotation
 from ledger.games.danish.engine.generate import random_hand
 from ledger.models import Club, Member, Season
+from ledger.services import people
 from ledger.services import tournaments as tournament_services
 from ledger.tests.conftest import load_example
 
@@ -26,7 +27,25 @@ def make_member(club: Club, name: str, role: str = Member.Role.MEMBER, *, login:
     if login:
         username = f"{club.slug}-{name}".lower()
         user = get_user_model().objects.create_user(username=username, password=PASSWORD)
-    return Member.objects.create(club=club, name=name, role=role, user=user)
+    return new_member(club=club, name=name, role=role, user=user)
+
+
+def sealed(members):
+    """Reseal the people of the members' clubs as they stand: a test's set-up is trusted, as
+    a fixture loaded is (``services.people.seal_clubs``); return ``members``."""
+    people.seal_clubs({m.club_id for m in members})
+    return members
+
+
+def new_member(**fields) -> Member:
+    """A member made as a test's set-up wants him (no name check), sealed."""
+    return sealed([Member.objects.create(**fields)])[0]
+
+
+def get_member(club: Club, name: str) -> Member:
+    """The club's member named ``name``, made (and sealed) when he is new."""
+    member, created = Member.objects.get_or_create(club=club, name=name)
+    return sealed([member])[0] if created else member
 
 
 def make_season(club: Club, year: int = 2026) -> Season:
@@ -41,9 +60,7 @@ def make_season(club: Club, year: int = 2026) -> Season:
 def evening_e(club: Club, date=datetime.date(2026, 11, 5), members=None):
     """Play the spec's Evening E at one table: Anna, Bo and Carl; return (evening, table, hands)."""
     if members is None:
-        members = [
-            Member.objects.get_or_create(club=club, name=name)[0] for name in ("Anna", "Bo", "Carl")
-        ]
+        members = [get_member(club, name) for name in ("Anna", "Bo", "Carl")]
     evening = services.evening_open(club=club, date=date)
     table = services.table_open(evening=evening, members=members)
     hands = [

@@ -44,9 +44,11 @@ from ledger.tests import factories
 from ledger.tests.conftest import ROOT
 from ledger.tests.factories import (
     evening_e,
+    get_member,
     make_club,
     make_member,
     make_season,
+    new_member,
 )
 from ledger.tests.games.helpers import schedule_in_turn
 
@@ -64,7 +66,7 @@ def build_season(club, *, hands: int = 12, seed: int = 1, open_evening: bool = T
     the season and one of another club are added so that the reads must leave them out.
     """
     season = factories.make_season(club)
-    members = {name: Member.objects.get_or_create(club=club, name=name)[0] for name in NAMES}
+    members = {name: get_member(club, name) for name in NAMES}
     anna, bo, carl, dorte, erik = (members[n] for n in NAMES)
     e1, _, _ = factories.evening_e(club, members=[anna, bo, carl])
     services.evening_close(evening=e1)
@@ -405,6 +407,7 @@ MATRIX = {
     "setup_seasons": ("admin", "admin"),
     "setup_season_edit": ("admin", "admin"),
     "setup_settings": ("admin", "admin"),
+    "setup_people_log": ("admin", None),
     "setup_invitation_new": (None, "admin"),
     "setup_invitations": ("admin", None),
     "setup_invitations_all": (None, "admin"),
@@ -494,7 +497,7 @@ def build_world():
     """Two clubs; club A has an open evening with Evening E at one table and a closed one."""
     a, b = make_club(slug="alpha", name="Alpha"), make_club(slug="beta", name="Beta")
     season = make_season(a)
-    players = [Member.objects.create(club=a, name=n) for n in ("Anna", "Bo", "Carl")]
+    players = [new_member(club=a, name=n) for n in ("Anna", "Bo", "Carl")]
     closed, _, _ = evening_e(a, members=players)
     services.evening_close(evening=closed)
     evening, table, hands = evening_e(a, members=players, date=closed.date.replace(day=20))

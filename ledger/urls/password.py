@@ -1,5 +1,6 @@
 """Password reset by e-mail: Django's own views, with the site's templates; the request
-bounded per client and per address (``BoundedPasswordResetView``).
+bounded per client and per address (``BoundedPasswordResetView``), the new password logged
+in the user's clubs (``LoggedPasswordResetConfirmView``).
 
 Mounted at ``/password-reset/`` by ``tarokclub/urls.py``. The mail goes through the
 configured EMAIL_BACKEND (console by default; SMTP when DJANGO_EMAIL_HOST is set).
@@ -8,7 +9,7 @@ configured EMAIL_BACKEND (console by default; SMTP when DJANGO_EMAIL_HOST is set
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from ledger.views.home import BoundedPasswordResetView
+from ledger.views.home import BoundedPasswordResetView, LoggedPasswordResetConfirmView
 
 urlpatterns = [
     path(
@@ -32,9 +33,7 @@ urlpatterns = [
     ),
     path(
         "<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(
-            template_name="registration/password_reset_confirm.html"
-        ),
+        LoggedPasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
 ]

@@ -14,6 +14,7 @@ urlpatterns = [
     path("setup/seasons/", views.seasons, name="setup_seasons"),
     path("setup/seasons/<int:pk>/", views.season_edit, name="setup_season_edit"),
     path("setup/settings/", views.club_settings, name="setup_settings"),
+    path("setup/log/", views.people_log, name="setup_people_log"),
     path("setup/members/<int:pk>/invite/", views.invitation_new, name="setup_invitation_new"),
     path("setup/invitations/", views.invitations_sheet, name="setup_invitations"),
     path("setup/invitations/all/", views.invitations_all, name="setup_invitations_all"),

@@ -3,8 +3,14 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.forms import PasswordResetForm
-from django.contrib.auth.views import LogoutView, PasswordResetView
+from django.contrib.auth.views import (
+    INTERNAL_RESET_SESSION_TOKEN,
+    LogoutView,
+    PasswordResetConfirmView,
+    PasswordResetView,
+)
 from django.core.exceptions import ValidationError
+from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -185,3 +191,15 @@ class BoundedPasswordResetView(PasswordResetView):
         response.status_code = 429
         response["Retry-After"] = "3600"
         return response
+
+
+class LoggedPasswordResetConfirmView(PasswordResetConfirmView):
+    """Django's new password from a reset link, set through ``services.password_reset_done``,
+    which logs the reset in each of the user's clubs in the same transaction."""
+
+    template_name = "registration/password_reset_confirm.html"
+
+    def form_valid(self, form):
+        services.password_reset_done(user=form.user, password=form.cleaned_data["new_password1"])
+        del self.request.session[INTERNAL_RESET_SESSION_TOKEN]
+        return HttpResponseRedirect(self.get_success_url())

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
+from django_tables2 import RequestConfig
 
 from ledger import selectors, services
 from ledger.forms.ratecard import PresetForm, RateCardForm
@@ -27,7 +28,7 @@ from ledger.forms.setup import (
 from ledger.games.registry import GAMES, get_web
 from ledger.models import Member, Season
 from ledger.services import invitations
-from ledger.tables.setup import MemberTable
+from ledger.tables.setup import MemberTable, PeopleLogTable
 from ledger.web import locale
 from ledger.web.permissions import club_role
 from ledger.web.qr import qr_svg
@@ -113,7 +114,9 @@ def members(request):
             role = add_form.cleaned_data.get("role") or Member.Role.MEMBER
         if names is not None:
             try:
-                added = services.members_add(club=request.club, names=names, role=role)
+                added = services.members_add(
+                    club=request.club, names=names, role=role, by=request.user
+                )
             except ValidationError as error:
                 _errors_to_form(form, error)
             else:
@@ -274,6 +277,17 @@ def club_settings(request):
             ),
         ),
         status=status,
+    )
+
+
+@club_role(ADMIN)
+def people_log(request):
+    """The club's people log, newest first: every member added, role, log-in and active flag
+    changed, password reset, invitation made, used or revoked (who, when, before → after)."""
+    table = PeopleLogTable(selectors.people_log(request.club), request=request)
+    RequestConfig(request, paginate={"per_page": 50}).configure(table)
+    return render(
+        request, "ledger/setup/people_log.html", _setup_context(request, "log", table=table)
     )
 
 

@@ -188,8 +188,9 @@ class Command(EngineCommand):
         ``progress`` tells how far the writing got, should a service refuse after all.
         """
         club, members = plan["club"], dict(plan["members"])
-        for name in plan["unknown"]:
-            members[name] = Member.objects.create(club=club, name=name)
+        if plan["unknown"]:
+            added = services.members_add(club=club, names=plan["unknown"], by=plan["by"])
+            members.update((member.name, member) for member in added)
         seated = [members[name] for name in plan["seats"]]
         hands = plan["hands"]
         first_dealer = members[hands[0]["dealer"]] if hands else None

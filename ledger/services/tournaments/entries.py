@@ -22,6 +22,7 @@ from ledger.models import (
     text_limit,
     validate_member_name,
 )
+from ledger.services import people
 from ledger.services.errors import LedgerError
 from ledger.services.federation.players import link_member, match_guest
 from ledger.services.ledger import writing
@@ -105,7 +106,9 @@ def entries_add(*, tournament: Tournament, members: Iterable[Member], by=None) -
     return entries
 
 
-def guest_member(tournament: Tournament, name: str, field: str) -> Member:
+def guest_member(tournament: Tournament, name: str, field: str, *, by=None) -> Member:
+    """A new inactive member of the tournament's club for a guest named ``name`` (refused
+    naming ``field``), logged and sealed (``services.people``)."""
     name = (name or "").strip()
     if not name:
         raise LedgerError(_("a guest needs a name"), field)
@@ -128,17 +131,25 @@ def guest_member(tournament: Tournament, name: str, field: str) -> Member:
             ).format(name=name),
             field,
         )
-    return Member.objects.create(club=tournament.club, name=name, active=False)
+    member = Member.objects.create(club=tournament.club, name=name, active=False)
+    people.record(
+        member.club_id,
+        [people.Entry("added", member, new={"name": name, "role": member.role, "active": False})],
+        by=by,
+    )
+    return member
 
 
-def guest_for(tournament: Tournament, name: str, club_name: str, licence: str, field: str):
+def guest_for(
+    tournament: Tournament, name: str, club_name: str, licence: str, field: str, *, by=None
+):
     """A guest's inactive member row, linked to his player (matched by licence, else by name
     and club, else new: ``federation.players.match_guest``)."""
     # The club and the licence are checked before any row is written: a player's club name
     # and licence have the entry's limits (a longer one is refused, never cut or a 500).
     club_name = check_text(club_name, "club_name", limit=MAX_CLUB, what=_("a club's name"))
     licence = check_text(licence, "code", limit=MAX_CODE, what=_("an id"))
-    member = guest_member(tournament, name, field)
+    member = guest_member(tournament, name, field, by=by)
     member.player = match_guest(tournament.club, member.name, club_name, licence)
     member.save(update_fields=["player"])
     return member
@@ -161,7 +172,7 @@ def entry_add_guest(
     with writing():
         tournament = lock_tournament(tournament)
         check_not_over(tournament)
-        member = guest_for(tournament, name, club_name, licence or code, "name")
+        member = guest_for(tournament, name, club_name, licence or code, "name", by=by)
         return _entry_for(
             tournament,
             member,
@@ -267,7 +278,7 @@ def entries_import(*, tournament: Tournament, text: str, by=None) -> list[Entry]
                 else:
                     entry = _entry_for(
                         tournament,
-                        guest_for(tournament, row.name, row.club, row.code, "ladder"),
+                        guest_for(tournament, row.name, row.club, row.code, "ladder", by=by),
                         code=row.code,
                         club_name=row.club,
                         rank=row.rank,
@@ -319,4 +330,4 @@ def entry_remove(*, entry: Entry, by=None) -> None:
         entry.delete()
         if member.active is False and not Seat.objects.filter(member=member).exists():
             if not Entry.objects.filter(member=member).exists():
-                member.delete()
+                people.remove_member(member, by=by)

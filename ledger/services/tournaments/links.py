@@ -128,7 +128,7 @@ def round_substitute(
                 _("{name} already has a substitute").format(name=entry.name), "absent"
             )
         if member is None:
-            member = guest_member(tournament, guest_name, "guest_name")
+            member = guest_member(tournament, guest_name, "guest_name", by=by)
         table_services.substitute_locked(rt.table, leaving=entry.member, joining=member, by=by)
         locked.substitutes = {
             **locked.substitutes,

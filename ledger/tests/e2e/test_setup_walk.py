@@ -113,3 +113,40 @@ def test_an_invited_members_first_log_in_on_a_phone(pages):
     # The link is spent: opening it again is refused in Danish.
     page.goto(invitation_path(invitation))
     expect(page.locator("#invitation-refused")).to_contain_text("allerede brugt")
+
+
+def test_the_people_log_on_a_phone(pages):
+    """The club admin reads who changed what among the club's people, newest first, on a phone
+    (390x844): no sideways scroll of the page, every link 44 px high."""
+    chef = get_user_model().objects.create_superuser("chef", password="x-very-secret-9")
+    club, _, _ = services.club_create(
+        name="Hjørring Tarokklub",
+        slug="hjoerring",
+        game="danish_tarok",
+        season_name="2026/2027",
+        season_starts_on=datetime.date(2026, 8, 1),
+        season_ends_on=datetime.date(2027, 7, 31),
+        admin_user=chef,
+        admin_name="Køkkenchef Ærø-Østergaard",
+    )
+    dorte, bo = services.members_add(club=club, names=["Dorte Ærø", "Bo"], by=chef)
+    services.member_update(member=bo, role=Member.Role.TREASURER, by=chef)
+    _invitation, token = services.invitation_create(member=dorte, by=chef)
+    services.invitation_accept(token=token, password="rød-grød-7", username="dorte-aeroe")
+    services.invitation_create(member=bo, by=chef)
+    services.member_update(member=bo, active=False, by=chef)
+    page = pages(chef, width=390, height=844)
+    page.goto(f"/c/{club.slug}/setup/log/")
+    expect(page.locator("h1")).to_have_text("Personlog")
+    rows = page.locator("#people-log tbody tr")
+    expect(rows).to_have_count(9)
+    expect(rows.first).to_contain_text("aktiv ændret")
+    expect(rows.last).to_contain_text("medlem tilføjet")
+    screenshot(page, "setup-people-log", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('main a, main button')]
+        .filter((e) => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
+        .map((e) => e.textContent.trim())"""
+    )
+    assert small == [], small

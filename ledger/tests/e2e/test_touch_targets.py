@@ -154,6 +154,7 @@ def screens(data) -> list[tuple[str, str]]:
         ("setup-seasons", u("setup_seasons")),
         ("setup-season", u("setup_season_edit", pk=data["season"].pk)),
         ("setup-settings", u("setup_settings")),
+        ("setup-people-log", u("setup_people_log")),
         ("setup-invitations", u("setup_invitations")),
         ("club-new", reverse("club_new")),
     ]

@@ -9,7 +9,7 @@ from ledger.models import Entry, FederationLog, Member, Player
 from ledger.services import federation as fed
 from ledger.services import tournaments as tour
 from ledger.services.errors import LedgerError
-from ledger.tests.factories import make_club, make_member, make_tournament
+from ledger.tests.factories import make_club, make_member, make_tournament, new_member
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +55,7 @@ def test_a_member_of_two_clubs_sharing_a_log_in_is_one_player():
     """A member is entered as his player; the same log-in in another club is the same player."""
     kranj, bled = slovenian(), slovenian("bled", "Tarok Bled")
     ana = make_member(kranj, "Ana", login=True)
-    ana_bled = Member.objects.create(club=bled, name="Ana K.", user=ana.user)
+    ana_bled = new_member(club=bled, name="Ana K.", user=ana.user)
     player = fed.player_for_member(ana)
     assert (player.name, player.home_club) == ("Ana", kranj)
     assert fed.player_for_member(ana_bled) == player

@@ -19,7 +19,7 @@ from django.utils import timezone
 from ledger import services
 from ledger.models import Invitation, Member
 from ledger.services import invitations
-from ledger.tests.factories import PASSWORD, make_club, make_member, make_season
+from ledger.tests.factories import PASSWORD, make_club, make_member, make_season, new_member
 
 pytestmark = pytest.mark.django_db
 SU_PASSWORD = "chef-very-secret-9"
@@ -124,11 +124,11 @@ def test_no_member_with_a_log_in_is_invited(probe, kind):
     club = chef_member.club
     if kind == "staff":
         user = get_user_model().objects.create_user("staffer", password=PASSWORD, is_staff=True)
-        member = Member.objects.create(club=club, name="Staffer", user=user)
+        member = new_member(club=club, name="Staffer", user=user)
     elif kind == "member_elsewhere":
         other = make_club(slug="other", name="Other")
         elsewhere = make_member(other, "Vera", login=True)
-        member = Member.objects.create(club=club, name="Vera", user=elsewhere.user)
+        member = new_member(club=club, name="Vera", user=elsewhere.user)
     else:
         member = make_member(club, "Bo", login=True)
     response = attacker.post(url("setup_invitation_new", pk=member.pk))

@@ -17,7 +17,7 @@ from ledger import services
 from ledger.models import Club, Hand, Posting, Transfer
 from ledger.selectors.verify import verify_ledger
 from ledger.tests.conftest import ROOT, load_example
-from ledger.tests.factories import evening_e, make_club
+from ledger.tests.factories import evening_e, make_club, new_member
 from ledger.tests.helpers import restore_refused, wipe
 
 HANDS = load_example("EVENING_E.evening.json")["hands"]
@@ -243,9 +243,8 @@ def test_a_backup_while_tablets_save_is_one_snapshot_postgresql(tmp_path):
     club = make_club()
     tables = [evening_e(club)[1]]
     other = services.evening_open(club=club, date=tables[0].evening.date.replace(day=6))
-    from ledger.models import Member
 
-    extra = [Member.objects.create(club=club, name=n) for n in ("Dorte", "Erik", "Finn")]
+    extra = [new_member(club=club, name=n) for n in ("Dorte", "Erik", "Finn")]
     tables.append(services.table_open(evening=other, members=extra))
     stop = threading.Event()
     saved = [0]

@@ -39,7 +39,7 @@ from ledger.models import (
 from ledger.selectors.verify import verify_ledger
 from ledger.services import balances, seals, stats
 from ledger.tests.conftest import load_example
-from ledger.tests.factories import make_club, make_member, make_season
+from ledger.tests.factories import get_member, make_club, make_member, make_season
 from ledger.tests.helpers import restore_refused, wipe
 from ledger.tests.selectors.test_verify import tampering
 
@@ -57,7 +57,7 @@ def play(game: str, *, close: bool = True, date=DAY):
     """Play the game's example evening at one table, with a correction; close it."""
     example = load_example(EXAMPLES[game])
     club = Club.objects.filter(game=game).first() or make_club(slug=game[:6], game=game)
-    members = [Member.objects.get_or_create(club=club, name=n)[0] for n in example["seats"]]
+    members = [get_member(club, n) for n in example["seats"]]
     evening = services.evening_open(club=club, date=date)
     table = services.table_open(evening=evening, members=members)
     hands = [services.hand_record(table=table, record=h, by=None) for h in example["hands"]]

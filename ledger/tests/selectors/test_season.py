@@ -18,6 +18,7 @@ from ledger.games.danish.engine import rotation, to_money
 from ledger.models import EveningResult, Member, Posting, Transfer
 from ledger.selectors.verify import verify_ledger
 from ledger.tests import factories
+from ledger.tests.factories import new_member
 from ledger.tests.helpers import NAMES, build_season
 
 
@@ -140,7 +141,7 @@ def test_statistics_equal_a_python_replay_of_the_live_hands(club):
 def test_sitting_out_is_not_playing(club):
     """At 4 seats the member opposite the dealer sits out and does not play the hand."""
     season = factories.make_season(club)
-    members = [Member.objects.create(club=club, name=n) for n in NAMES[:4]]
+    members = [new_member(club=club, name=n) for n in NAMES[:4]]
     evening = services.evening_open(club=club, date=datetime.date(2026, 9, 1))
     table = services.table_open(evening=evening, members=members)
     factories.random_table_hands(table, 8, seed=3)

@@ -33,7 +33,7 @@ from ledger.models import (
 from ledger.selectors.verify import verify_ledger
 from ledger.services.errors import LedgerError, SeatingError, StaleFormError
 from ledger.tests.conftest import EXAMPLES, load_example
-from ledger.tests.factories import evening_e, make_club, make_member
+from ledger.tests.factories import evening_e, make_club, make_member, new_member
 from ledger.tests.helpers import restore_refused, wipe
 
 pytestmark = pytest.mark.django_db
@@ -277,7 +277,7 @@ def test_import_refuses_a_seat_named_pool(club, tmp_path):
 def test_a_member_named_pool_cannot_be_seated(club):
     """A member already named ``pool`` (from before the rule) is refused by table_open."""
     members = [make_member(club, n) for n in ("Anna", "Bo")]
-    members.append(Member.objects.create(club=club, name="pool"))  # bypasses full_clean
+    members.append(new_member(club=club, name="pool"))  # bypasses full_clean
     evening = services.evening_open(club=club, date=DAY)
     with pytest.raises(SeatingError) as refused:
         services.table_open(evening=evening, members=members)
@@ -288,7 +288,7 @@ def test_a_member_named_pool_cannot_be_seated(club):
 def test_a_member_named_kongekop_cannot_be_seated_late(played, club):
     """table_seat refuses a late arrival named like a pool too."""
     _, table, _ = played
-    late = Member.objects.create(club=club, name="kongekop")
+    late = new_member(club=club, name="kongekop")
     with pytest.raises(SeatingError):
         services.table_seat(table=table, member=late)
 
@@ -301,7 +301,7 @@ def test_renaming_a_member_changes_no_past_hand(played):
     new hand still records (the seat keeps the name ``Bo``)."""
     _, table, hands = played
     before = selectors.account_balances(table.pk)
-    Member.objects.filter(club=table.evening.club, name="Bo").update(name="Bodil")
+    services.member_update(member=Member.objects.get(name="Bo"), name="Bodil")
     assert verify_ledger().ok
     assert selectors.account_balances(table.pk) == before
     # Correcting hand 1 with its own record re-settles every hand to what it was.

@@ -9,7 +9,7 @@ from ledger import selectors, services
 from ledger.games.danish import GAME
 from ledger.games.danish.engine import HandError, RateCard, rotation
 from ledger.games.danish.engine.generate import random_hand
-from ledger.models import EveningResult, Hand, HandRevision, Member, Posting, Transfer
+from ledger.models import EveningResult, Hand, HandRevision, Posting, Transfer
 from ledger.selectors.verify import verify_ledger
 from ledger.services.errors import (
     EveningClosedError,
@@ -18,7 +18,7 @@ from ledger.services.errors import (
     SeatingError,
 )
 from ledger.tests.conftest import load_example
-from ledger.tests.factories import evening_e, make_club
+from ledger.tests.factories import evening_e, make_club, new_member
 from ledger.tests.helpers import ledger_snapshot
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +58,7 @@ def test_evening_e_through_the_services(club):
 def test_sixty_generated_hands_match_settle_evening(club):
     """A whole generated evening of 60 hands at 4 seats equals the pure engine's replay."""
     names = ["Anna", "Bo", "Carl", "Dorte"]
-    members = [Member.objects.create(club=club, name=n) for n in names]
+    members = [new_member(club=club, name=n) for n in names]
     evening = services.evening_open(club=club, date=datetime.date(2026, 11, 12))
     table = services.table_open(evening=evening, members=members)
     rng = random.Random(60)
@@ -151,7 +151,7 @@ def test_correction_needs_a_reason(club):
 def test_late_arrival_pays_funding_and_correction_keeps_his_funding_in_place(club):
     """A late arrival pays 20 into each cup; correcting an earlier hand re-posts his funding."""
     evening, table, hands = evening_e(club)
-    dorte = Member.objects.create(club=club, name="Dorte")
+    dorte = new_member(club=club, name="Dorte")
     services.table_seat(table=table, member=dorte)
     assert [s.member.name for s in selectors.current_seats(table.pk)] == [
         "Anna",
@@ -171,7 +171,7 @@ def test_late_arrival_pays_funding_and_correction_keeps_his_funding_in_place(clu
 def test_seat_position_and_leaving(club):
     """A late arrival can sit between two members; one who leaves keeps his split share."""
     evening, table, _ = evening_e(club)
-    dorte = Member.objects.create(club=club, name="Dorte")
+    dorte = new_member(club=club, name="Dorte")
     services.table_seat(table=table, member=dorte, position=1)
     assert [s.member.name for s in selectors.current_seats(table.pk)] == [
         "Anna",
@@ -190,7 +190,7 @@ def test_seat_position_and_leaving(club):
 
 def test_table_sizes(club):
     """A table seats 3 to 5 members, each once, all of the evening's club."""
-    members = [Member.objects.create(club=club, name=n) for n in "ABCDEF"]
+    members = [new_member(club=club, name=n) for n in "ABCDEF"]
     evening = services.evening_open(club=club, date=datetime.date(2026, 11, 19))
     with pytest.raises(SeatingError, match="3 to 5"):
         services.table_open(evening=evening, members=members[:2])
@@ -199,7 +199,7 @@ def test_table_sizes(club):
     with pytest.raises(SeatingError, match="only one seat"):
         services.table_open(evening=evening, members=[members[0], members[0], members[1]])
     other = make_club(slug="other")
-    stranger = Member.objects.create(club=other, name="Zoe")
+    stranger = new_member(club=other, name="Zoe")
     with pytest.raises(SeatingError, match="club"):
         services.table_open(evening=evening, members=[*members[:2], stranger])
 

@@ -91,9 +91,11 @@ def test_erasure_replaces_name_email_and_login_and_keeps_the_ledger_whole(club, 
     report = verify_ledger()
     assert report.ok, report
     # Logged with his id and who erased, never what was erased.
-    log = ClubLog.objects.get(club=club, action="erase")
+    # (The people log's entry, sealed and chained: his id and his label.)
+    log = ClubLog.objects.get(club=club, action="erased")
     assert log.details == {"member": anna.pk} and log.by == admin
     assert "Anna" not in str(log.details) and "anna@" not in str(log.details)
+    assert log.member_name == Member.objects.get(pk=anna.pk).name != "Anna"
     # He can no longer log in.
     assert not Client().login(username="erase-anna", password=PASSWORD)
 
@@ -146,7 +148,7 @@ def test_a_member_erases_himself_only_where_the_club_allows_it(club):
     anna.club.refresh_from_db()
     member_erase(member=anna, by=user)
     assert Member.objects.get(pk=anna.pk).erased_at is not None
-    assert ClubLog.objects.get(action="erase").by_id == user.pk
+    assert ClubLog.objects.get(action="erased").by_id == user.pk
 
 
 def test_another_member_may_not_erase(club):
@@ -165,7 +167,7 @@ def test_an_admin_and_an_erased_member_are_refused(club, admin):
     member_erase(member=anna, by=admin)
     with pytest.raises(ErasureRefused, match="already"):
         member_erase(member=Member.objects.get(pk=anna.pk), by=admin)
-    assert ClubLog.objects.count() == 1
+    assert ClubLog.objects.filter(action="erased").count() == 1
 
 
 def test_a_login_of_other_clubs_stays_for_them(club, admin):

@@ -6,9 +6,9 @@ import pytest
 from django.db import connection
 
 from ledger import services
-from ledger.models import Hand, Member
+from ledger.models import Hand
 from ledger.selectors.verify import verify_ledger
-from ledger.tests.factories import make_club
+from ledger.tests.factories import make_club, new_member
 from ledger.tests.soak import run_soak
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -19,7 +19,7 @@ def test_soak_small_bound():
     if connection.vendor != "postgresql":
         pytest.skip("the soak needs PostgreSQL's row locks (run by make test-postgres)")
     club = make_club()
-    members = [Member.objects.create(club=club, name=n) for n in "ABCDEFG"]
+    members = [new_member(club=club, name=n) for n in "ABCDEFG"]
     evening = services.evening_open(club=club, date=datetime.date(2026, 12, 3))
     tables = [
         services.table_open(evening=evening, members=members[:4]),

@@ -12,8 +12,9 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from ledger import selectors, services
 from ledger.games.danish.engine import rotation
 from ledger.games.danish.engine.generate import random_hand, random_rates
-from ledger.models import Club, Hand, Member, Table
+from ledger.models import Club, Hand, Table
 from ledger.selectors.verify import verify_ledger
+from ledger.tests.factories import new_member
 
 NAMES = ["Anna", "Bo", "Carl", "Dorte", "Erik", "Frida", "Gorm"]
 _clubs = itertools.count()
@@ -27,7 +28,7 @@ class LedgerMachine(RuleBasedStateMachine):
         self.club = Club.objects.create(
             name=f"Maskine {n}", slug=f"machine-{n}", rate_card=random_rates(self.rng).as_dict()
         )
-        self.members = [Member.objects.create(club=self.club, name=name) for name in NAMES]
+        self.members = [new_member(club=self.club, name=name) for name in NAMES]
         self.evening = services.evening_open(club=self.club, date=datetime.date(2026, 12, 1))
         self.rates = services.rate_card(self.evening)
         self.table = None

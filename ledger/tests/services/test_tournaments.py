@@ -17,7 +17,7 @@ from ledger.selectors.verify import verify_ledger
 from ledger.services import tournaments as tour
 from ledger.services.errors import LedgerError
 from ledger.tests.conftest import load_example
-from ledger.tests.factories import make_club
+from ledger.tests.factories import make_club, new_member
 from ledger.tests.helpers import (
     first_hand_again,
     random_hand_at,
@@ -186,7 +186,7 @@ def test_a_bad_ladder_row_names_its_line_and_writes_nothing():
 
 def test_members_are_entered_by_name_from_a_pasted_list():
     t = slovenian_tournament()
-    ana = Member.objects.create(club=t.club, name="Ana")
+    ana = new_member(club=t.club, name="Ana")
     entries = tour.entries_import(tournament=t, text="Ana\tKranj\t3\nGost\tBled\t\n")
     assert [e.member_id == ana.pk for e in entries] == [True, False]
     assert entries[0].ladder_rank == 3 and not entries[0].guest and entries[1].guest
@@ -330,7 +330,7 @@ def test_no_club_role_service_touches_the_tournament_evening():
     r = _playing(t)
     evening = t.evening
     table = r.round_tables.get(number=1).table
-    guest = Member.objects.create(club=t.club, name="Zala")
+    guest = new_member(club=t.club, name="Zala")
     others = [e.member for e in t.entries.order_by("pk")[:3]]
     code = table.seats.order_by("position").first().name
     attempts = {
@@ -591,7 +591,7 @@ def test_a_substitute_plays_for_an_absent_player_and_his_result_counts_for_no_on
     r = tour.round_start(round_=tour.round_publish(round_=tour.round_draw(tournament=t)))
     rt = r.round_tables.select_related("table__evening").get(number=2)
     absent = rt.seats[2]
-    reserve = Member.objects.create(club=t.club, name="Rezerva")
+    reserve = new_member(club=t.club, name="Rezerva")
     tour.round_table_report_missing(round_table=rt, codes=[absent])
     tour.round_substitute(round_table=rt, absent=absent, member=reserve)
     rt.refresh_from_db()
@@ -633,7 +633,7 @@ def test_a_substitute_is_refused_when_entered_or_from_elsewhere_and_writes_nothi
     with pytest.raises(LedgerError) as caught:
         tour.round_substitute(round_table=rt, absent=rt.seats[0], member=entered.member)
     assert caught.value.field == "member"
-    stranger = Member.objects.create(club=make_club(slug="other", name="Other"), name="X")
+    stranger = new_member(club=make_club(slug="other", name="Other"), name="X")
     with pytest.raises(LedgerError) as caught:
         tour.round_substitute(round_table=rt, absent=rt.seats[0], member=stranger)
     assert caught.value.field == "member"

@@ -192,10 +192,16 @@ def admin_client(slug: str, language: str) -> Client:
 class TestLanguageCrawl:
     def test_the_crawl_sees_every_page(self, demo):
         """Every GET page of the matrix but the PDFs and the JSON state is crawled."""
-        # 20 of the club (+ a hand to confirm, issue 27; + what if, issue 32), 5 of a
-        # tournament, a table's own link, a series' ladder
-        assert len(PAGES) == 28
-        assert {"club", "hand_new", "evening_treasury", "setup_settings"} <= set(PAGES)
+        # 20 of the club (+ a hand to confirm, issue 27; + what if, issue 32; + its people
+        # log), 5 of a tournament, a table's own link, a series' ladder
+        assert len(PAGES) == 29
+        assert {
+            "club",
+            "hand_new",
+            "evening_treasury",
+            "setup_settings",
+            "setup_people_log",
+        } <= set(PAGES)
 
     def test_the_checks_catch_what_they_are_meant_to(self):
         page = '<p title="Kasserer">Blagajnik <b>card_points</b></p><script>x_y="Gem"</script>'

@@ -17,8 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ledger import services
-from ledger.models import Member
-from ledger.tests.factories import evening_e, random_table_hands
+from ledger.tests.factories import evening_e, new_member, random_table_hands
 from ledger.tests.helpers import MATRIX, build_world, client_for, kwargs_for
 
 pytestmark = pytest.mark.django_db
@@ -63,6 +62,7 @@ QUERIES = {
     "setup_season_edit": 4,
     "setup_seasons": 4,
     "setup_settings": 3,
+    "setup_people_log": 5,  # the log's length (its pages) and a page of it with its authors
     "standings": 9,
     "standings_pdf": 23,
     # The table and its state read its accounts with their balances in one query (were two).
@@ -99,7 +99,11 @@ def grow(w) -> None:
     """Add history around the pages' objects, leaving the objects themselves as they were."""
     club = w["club"]
     for name in ("Dorte", "Erik", "Frida", "Gorm", "Hanne", "Ib"):
-        Member.objects.create(club=club, name=name)
+        new_member(club=club, name=name)
+    added = services.members_add(club=club, names=[f"Guest {n}" for n in range(60)])
+    for member in added[:10]:
+        services.member_update(member=member, role="scorekeeper")
+        services.invitation_create(member=member)
     hands = random_table_hands(w["table"], 40, seed=11)
     services.hand_correct(hand=hands[3], record=hands[4].record, reason="swapped")
     services.hand_void(hand=hands[5], reason="dealt twice")

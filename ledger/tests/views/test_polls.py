@@ -17,6 +17,7 @@ from django.urls import reverse
 from ledger import services
 from ledger.models import Member
 from ledger.tests import factories
+from ledger.tests.factories import new_member
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +79,7 @@ def test_a_quiet_tables_poll_is_304_while_another_table_of_the_evening_saves(wor
     table's version as it was (its poll, naming its ETag, is a 304 for the pinned number of
     queries) and changes the saved table's (its poll gets 200 with the new content)."""
     club, client = world["club"], world["client"]
-    others = [Member.objects.create(club=club, name=name) for name in ("Dan", "Eva", "Finn")]
+    others = [new_member(club=club, name=name) for name in ("Dan", "Eva", "Finn")]
     quiet = services.table_open(evening=world["evening"], members=others)
     urls = {
         name: reverse("table", kwargs={"club": club.slug, "pk": table.pk})
@@ -117,7 +118,7 @@ def test_the_evening_polls_read_no_record_of_a_table_that_did_not_change(world, 
     that table alone (one query, filtered to it), and the next reading reads none, for a
     pinned number of queries; the page shows the new hand."""
     club, client, busy = world["club"], world["client"], world["table"]
-    others = [Member.objects.create(club=club, name=name) for name in ("Dan", "Eva", "Finn")]
+    others = [new_member(club=club, name=name) for name in ("Dan", "Eva", "Finn")]
     quiet = services.table_open(evening=world["evening"], members=others)
     factories.random_table_hands(quiet, 3, seed=7)
     url = poll_urls(world)[page]

@@ -92,7 +92,7 @@ def test_a_member_erases_himself_where_allowed(world):
     assert Member.objects.get(pk=anna.pk).erased_at is None  # the club does not allow it
     services.club_update(club=club, members_may_erase=True)
     assert client.post(url("my_erase", club), {}).status_code == 302  # not confirmed
-    assert not ClubLog.objects.exists()
+    assert not ClubLog.objects.filter(action="erased").exists()
     response = client.post(url("my_erase", club), {"confirm": "erase"})
     assert response.status_code == 302 and response["Location"] == reverse("home")
     assert Member.objects.get(pk=anna.pk).name == f"former member {anna.pk}"
@@ -124,7 +124,7 @@ def test_admin_erasure_of_a_seated_member_is_refused_with_its_reason(world):
     )
     assert "is open" in response.content.decode()
     assert Member.objects.get(pk=anna.pk).name == "Anna"
-    assert not ClubLog.objects.exists()
+    assert not ClubLog.objects.filter(action="erased").exists()
 
 
 def test_member_season_hands_show_the_label(world):
@@ -165,3 +165,15 @@ def test_no_screen_or_sheet_names_an_erased_member(world):
         assert "Anna" not in text, name
         seen += text
     assert label in seen
+
+
+def test_the_people_log_shows_an_erased_member_by_his_label(world):
+    """The people log keeps its sealed entries (his name as it was among them), but its page
+    shows an erased member by his label, a name change's before and after as "–"."""
+    club, anna, admin = world["club"], world["anna"], world["admin"]
+    services.member_update(member=anna, name="Anna Berg", by=admin.user)
+    member_erase(member=Member.objects.get(pk=anna.pk), by=admin.user)
+    page = client_of(admin).get(url("setup_people_log", club)).content.decode()
+    assert f"former member {anna.pk}" in page
+    assert "Anna" not in page
+    assert verify_ledger().ok
