@@ -95,6 +95,21 @@ def player_match_guest(*, club: Club, name: str, club_name: str = "", licence: s
         return match_guest(club, name, club_name, licence)
 
 
+def _event_of_both(kept: Player, merged: Player) -> str | None:
+    """The name of a tournament (or an imported event) both records played in, if any."""
+    return (
+        Entry.objects.filter(player=kept)
+        .filter(tournament__entries__player=merged)
+        .values_list("tournament__name", flat=True)
+        .first()
+    ) or (
+        ImportedPlacing.objects.filter(player=kept)
+        .filter(event__placings__player=merged)
+        .values_list("event__name", flat=True)
+        .first()
+    )
+
+
 def player_merge(*, kept: Player, merged: Player, by=None) -> Player:
     """Merge two records of one person: every membership and entry of ``merged`` (and so every
     result) follows ``kept``, which takes the other's licence when it has none; ``merged`` is
@@ -122,12 +137,7 @@ def player_merge(*, kept: Player, merged: Player, by=None) -> Player:
                 ),
                 "licence",
             )
-        both = (
-            Entry.objects.filter(player=kept)
-            .filter(tournament__entries__player=merged)
-            .values_list("tournament__name", flat=True)
-            .first()
-        )
+        both = _event_of_both(kept, merged)
         if both is not None:
             raise LedgerError(
                 _("both records are entered in the tournament {name}").format(name=both),
@@ -139,17 +149,6 @@ def player_merge(*, kept: Player, merged: Player, by=None) -> Player:
             "members": list(merged.memberships.order_by("pk").values_list("pk", flat=True)),
             "entries": list(merged.entries.order_by("pk").values_list("pk", flat=True)),
         }
-        both = (
-            ImportedPlacing.objects.filter(player=kept)
-            .filter(event__placings__player=merged)
-            .values_list("event__name", flat=True)
-            .first()
-        )
-        if both is not None:
-            raise LedgerError(
-                _("both records are entered in the tournament {name}").format(name=both),
-                "merged",
-            )
         details["placings"] = list(merged.placings.order_by("pk").values_list("pk", flat=True))
         Member.objects.filter(player=merged).update(player=kept)
         Entry.objects.filter(player=merged).update(player=kept)
