@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 def lang_of(response, status: int = 200) -> str:
     """The language a page is written in: its ``<html lang>`` (and Content-Language)."""
     assert response.status_code == status, response.status_code
-    found = re.search(r'<html lang="([\w-]+)">', response.content.decode())
+    found = re.search(r'<html lang="([\w-]+)"', response.content.decode())
     assert found is not None
     assert response["Content-Language"] == found.group(1)
     return found.group(1)

@@ -7,7 +7,7 @@ import pytest
 import ledger.games.hungarian
 from ledger.games.base import Features, Schedule
 from ledger.games.hungarian import GAME
-from ledger.games.hungarian.engine import RateCard, rotation
+from ledger.games.hungarian.engine import RateCard, rotation, tournament
 from ledger.games.hungarian.engine.stats import STAT_KEYS
 from ledger.tests.games.helpers import schedule_in_turn
 
@@ -29,6 +29,8 @@ def test_game_identity_and_features():
         state_in=None,
         state_out=None,
         stat_keys=STAT_KEYS,
+        table_sizes=tournament.TABLE_SIZES,
+        tournament_formats=tournament.FORMATS,
     )
     assert GAME.features.pool_codes == ()
 

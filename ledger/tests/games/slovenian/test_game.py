@@ -4,7 +4,7 @@ import pytest
 
 from ledger.games.base import Features, Pool
 from ledger.games.slovenian import GAME
-from ledger.games.slovenian.engine import RateCard, rotation
+from ledger.games.slovenian.engine import RateCard, rotation, tournament
 from ledger.games.slovenian.engine.stats import STAT_KEYS
 from ledger.tests.games.helpers import schedule_in_turn
 
@@ -24,6 +24,8 @@ def test_features():
         state_in="radli_before",
         state_out="radli_after",
         stat_keys=STAT_KEYS,
+        table_sizes=tournament.TABLE_SIZES,
+        tournament_formats=tournament.FORMATS,
     )
 
 
