@@ -17,6 +17,7 @@ from ledger import services
 from ledger.games.base import Dealt
 from ledger.games.registry import GAMES
 from ledger.models import Club, Member
+from ledger.services import people
 
 HANDS = 60
 NAMES = ("Anna", "Bo", "Carl", "Dorte")
@@ -29,6 +30,7 @@ def _save_hands(code: str, offset: int) -> tuple[list[float], list[float]]:
     game = GAMES[code]
     club = Club.objects.create(name=f"Bench {code}", slug=f"bench-game-{offset}", game=code)
     members = [Member.objects.create(club=club, name=n) for n in NAMES]
+    people.seal_clubs([club.pk])  # sealed as a trusted set-up
     day = timezone.localdate() + datetime.timedelta(days=200 + offset)
     evening = services.evening_open(club=club, date=day)
     table = services.table_open(evening=evening, members=members)

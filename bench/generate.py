@@ -35,7 +35,7 @@ from ledger.models import (
     Transfer,
 )
 from ledger.services import balances as summary
-from ledger.services import seals, stats
+from ledger.services import people, seals, stats
 
 GAME = get_game("danish_tarok")
 POOLS = GAME.features.pool_codes
@@ -88,6 +88,7 @@ def generate(
         members = Member.objects.bulk_create(Member(club=club, name=name) for name in FIRST_NAMES)
         reader = user_model.objects.create_user(username=f"bench{c + 1}", password="bench-pw-1")
         Member.objects.filter(pk=members[0].pk).update(user=reader, role="admin")
+        people.seal_clubs([club.pk])  # the bench's members, sealed as a trusted set-up
         counts["clubs"] += 1
         for s in range(seasons):
             year = 2021 + s

@@ -31,6 +31,7 @@ from ledger import services
 from ledger.games.danish.engine import rotation
 from ledger.games.danish.engine.generate import random_hand
 from ledger.models import Club, Hand, Member, Table
+from ledger.services import people
 
 TABLES, WATCHERS, HANDS = 4, 8, 40
 LOAD_SECONDS, POLL_SECONDS, SAVE_PAUSE = 40.0, 1.0, 2.5
@@ -61,6 +62,7 @@ def _setup():
         Member.objects.create(club=club, name=f"Watcher {i}", user=user)
         watchers.append(user)
     players = [Member.objects.create(club=club, name=f"P{i:02d}") for i in range(TABLES * 4 + 4)]
+    people.seal_clubs([club.pk])  # sealed as a trusted set-up
     # A date evening_open accepts (within the year ahead), as the bench's other evenings.
     evening = services.evening_open(club=club, date=bench_date(3))
     tables = [

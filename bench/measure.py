@@ -15,6 +15,7 @@ from ledger.games.danish.engine.generate import random_hand
 from ledger.games.registry import GAMES
 from ledger.models import Club, Member
 from ledger.selectors import current_seats
+from ledger.services import people
 
 
 def bench_date(offset: int) -> datetime.date:
@@ -46,6 +47,7 @@ def measure_hand_record(summary) -> dict:
     out = {}
     empty = Club.objects.create(name="Empty", slug="bench-empty")
     members = [Member.objects.create(club=empty, name=n) for n in ("A", "B", "C", "D")]
+    people.seal_clubs([empty.pk])  # sealed as a trusted set-up
     evening = services.evening_open(club=empty, date=bench_date(0))
     table = services.table_open(evening=evening, members=members)
     times, queries = [], []
@@ -125,6 +127,7 @@ def measure_soak() -> dict:
 
     club = Club.objects.create(name="Soak", slug="bench-soak")
     members = [Member.objects.create(club=club, name=f"M{i}") for i in range(SOAK_TABLES * 4)]
+    people.seal_clubs([club.pk])  # sealed as a trusted set-up
     evening = services.evening_open(club=club, date=bench_date(2))
     tables = [
         services.table_open(evening=evening, members=members[4 * i : 4 * i + 4])

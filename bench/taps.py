@@ -63,6 +63,7 @@ def seed(env: dict):
 
     from ledger import services
     from ledger.models import Club, Member
+    from ledger.services import people
 
     call_command("migrate", verbosity=0, interactive=False)
     club = Club.objects.create(name="Bench Tarokklub", slug="bench")
@@ -80,6 +81,7 @@ def seed(env: dict):
         Member.objects.create(club=sl_club, name="Anna", role=Member.Role.SCOREKEEPER, user=user),
         *(Member.objects.create(club=sl_club, name=n) for n in ("Bo", "Carl", "Dorte")),
     ]
+    people.seal_clubs([club.pk, sl_club.pk])  # sealed as a trusted set-up
     sl_evening = services.evening_open(club=sl_club, date=datetime.date.today())
     sl_table = services.table_open(evening=sl_evening, members=sl_members)
     # And a Hungarian club (the same scorekeeper) with a table of four.

@@ -285,6 +285,7 @@ def setup(*, players: int, rounds: int, password: str, params: dict | None = Non
     from django.utils import timezone
 
     from ledger.models import Member
+    from ledger.services import people
     from ledger.services import setup as setup_services
     from ledger.services import tournaments as tour
 
@@ -308,6 +309,7 @@ def setup(*, players: int, rounds: int, password: str, params: dict | None = Non
     keeper = Member.objects.create(
         club=club, name="Zapisnikar", user=keeper_user, role=Member.Role.SCOREKEEPER
     )
+    people.seal_clubs([club.pk])  # the keeper made behind the services, sealed as a set-up
     tournament = tour.tournament_create(
         club=club,
         name=f"DP bench {players}",

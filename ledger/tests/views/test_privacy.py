@@ -149,7 +149,7 @@ def test_no_screen_or_sheet_names_an_erased_member(world):
         ("evening_sheet", {"pk": evening.pk}),
         ("evening_treasury", {"pk": evening.pk}),
         ("evening_sheet_pdf", {"pk": evening.pk}),
-        ("table_sheet_pdf", {"pk": evening.pk, "table": table.number}),
+        ("table_sheet_pdf", {"pk": evening.pk, "table": table.pk}),
         ("standings_pdf", {}),
     ] + [
         ("hand", {"pk": pk}) for pk in Hand.objects.filter(table=table).values_list("pk", flat=True)
