@@ -1439,6 +1439,13 @@ class Round(models.Model):
         return f"{self.tournament} #{self.number}"
 
     @property
+    def evening_pk(self) -> int:
+        """Return the id of the evening of a round that has started (its day's)."""
+        if self.evening_id is None:
+            raise ValueError(f"round {self.pk} has not started")
+        return self.evening_id
+
+    @property
     def signal_at(self):
         """Return the moment of the signal (section 10): the start plus the round's minutes."""
         if self.started_at is None:

@@ -103,8 +103,8 @@ def club_create(
 
 def added_entry(member: Member) -> Entry:
     """The log entry of a member just added: his name, role, log-in and whether active."""
-    new = {"name": member.name, "role": member.role}
-    if member.user_id is not None:
+    new: dict[str, object] = {"name": member.name, "role": member.role}
+    if member.user is not None:
         new["login"] = member.user.get_username()
     if not member.active:
         new["active"] = False
@@ -224,8 +224,8 @@ def member_save(*, member: Member, by) -> Member:
             Entry(
                 "login",
                 member,
-                old=before.user.get_username() if before.user_id else None,
-                new=member.user.get_username() if member.user_id else None,
+                old=before.user.get_username() if before.user is not None else None,
+                new=member.user.get_username() if member.user is not None else None,
             )
         )
     for action, old, new in (

@@ -93,7 +93,7 @@ def tournament_hand_correct(
         round_ = lock_round(rt.round_id)
         if round_.status != Round.Status.CLOSED:
             raise LedgerError(_("the round is not closed: correct the hand at its table"), "hand")
-        lock_evening(round_.evening_id)
+        lock_evening(round_.evening_pk)
         table = lock_table(hand.table_id)
         if table.evening.status != Evening.Status.OPEN:
             raise LedgerError(_("the evening is closed; a treasurer must reopen it first"))

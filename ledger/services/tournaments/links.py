@@ -136,7 +136,7 @@ def round_substitute(
                 "member": member.pk,
                 "name": member.name,
                 # Every hand entered before him, a hand still to confirm included.
-                "at_hand": hands_entered(rt.table_id),
+                "at_hand": hands_entered(rt.table_pk),
                 "by": getattr(by, "username", None),
                 "at": timezone.now().isoformat(timespec="seconds"),
             },

@@ -113,7 +113,7 @@ def _check_seating(tournament: Tournament, round_tables: Sequence[RoundTable]) -
     """Refuse a round whose tables do not seat the draw: a tournament player at a table the
     draw did not seat him at, or a drawn player who has no seat at his table."""
     entries = {e.member_id: e for e in tournament.entries.all()}
-    at: dict[int, set[str]] = {rt.table_id: set() for rt in round_tables}
+    at: dict[int, set[str]] = {rt.table_pk: set() for rt in round_tables}
     numbers = {rt.table_id: rt for rt in round_tables}
     for seat in Seat.objects.filter(table_id__in=list(at)).order_by("table_id", "position"):
         entry = entries.get(seat.member_id)
@@ -131,7 +131,7 @@ def _check_seating(tournament: Tournament, round_tables: Sequence[RoundTable]) -
     names = {e.code: e.name for e in entries.values()}
     for rt in round_tables:
         for code in rt.seats:
-            if code not in at[rt.table_id]:
+            if code not in at[rt.table_pk]:
                 raise LedgerError(
                     _("{name} is drawn at table {number} but has no seat there").format(
                         name=names.get(code, code), number=rt.number
@@ -167,9 +167,9 @@ def round_close(*, round_: Round, by=None) -> Round:
                     _("table {number} was never opened").format(number=rt.number), "__all__"
                 )
         _check_seating(locked_t, round_tables)
-        evening = lock_evening(round_.evening_id)
-        for rt in sorted(round_tables, key=lambda r: r.table_id):
-            table = lock_table(rt.table_id)
+        evening = lock_evening(round_.evening_pk)
+        for rt in sorted(round_tables, key=lambda r: r.table_pk):
+            table = lock_table(rt.table_pk)
             table.evening = evening
             if table.status == Table.Status.OPEN:
                 table_services.close_locked(table, by=by)
@@ -179,7 +179,7 @@ def round_close(*, round_: Round, by=None) -> Round:
         now = timezone.now()
         for rt in round_tables:
             rt.results = results[rt.pk]
-            rt.hands_played = hands_played(rt.table_id)
+            rt.hands_played = hands_played(rt.table_pk)
             rt.ended_by = table_ended_by(rt, params, locked_t.game, closed_at=now)
             rt.save(update_fields=["results", "hands_played", "ended_by"])
         round_.bye_rows.update(points=bye_points)
@@ -223,11 +223,11 @@ def round_reopen(*, round_: Round, reason: str, by=None) -> Round:
                 ).format(number=later.number),
                 "__all__",
             )
-        evening = lock_evening(round_.evening_id)
+        evening = lock_evening(round_.evening_pk)
         round_tables = list(round_.round_tables.order_by("number"))
         leavers = [c for rt in round_tables for c, r in rt.results.items() if r.get("left")]
-        for rt in sorted(round_tables, key=lambda r: r.table_id):
-            table = lock_table(rt.table_id)
+        for rt in sorted(round_tables, key=lambda r: r.table_pk):
+            table = lock_table(rt.table_pk)
             table.evening = evening
             table_services.reopen_locked(table, by=by, note=reason)
         RoundTable.objects.filter(round=round_).update(results={}, hands_played=None, ended_by="")

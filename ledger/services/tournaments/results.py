@@ -30,13 +30,13 @@ def table_ended_by(rt: RoundTable, params: engine.Params, game: str, *, closed_a
     """Return why a round table's round ended (section 10): ``short`` when a player left and
     too few stayed for the game, ``target`` when it played its hands target, ``director`` when
     the round was closed (at ``closed_at``) before its signal, else ``time``."""
-    staying = Seat.objects.filter(table_id=rt.table_id, left=False).count()
+    staying = Seat.objects.filter(table_id=rt.table_pk, left=False).count()
     short = staying < get_game(game).features.min_seats
     signal = rt.round.signal_at
     return engine.ended_by(
         params=params,
         table_size=len(rt.seats),
-        hands_played=hands_played(rt.table_id),
+        hands_played=hands_played(rt.table_pk),
         short=short,
         before_signal=signal is not None and closed_at < signal,
     )
@@ -80,7 +80,7 @@ def round_results(round_: Round, round_tables: Sequence[RoundTable]):
     leavers: set[str] = set()
     for rt in round_tables:
         seated = set(rt.seats)
-        for member_id, (before, final, left) in table_scores(rt.table).items():
+        for member_id, (before, final, left) in table_scores(rt.started_table).items():
             entry = entries.get(member_id)
             if entry is None:
                 continue  # a substitute
