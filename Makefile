@@ -6,9 +6,11 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/tarokclub
-# Test processes in parallel (pytest-xdist): one per core.
+# Test processes in parallel (pytest-xdist): one per core; a process that runs out of tests
+# takes pending ones from the other (worksteal), so the long browser tests at the end do not
+# leave a core idle.
 JOBS ?= $(shell $(PYTHON) -c "import os; print(max(1, len(os.sched_getaffinity(0))))")
-PYTEST := $(VENV)/bin/pytest -q -p no:cacheprovider -n $(JOBS)
+PYTEST := $(VENV)/bin/pytest -q -p no:cacheprovider -n $(JOBS) --dist worksteal
 export PYTHONDONTWRITEBYTECODE=1
 
 .PHONY: run test test-fast test-sqlite test-postgres lint lock bench messages install \
@@ -66,7 +68,9 @@ test-sqlite: $(VENV)/.installed-dev
 	$(PYTEST) -m "not e2e"
 
 # PostgreSQL: a database of its own per run (and per test process); skipped with a message
-# when no server answers (never in CI).
+# when no server answers (never in CI). The pure tests (no database: the engines, the
+# parsers) ran in test-sqlite and are left out here (ledger/tests/conftest.py;
+# TAROK_TEST_PURE_TWICE=1 keeps them).
 test-postgres: $(VENV)/.installed-dev
 	@if $(PY) scripts/pg_ready.py "$(PG_URL)"; then \
 		DATABASE_URL="$(PG_URL)" TEST_DATABASE_NAME="test_tarokclub_$$$$" $(PYTEST) -m "not once"; \

@@ -1,4 +1,5 @@
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,42 @@ def demo(django_db_setup, django_db_blocker):
         finally:
             transaction.set_rollback(True)
             outer.__exit__(None, None, None)
+
+
+# The fixtures through which a test reaches a database (pytest-django's, and the live server
+# the browser suite drives).
+DATABASE_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+        "live_server",
+    }
+)
+
+
+def reaches_a_database(item) -> bool:
+    """Whether a collected test can touch the database: marked ``django_db``, ``postgres`` or
+    ``e2e``, or asking (through any fixture) for one of ``DATABASE_FIXTURES``. pytest-django
+    refuses every other test a database, so those are pure (the engines, the parsers)."""
+    if any(item.get_closest_marker(name) for name in ("django_db", "postgres", "e2e")):
+        return True
+    return bool(DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())))
+
+
+def pytest_collection_modifyitems(config, items):
+    """On PostgreSQL (``make test-postgres``) leave out the pure tests, which the SQLite run
+    has already run and which no database can change: both runs test the database, neither
+    runs an engine twice. ``TAROK_TEST_PURE_TWICE=1`` keeps them."""
+    from django.conf import settings
+
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if "postgresql" not in engine or os.environ.get("TAROK_TEST_PURE_TWICE") == "1":
+        return
+    kept, pure = [], []
+    for item in items:
+        (kept if reaches_a_database(item) else pure).append(item)
+    if pure:
+        config.hook.pytest_deselected(items=pure)
+        items[:] = kept
