@@ -32,15 +32,16 @@ def results_id(tournament: Tournament) -> str:
     return seals.derived_uuid("results", str(tournament.pk))
 
 
-def results_revision(tournament: Tournament) -> int:
+def results_revision(tournament: Tournament, rounds: list[Round] | None = None) -> int:
     """Return the revision of the tournament's results: 1, plus one for every correction
-    made after it was first final, plus one for every finish after the first."""
+    made after it was first final, plus one for every finish after the first (``rounds``:
+    its rounds, when the caller has read them)."""
     finishes = [act["at"] for act in tournament.log if act.get("action") == "finish"]
     if not finishes:
         return 1
     first = parse_datetime(finishes[0])
     later = 0
-    for round_ in tournament.rounds.all():
+    for round_ in rounds if rounds is not None else tournament.rounds.all():
         for act in round_.log:
             at = parse_datetime(act.get("at", ""))
             if act.get("action") == "correct" and at is not None and first and at > first:
@@ -65,10 +66,9 @@ def _players(tournament: Tournament) -> list[dict]:
     return players
 
 
-def _rounds(tournament: Tournament) -> list[dict]:
+def _rounds(closed: list[Round]) -> list[dict]:
     rounds = []
-    closed = tournament.rounds.filter(status=Round.Status.CLOSED).order_by("number")
-    for round_ in closed.prefetch_related("round_tables", "bye_rows__entry"):
+    for round_ in closed:
         tables = []
         for rt in sorted(round_.round_tables.all(), key=lambda t: t.number):
             seats = []
@@ -97,16 +97,7 @@ def _rounds(tournament: Tournament) -> list[dict]:
     return rounds
 
 
-def _dates(tournament: Tournament) -> list[str]:
-    """The days the tournament's closed rounds were played on, in order (its first day when
-    none was)."""
-    days = sorted(
-        set(tournament.rounds.filter(status=Round.Status.CLOSED).values_list("day", flat=True))
-    )
-    return [day.isoformat() for day in days] or [tournament.date.isoformat()]
-
-
-def _corrections(tournament: Tournament) -> list[dict]:
+def _corrections(rounds: list[Round]) -> list[dict]:
     return [
         {
             "round": round_.number,
@@ -115,7 +106,7 @@ def _corrections(tournament: Tournament) -> list[dict]:
             "at": str(act.get("at", ""))[:40],
             "after_period": bool(act.get("after_period")),
         }
-        for round_ in tournament.rounds.order_by("number")
+        for round_ in rounds
         for act in round_.log
         if act.get("action") == "correct"
     ]
@@ -135,21 +126,28 @@ def results_document(tournament: Tournament, *, exported_at: datetime.datetime) 
             "federation",
         )
     ranking, _played = service.ranking_after(tournament)
+    # The rounds read once (with their tables and byes): the revision, the days, the rounds
+    # and the corrections all come from them.
+    rounds = list(
+        tournament.rounds.order_by("number").prefetch_related("round_tables", "bye_rows__entry")
+    )
+    closed = [r for r in rounds if r.status == Round.Status.CLOSED]
+    days = sorted({r.day for r in closed})
     return {
         "format": RESULTS_FORMAT,
         "id": results_id(tournament),
-        "revision": results_revision(tournament),
+        "revision": results_revision(tournament, rounds),
         "exported_at": exported_at.astimezone(datetime.UTC).isoformat(timespec="seconds"),
         "source": settings.TAROK_INSTALLATION_NAME,
         "federation": federation.slug,
         "game": tournament.game,
         "tournament_format": tournament.tournament_format,
         "name": tournament.name,
-        "dates": _dates(tournament),
+        "dates": [d.isoformat() for d in days] or [tournament.date.isoformat()],
         "seed": tournament.seed,
         "params": dict(tournament.params or {}),
         "players": _players(tournament),
-        "rounds": _rounds(tournament),
+        "rounds": _rounds(closed),
         "ranking": [row.as_dict() for row in ranking],
-        "corrections": _corrections(tournament),
+        "corrections": _corrections(rounds),
     }
