@@ -818,3 +818,50 @@ def pdftotext(content: bytes, tmp_path) -> str:
         ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, check=True, timeout=60
     )
     return result.stdout.decode("utf-8").replace("\u2212", "-")
+
+
+# The federation's officer pages under /f/<federation>/ (issue 30): each URL's name, with the
+# methods it answers ("GET", "POST"); every one is for the federation's officers only.
+FEDERATION_MATRIX = {
+    "federation_home": ("GET",),
+}
+
+
+def federation_world():
+    """A Slovenian federation with club alpha as a member and one officer, and another
+    federation with an officer of its own: ``{"federation", "officer", "other", "b_officer",
+    "stranger", "club"}`` (the stranger is a logged-in user who is no officer)."""
+    from django.contrib.auth import get_user_model
+
+    from ledger.services import federation as services
+    from ledger.tests.factories import PASSWORD, make_club
+
+    users = get_user_model().objects
+    officer = users.create_user("officer", password=PASSWORD)
+    b_officer = users.create_user("b-officer", password=PASSWORD)
+    stranger = users.create_user("stranger", password=PASSWORD)
+    club = make_club("alpha", "Alpha", game="slovenian_tarok", language="sl")
+    fed = services.federation_create(
+        name="Tarok Zveza",
+        slug="tzs",
+        game="slovenian_tarok",
+        language="sl",
+        officers=[officer],
+    )
+    services.club_join(federation=fed, club=club)
+    other = services.federation_create(
+        name="Other", slug="other", game="slovenian_tarok", language="sl", officers=[b_officer]
+    )
+    return {
+        "federation": fed,
+        "officer": officer,
+        "other": other,
+        "b_officer": b_officer,
+        "stranger": stranger,
+        "club": club,
+    }
+
+
+def federation_kwargs(name, w, *, foreign=False):
+    """The URL kwargs of federation page ``name`` in ``federation_world`` ``w``."""
+    return {"federation": (w["other"] if foreign else w["federation"]).slug}

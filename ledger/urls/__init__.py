@@ -2,7 +2,8 @@
 
 Each area keeps its own URL module in this package: ``scoring`` (evenings, tables, hands: the
 scorekeeper's tablet), ``treasury`` (closing, jetons, standings, reports, PDFs), ``setup``,
-``me``, ``tournaments`` (the director's screens and the hall's wall), ``public``
+``me``, ``tournaments`` (the director's screens and the hall's wall), ``federation`` (a
+federation's officer pages, mounted at /f/<federation>/), ``public``
 (mounted at /p/) and ``password`` (mounted at /password-reset/).
 """
 
@@ -22,5 +23,6 @@ urlpatterns = [
     path("c/<slug:club>/", include("ledger.urls.setup")),
     path("c/<slug:club>/", include("ledger.urls.me")),
     path("c/<slug:club>/", include("ledger.urls.tournaments")),
+    path("f/<slug:federation>/", include("ledger.urls.federation")),
     path("", include(urls_setup.public_urlpatterns)),
 ]

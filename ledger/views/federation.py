@@ -1,4 +1,5 @@
-"""The federation's pages under a club's URLs: a series' ladder, read-only."""
+"""The federation's pages: a series' ladder under a club's URLs (read-only), and the officers'
+pages under ``/f/<federation>/`` (``ledger.web.federation_access``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from django_tables2 import RequestConfig
 
 from ledger.selectors import federation as reads
 from ledger.tables.federation import LadderTable
+from ledger.web.federation_access import federation_officer
 from ledger.web.permissions import club_role
 
 
@@ -20,3 +22,15 @@ def series_ladder(request, pk):
     table = LadderTable(reads.ladder_lines(series))
     RequestConfig(request, paginate=False).configure(table)
     return render(request, "ledger/federation/ladder.html", {"series": series, "table": table})
+
+
+@federation_officer()
+def federation_home(request):
+    """A federation's home for its officers: its game and language, its member clubs, and the
+    way to each of the officer's pages."""
+    federation = request.federation
+    return render(
+        request,
+        "ledger/federation/home.html",
+        {"federation": federation, "clubs": list(federation.clubs.order_by("name"))},
+    )

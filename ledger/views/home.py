@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from ledger import selectors, services
 from ledger.forms.scoring import EveningStartForm
-from ledger.models import Club, Evening, Member
+from ledger.models import Club, Evening, Federation, Member
 from ledger.selectors import tournaments as tournament_reads
 from ledger.web import client, locale, tablet, text_size
 from ledger.web.permissions import can, club_role
@@ -84,8 +84,10 @@ class TabletLogoutView(LogoutView):
 
 
 def home(request):
-    """Show the clubs the user belongs to; with exactly one, go straight there."""
+    """Show the clubs the user belongs to and the federations he is an officer of; with exactly
+    one club and no federation, go straight to the club."""
     clubs = []
+    federations: list[Federation] = []
     if request.user.is_authenticated:
         if request.user.is_superuser:
             clubs = list(Club.objects.all())
@@ -95,9 +97,14 @@ def home(request):
             clubs = list(
                 Club.objects.filter(members__user=request.user, members__active=True).distinct()
             )
-        if len(clubs) == 1:
+        federations = list(
+            Federation.objects.all()
+            if request.user.is_superuser
+            else Federation.objects.filter(officers=request.user)
+        )
+        if len(clubs) == 1 and not federations:
             return redirect("club", club=clubs[0].slug)
-    return render(request, "ledger/home.html", {"clubs": clubs})
+    return render(request, "ledger/home.html", {"clubs": clubs, "federations": federations})
 
 
 def to_tournament(request, evening):

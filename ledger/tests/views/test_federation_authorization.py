@@ -1,0 +1,80 @@
+"""The federation's authorization matrix: every URL under /f/<federation>/ is for its
+officers (and superusers) only; a visitor goes to the log-in, anyone else gets 404, and
+another federation's officer reads nothing of this one."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from ledger.tests.helpers import (
+    FEDERATION_MATRIX,
+    client_for,
+    federation_kwargs,
+    federation_world,
+)
+from ledger.tests.views.test_authorization import club_url_names
+
+pytestmark = pytest.mark.django_db
+
+
+def test_matrix_covers_every_federation_url():
+    """Every URL under /f/<federation>/ is in the matrix."""
+    assert club_url_names("f/<slug:federation>/") == set(FEDERATION_MATRIX)
+
+
+@pytest.fixture
+def world():
+    return federation_world()
+
+
+@pytest.mark.parametrize("name", sorted(FEDERATION_MATRIX))
+def test_only_officers(name, world):
+    url = reverse(name, kwargs=federation_kwargs(name, world))
+    superuser = get_user_model().objects.create_superuser("root", password="x-root-pw-1")
+    for method in FEDERATION_MATRIX[name]:
+        send = "get" if method == "GET" else "post"
+        anonymous = getattr(client_for(None), send)(url)
+        assert anonymous.status_code == 302 and "/login/" in anonymous["Location"], (name, method)
+        for refused in ("stranger", "b_officer"):
+            answer = getattr(client_for(world[refused]), send)(url)
+            assert answer.status_code == 404, (name, method, refused)
+        for allowed in (world["officer"], superuser):
+            answer = getattr(client_for(allowed), send)(url)
+            assert answer.status_code not in (403, 404, 405), (name, method, answer.status_code)
+            if answer.status_code == 302:
+                assert "/login/" not in answer["Location"], (name, method)
+
+
+def test_officer_reads_in_the_federations_language(world):
+    """An officer with no language of his own reads the federation's pages in its language."""
+    answer = client_for(world["officer"]).get(
+        reverse("federation_home", kwargs={"federation": "tzs"})
+    )
+    assert answer["Content-Language"] == "sl"
+    assert "Včlanjeni klubi" in answer.content.decode()
+
+
+def test_home_lists_the_officers_federations(world):
+    """The site's home lists the federations the user is an officer of, and only those."""
+    page = client_for(world["officer"]).get(reverse("home")).content.decode()
+    assert reverse("federation_home", kwargs={"federation": "tzs"}) in page
+    assert reverse("federation_home", kwargs={"federation": "other"}) not in page
+
+
+# Each officer page's queries, the request's own included (the session, the user, the
+# federation with the officer's check in one query), over ``federation_world``.
+FEDERATION_QUERIES = {
+    "federation_home": 4,  # + the member clubs
+}
+
+
+def test_every_federation_page_is_pinned():
+    assert set(FEDERATION_QUERIES) == {n for n, m in FEDERATION_MATRIX.items() if "GET" in m}
+
+
+@pytest.mark.parametrize("name", sorted(FEDERATION_QUERIES))
+def test_federation_page_queries(name, world, django_assert_num_queries):
+    client = client_for(world["officer"])
+    url = reverse(name, kwargs=federation_kwargs(name, world))
+    with django_assert_num_queries(FEDERATION_QUERIES[name]):
+        assert client.get(url).status_code == 200
