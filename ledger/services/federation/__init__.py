@@ -5,7 +5,7 @@ one person:
 - ``clubs``: ``federation_create``, ``club_join``;
 - ``players``: ``player_for_member``, ``player_match_guest``, ``player_merge``,
   ``player_set_licence``;
-- ``series``: ``series_create``, ``series_ladder``, ``ladder_ranks_for``,
+- ``series``: ``series_create``, ``series_event_add``, ``series_ladder``, ``ladder_ranks_for``,
   ``tournament_ladder_set``, ``ladder_ranks_apply``, ``ladder_rank_override``.
 
 Every service writes in one ``writing()`` transaction and refuses bad input with a
@@ -25,6 +25,7 @@ from ledger.services.federation.series import (
     ladder_ranks_apply,
     ladder_ranks_for,
     series_create,
+    series_event_add,
     series_ladder,
     tournament_ladder_set,
 )
@@ -41,6 +42,7 @@ __all__ = [
     "player_merge",
     "player_set_licence",
     "series_create",
+    "series_event_add",
     "series_ladder",
     "tournament_ladder_set",
 ]

@@ -18,6 +18,7 @@ from ledger.models import (
     Entry,
     Federation,
     FederationLog,
+    ImportedEvent,
     Series,
     SeriesEvent,
     Tournament,
@@ -84,28 +85,9 @@ def series_create(
     events = list(events)
     with writing():
         clubs = set(federation.clubs.values_list("pk", flat=True)) if federation else {club.pk}  # type: ignore[union-attr]
-        seen = set()
+        seen: set[int] = set()
         for i, (tournament, _factor) in enumerate(events):
-            field = f"events[{i}]"
-            if tournament.game != game:
-                raise LedgerError(
-                    _("{name} is a tournament of another game than the series'").format(
-                        name=tournament.name
-                    ),
-                    field,
-                )
-            if tournament.club_id not in clubs:
-                raise LedgerError(
-                    _("{name} is not a tournament of the series' clubs").format(
-                        name=tournament.name
-                    ),
-                    field,
-                )
-            if tournament.pk in seen:
-                raise LedgerError(
-                    _("{name} is an event of the series twice").format(name=tournament.name),
-                    field,
-                )
+            _check_tournament(tournament, game, clubs, seen, f"events[{i}]")
             seen.add(tournament.pk)
         series = Series.objects.create(
             federation=federation,
@@ -128,6 +110,86 @@ def series_create(
             by=by,
         )
     return series
+
+
+def _check_tournament(tournament: Tournament, game: str, clubs, seen, field: str):
+    """Refuse a tournament as a series' event: of another game, of none of its clubs, or
+    already one of its events (``seen``: their tournaments' ids)."""
+    if tournament.game != game:
+        raise LedgerError(
+            _("{name} is a tournament of another game than the series'").format(
+                name=tournament.name
+            ),
+            field,
+        )
+    if tournament.club_id not in clubs:
+        raise LedgerError(
+            _("{name} is not a tournament of the series' clubs").format(name=tournament.name),
+            field,
+        )
+    if tournament.pk in seen:
+        raise LedgerError(
+            _("{name} is an event of the series twice").format(name=tournament.name), field
+        )
+
+
+def series_event_add(
+    *,
+    series: Series,
+    tournament: Tournament | None = None,
+    imported: ImportedEvent | None = None,
+    factor="1",
+    by=None,
+) -> SeriesEvent:
+    """Add an event to a series: a tournament of its clubs and game, or (a federation's
+    series) an event imported into its federation, of its game; each once, with its factor
+    (a positive exact rational). Logged in the federation's log (a club's cup: none)."""
+    if (tournament is None) == (imported is None):
+        raise LedgerError(_("an event is a tournament or an imported event"), "event")
+    try:
+        value = read_factor(factor, "factor")
+    except FederationError as error:
+        raise engine_refused(error) from error
+    with writing():
+        series = Series.objects.select_for_update().get(pk=series.pk)
+        events = series.events.all()
+        if tournament is not None:
+            clubs = (
+                set(series.federation.clubs.values_list("pk", flat=True))
+                if series.federation is not None
+                else {series.club_id}
+            )
+            seen = set(events.exclude(tournament=None).values_list("tournament_id", flat=True))
+            _check_tournament(tournament, series.game, clubs, seen, "tournament")
+        elif imported is not None:
+            if imported.federation_id != series.federation_id or imported.game != series.game:
+                raise LedgerError(
+                    _("{name} is not an event of the series' federation and game").format(
+                        name=imported.name
+                    ),
+                    "imported",
+                )
+            if events.filter(imported=imported).exists():
+                raise LedgerError(
+                    _("{name} is an event of the series twice").format(name=imported.name),
+                    "imported",
+                )
+        event = SeriesEvent.objects.create(
+            series=series, tournament=tournament, imported=imported, factor=str(value)
+        )
+        if series.federation is not None:
+            FederationLog.objects.create(
+                federation=series.federation,
+                action="series_event",
+                details={
+                    "series": series.pk,
+                    "tournament": getattr(tournament, "pk", None),
+                    "imported": getattr(imported, "pk", None),
+                    "factor": str(value),
+                },
+                by=by,
+            )
+    return event
 
 
 def event_key(tournament_id: int | None, imported_id: int | None) -> str:

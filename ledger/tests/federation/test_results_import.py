@@ -160,7 +160,9 @@ def test_an_imported_event_counts_in_a_series_ladder():
         rule={"source": "placement", "scale": {"kind": "linear"}},
         events=[(t, 1)],
     )
-    series.events.create(imported=imported)
+    fed.series_event_add(series=series, imported=imported, factor="3/2")
+    assert series.events.get(imported=imported).factor == "3/2"
+    assert FederationLog.objects.filter(action="series_event", federation=tzs).count() == 1
     lines = ladder_lines(series)
     winner = lines[0]
     assert winner.events == 2
@@ -178,3 +180,47 @@ def test_a_merge_of_two_records_takes_the_imported_placings_along():
     assert placing.player_id == twin.pk
     log = FederationLog.objects.filter(action="merge").latest("pk")
     assert log.details["placings"] == [placing.pk]
+
+
+def test_an_event_is_added_once_of_the_series_federation_and_game():
+    """``series_event_add`` refuses a second copy of an event, an event of another federation,
+    a factor that is no positive rational and a call naming no event (or two), writing
+    nothing."""
+    t, document = a_file()
+    imported = results_import(document={**document, "id": "0" * 8 + document["id"][8:]}).event
+    tzs = Federation.objects.get(slug="tzs")
+    series = fed.series_create(
+        federation=tzs,
+        name="Pokal",
+        seed="Pokal",
+        starts_on=datetime.date(2026, 9, 1),
+        ends_on=datetime.date(2027, 6, 30),
+        rule={"source": "placement", "scale": {"kind": "linear"}},
+        events=[(t, 1)],
+    )
+    other = fed.federation_create(name="Other", slug="oth", game="slovenian_tarok", language="sl")
+    cup = fed.series_create(
+        federation=other,
+        name="Cup",
+        seed="Cup",
+        starts_on=datetime.date(2026, 9, 1),
+        ends_on=datetime.date(2027, 6, 30),
+        rule={"source": "placement", "scale": {"kind": "linear"}},
+    )
+    refusals = [
+        (dict(series=series, tournament=t), "tournament"),
+        (dict(series=cup, imported=imported), "imported"),
+        (dict(series=series, imported=imported, factor="-1"), "factor"),
+        (dict(series=series, imported=imported, factor="0.5x"), "factor"),
+        (dict(series=series), "event"),
+        (dict(series=series, tournament=t, imported=imported), "event"),
+    ]
+    for kwargs, field in refusals:
+        with pytest.raises(LedgerError) as refused:
+            fed.series_event_add(**kwargs)
+        assert refused.value.field == field, kwargs
+    assert series.events.count() == 1 and cup.events.count() == 0
+    fed.series_event_add(series=series, imported=imported)
+    with pytest.raises(LedgerError) as twice:
+        fed.series_event_add(series=series, imported=imported)
+    assert twice.value.field == "imported"
