@@ -1,15 +1,91 @@
-"""Errors of the ledger's services (the games' engines have their own, in ``games/errors.py``)."""
+"""The one refusal of the ledger's services: ``LedgerError``, carrying ``Problem``s as the
+engines' ``RulesError`` does (``games/errors.py``).
 
+A problem is a field (a path such as ``rate_card.fee`` or ``events[2].factor``), a message
+template and its parameters; the template is translated when the refusal is shown (``message``,
+``as_json``), in the reader's language, so a refusal raised in one language and read in another
+reads right. A service raises ``LedgerError(_("the short name {slug} is taken"), "slug",
+slug=slug)`` for one problem, ``LedgerError(problems=...)`` for several (every problem of a
+rate card; every refused name of a pasted list), ``LedgerError.of_rules`` for an engine's
+refusal and ``LedgerError.of_validation`` for a model's ``full_clean``. The web layer shows it
+with one helper (``ledger.web.refusals.refuse``): on a form, each problem on its field, or as
+``{"errors": [{"field", "message"}, ...]}`` to a script.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from ledger.games.errors import Problem, RulesError
+
+ALL = "__all__"
+
+
+def problem_text(problem: Problem) -> str:
+    """A problem's message in the active language: its template translated, then filled."""
+    template = problem.template
+    text = gettext(template) if isinstance(template, str) else str(template)
+    return text.format(**problem.params) if problem.params else text
 
 
 class LedgerError(Exception):
-    """Raised when a service refuses a write; names the field and the rule, and writes nothing."""
+    """Raised when a service refuses a write; names the field and the rule, and writes nothing.
 
-    def __init__(self, message, field: str = "__all__"):
-        self.message = message
-        self.field = field
-        super().__init__(str(message))
+    ``LedgerError(template, field, **params)`` is one problem; ``problems=`` gives several (the
+    first names ``field``)."""
+
+    def __init__(self, message=None, field: str = ALL, *, problems=None, **params):
+        if problems is None:
+            problems = (Problem(field, message, params),)
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        if not self.problems:
+            raise ValueError("a refusal names at least one problem")
+        super().__init__("; ".join(f"{p.field}: {p.template}" for p in self.problems))
+
+    @property
+    def field(self) -> str:
+        """The field of the first problem (``__all__``: the whole form)."""
+        return self.problems[0].field
+
+    @property
+    def message(self) -> str:
+        """Every problem's message, translated, in one sentence."""
+        return "; ".join(problem_text(p) for p in self.problems)
+
+    def messages(self) -> list[tuple[str, str]]:
+        """Each problem as (field, translated message)."""
+        return [(p.field, problem_text(p)) for p in self.problems]
+
+    def as_json(self) -> dict:
+        """``{"errors": [{"field", "message"}, ...]}``, as the commands and the engines answer."""
+        return {"errors": [{"field": f, "message": m} for f, m in self.messages()]}
+
+    @classmethod
+    def of_rules(cls, error: RulesError, prefix: str = "") -> LedgerError:
+        """An engine's refusal as the services': each problem kept, its field under ``prefix``
+        (``rate_card``: ``rate_card.fee``)."""
+        return cls(
+            problems=[
+                Problem(f"{prefix}.{p.field}" if prefix else p.field, p.template, p.params)
+                for p in error.problems
+            ]
+        )
+
+    @classmethod
+    def of_validation(cls, error, prefix: str = "") -> LedgerError:
+        """A model's ``ValidationError`` (from ``full_clean``) as a refusal: each message on its
+        field (already in the active language: Django's validators translate when raised)."""
+        found = (
+            error.message_dict.items() if hasattr(error, "error_dict") else [(ALL, error.messages)]
+        )
+        return cls(
+            problems=[
+                Problem(f"{prefix}{field}" if field != ALL else ALL, str(message))
+                for field, messages in found
+                for message in messages
+            ]
+        )
 
 
 class EveningClosedError(LedgerError):

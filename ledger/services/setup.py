@@ -2,8 +2,9 @@
 
 These rows are not ledger rows (no posting, no transfer), but every write of the set-up
 screens, the ``create_club`` command and the invitation link still goes through one of
-these small functions, each validating with the model's own rules (``full_clean``) and
-refusing with a ``ValidationError`` that names the field.
+these small functions, each in one ``writing()`` transaction (as every service), validating
+with the model's own rules (``full_clean``) and refusing with a ``LedgerError`` whose problems
+name the fields (``LedgerError.of_validation``), writing nothing.
 """
 
 from __future__ import annotations
@@ -17,11 +18,22 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ledger.games.errors import RateCardError
+from ledger.games.errors import Problem, RateCardError
 from ledger.games.registry import get_game, get_web
 from ledger.models import Club, Member, Profile, Season
 from ledger.services import people
+from ledger.services.errors import ALL, LedgerError
+from ledger.services.ledger import writing
 from ledger.services.people import Entry
+
+
+def clean(obj) -> None:
+    """Validate ``obj`` by its model's rules (``full_clean``); a ``LedgerError`` naming each
+    field refused."""
+    try:
+        obj.full_clean()
+    except ValidationError as error:
+        raise LedgerError.of_validation(error) from error
 
 
 def season_dates(today: datetime.date) -> tuple[datetime.date, datetime.date]:
@@ -42,7 +54,7 @@ def validated_rate_card(game_code: str, data: dict | None) -> dict:
     return get_game(game_code).rate_card(dict(data or {})).as_dict()
 
 
-@transaction.atomic
+@writing()
 def club_create(
     *,
     name: str,
@@ -71,9 +83,9 @@ def club_create(
     try:
         card = validated_rate_card(game, rate_card)
     except KeyError as error:
-        raise ValidationError({"game": _("Unknown game.")}) from error
+        raise LedgerError(_("Unknown game."), "game") from error
     except RateCardError as error:
-        raise ValidationError({"rate_card": [p.message for p in error.problems]}) from error
+        raise LedgerError.of_rules(error, "rate_card") from error
     defaults = get_web(game).club_defaults
     club = Club(
         name=name,
@@ -86,16 +98,16 @@ def club_create(
         time_zone=time_zone or defaults["time_zone"],
         starting_jetons=starting_jetons,
     )
-    club.full_clean()
+    clean(club)
     club.save()
     season = Season(club=club, name=season_name, starts_on=season_starts_on, ends_on=season_ends_on)
-    season.full_clean()
+    clean(season)
     season.save()
     member = None
     if admin_user is not None:
         display = admin_name or admin_user.get_full_name() or admin_user.get_username()
         member = Member(club=club, name=display, user=admin_user, role=Member.Role.ADMIN)
-        member.full_clean()
+        clean(member)
         member.save()
         people.record(club.pk, [added_entry(member)], by=admin_user)
     return club, member, season
@@ -116,7 +128,7 @@ def parse_names(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-@transaction.atomic
+@writing()
 def members_add(*, club: Club, names, role: str = Member.Role.MEMBER, by=None) -> list[Member]:
     """Add members named ``names`` to ``club``, all or none.
 
@@ -146,7 +158,7 @@ def members_add(*, club: Club, names, role: str = Member.Role.MEMBER, by=None) -
     if not names:
         problems.append(_("Write at least one name."))
     if problems:
-        raise ValidationError(problems)
+        raise LedgerError(problems=[Problem(ALL, p) for p in problems])
     for member in members:
         member.save()
     people.record(club.pk, [added_entry(m) for m in members], by=by)
@@ -160,21 +172,20 @@ def protected_login(member: Member) -> bool:
     return user is not None and (user.is_superuser or user.is_staff)
 
 
-@transaction.atomic
+@writing()
 def member_update(
     *, member: Member, role: str | None = None, active: bool | None = None, name=None, by=None
 ) -> Member:
     """Change a member's role, whether he is active, or his name (validated by the model).
 
     ``by`` is the user asking (None for a command); a member whose log-in is a superuser's or a
-    staff user's is refused to anyone but a superuser (``ValidationError`` naming ``member``).
+    staff user's is refused to anyone but a superuser (``LedgerError`` naming ``member``).
     """
     if by is not None and not by.is_superuser and protected_login(member):
-        raise ValidationError(
-            {
-                "member": _("%(name)s's log-in is a site administrator's; only one may change it.")
-                % {"name": member.name}
-            }
+        raise LedgerError(
+            _("%(name)s's log-in is a site administrator's; only one may change it.")
+            % {"name": member.name},
+            "member",
         )
     before = (
         Member.objects.select_for_update(of=("self",))
@@ -188,7 +199,7 @@ def member_update(
         member.active = active
     if name is not None:
         member.name = name.strip()
-    member.full_clean()
+    clean(member)
     member.save()
     entries = [
         Entry(action, member, old=old, new=new)
@@ -205,18 +216,18 @@ def member_update(
     return member
 
 
-@transaction.atomic
+@writing(durable=False)  # the Django admin calls it inside its own transaction
 def member_save(*, member: Member, by) -> Member:
     """Save ``member`` as the Django admin's form left it: a new member, or a change of his
     club, name, log-in (``user``), role or active flag, each logged with its value before and
     after and sealed (``services.people``). Validated by the model; ``by`` is the superuser."""
     if member.pk is None:
-        member.full_clean()
+        clean(member)
         member.save()
         people.record(member.club_id, [added_entry(member)], by=by)
         return member
     before = Member.objects.select_for_update(of=("self",)).select_related("user").get(pk=member.pk)
-    member.full_clean()
+    clean(member)
     member.save()
     entries = []
     if before.user_id != member.user_id:
@@ -257,7 +268,7 @@ CLUB_SETTINGS = (
 )
 
 
-@transaction.atomic
+@writing()
 def club_update(*, club: Club, **fields) -> Club:
     """Change the club's own settings (name, price per point, currency, language, time zone,
     starting jetons, whether its results and their money are public, the minutes after which
@@ -266,54 +277,54 @@ def club_update(*, club: Club, **fields) -> Club:
         if key not in CLUB_SETTINGS:
             raise ValueError(key)
         setattr(club, key, value)
-    club.full_clean()
+    clean(club)
     club.save()
     return club
 
 
-@transaction.atomic
+@writing()
 def rate_card_set(*, club: Club, rate_card: dict) -> Club:
     """Store the club's house rules: validated by its game, complete; evenings opened
     afterwards copy them, evenings already open keep theirs."""
     try:
         club.rate_card = validated_rate_card(club.game, rate_card)
     except RateCardError as error:
-        raise ValidationError({"rate_card": [p.message for p in error.problems]}) from error
+        raise LedgerError.of_rules(error, "rate_card") from error
     club.save(update_fields=["rate_card"])
     return club
 
 
-@transaction.atomic
+@writing()
 def season_save(*, club: Club, season: Season | None = None, **fields) -> Season:
     """Add a season to ``club`` or change one of its seasons' name and dates."""
     season = season or Season(club=club)
     if season.club_id != club.pk:
-        raise ValidationError(_("The season belongs to another club."))
+        raise LedgerError(_("The season belongs to another club."))
     for key, value in fields.items():
         setattr(season, key, value)
-    season.full_clean()
+    clean(season)
     season.save()
     return season
 
 
-@transaction.atomic
+@writing()
 def user_language_set(*, user, language: str) -> Profile:
     """Store ``language`` as the user's own (his ``Profile``): it wins over his clubs' and his
     browser's languages. A language the site does not offer is refused naming ``language``."""
     profile, _created = Profile.objects.get_or_create(user=user)
     profile.language = language
-    profile.full_clean()
+    clean(profile)
     profile.save(update_fields=["language"])
     return profile
 
 
-@transaction.atomic
+@writing()
 def user_text_size_set(*, user, text_size: str) -> Profile:
     """Store the user's text size (``normal``, ``large``, ``larger``) on his ``Profile``; one
     not offered is refused naming ``text_size``."""
     profile, _created = Profile.objects.get_or_create(user=user)
     profile.text_size = text_size
-    profile.full_clean()
+    clean(profile)
     profile.save(update_fields=["text_size"])
     return profile
 
@@ -343,21 +354,26 @@ def invitation_refusal(member: Member) -> str | None:
     return None
 
 
-@transaction.atomic
+@writing()
 def invitation_create(*, member: Member, by=None, valid_for=None, now=None):
     """Create a one-time link for ``member`` to choose his first log-in; return
     ``(invitation, token)``. His older pending links stop working.
 
-    Raises ``ValidationError`` naming ``member`` when he already has a log-in or is not active
+    Raises ``LedgerError`` naming ``member`` when he already has a log-in or is not active
     (``invitation_refusal``); nothing is written then.
     """
+    return _invite(member, by=by, valid_for=valid_for, now=now)
+
+
+def _invite(member: Member, *, by=None, valid_for=None, now=None):
+    """``invitation_create`` inside the caller's transaction."""
     from ledger.models import Invitation
     from ledger.services import invitations
 
     member = Member.objects.select_for_update(of=("self",)).get(pk=member.pk)
     reason = invitation_refusal(member)
     if reason:
-        raise ValidationError({"member": reason})
+        raise LedgerError(reason, "member")
     now = now or timezone.now()
     older = Invitation.objects.filter(member=member, used_at__isnull=True, expires__gt=now)
     cut = list(older.values_list("pk", flat=True))
@@ -387,7 +403,7 @@ def invitation_create(*, member: Member, by=None, valid_for=None, now=None):
     return invitation, token
 
 
-@transaction.atomic
+@writing(durable=False)  # the Django admin's action, inside its transaction
 def invitations_revoke(*, invitations, by) -> int:
     """Revoke (delete) ``invitations`` (the Django admin's), each logged; return how many."""
     from ledger.models import Invitation
@@ -409,7 +425,7 @@ def invitations_revoke(*, invitations, by) -> int:
     return len(rows)
 
 
-@transaction.atomic
+@writing()
 def password_reset_done(*, user, password: str) -> None:
     """Set ``user``'s new ``password`` (chosen with the link mailed to him) and log the reset
     in each club he is a member of (never the password)."""
@@ -419,7 +435,7 @@ def password_reset_done(*, user, password: str) -> None:
         people.record(member.club_id, [Entry("password_reset", member)], by=user)
 
 
-@transaction.atomic
+@writing()
 def invitations_create_missing(*, club: Club, by=None, now=None) -> list:
     """Invite, in one go, every active member of ``club`` who has no log-in: a one-time link
     each, through ``invitation_create``; return the new invitations, by member name.
@@ -441,10 +457,10 @@ def invitations_create_missing(*, club: Club, by=None, now=None) -> list:
         if m.pk not in pending
     ]
     members.sort(key=lambda m: m.name.casefold())
-    return [invitation_create(member=m, by=by, now=now)[0] for m in members]
+    return [_invite(m, by=by, now=now)[0] for m in members]
 
 
-@transaction.atomic
+@writing()
 def invitation_accept(*, token: str, password: str, username: str):
     """Use the link ``token`` once: create the member's new log-in named ``username`` with
     ``password``; return ``(user, invitation)``.
@@ -452,7 +468,7 @@ def invitation_accept(*, token: str, password: str, username: str):
     Raises ``invitations.InvitationRefused`` for an unknown, used or expired link, or one whose
     member has a log-in by now (an invitation never touches an existing user); the invitation
     and member rows are locked, so two uses at once cannot both succeed. A user name that is
-    taken (also by a concurrent acceptance) is a ``ValidationError`` naming ``username``.
+    taken (also by a concurrent acceptance) is a ``LedgerError`` naming ``username``.
     """
     from ledger.services import invitations
 
@@ -460,7 +476,7 @@ def invitation_accept(*, token: str, password: str, username: str):
     member = Member.objects.select_for_update(of=("self",)).get(pk=invitation.member_id)
     if member.user_id is not None:
         raise invitations.InvitationRefused("has_login", club=invitation.member.club)
-    taken = ValidationError({"username": _("That user name is taken; choose another.")})
+    taken = LedgerError(_("That user name is taken; choose another."), "username")
     if not username or not username_free(username):
         raise taken
     try:

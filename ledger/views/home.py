@@ -9,7 +9,6 @@ from django.contrib.auth.views import (
     PasswordResetConfirmView,
     PasswordResetView,
 )
-from django.core.exceptions import ValidationError
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import translation
@@ -22,6 +21,7 @@ from ledger import selectors, services
 from ledger.forms.scoring import EveningStartForm
 from ledger.models import Club, Evening, Federation, Member
 from ledger.selectors import tournaments as tournament_reads
+from ledger.services.errors import LedgerError
 from ledger.web import client, locale, tablet, text_size
 from ledger.web.permissions import can, club_role
 
@@ -36,7 +36,7 @@ def set_language(request):
     if language and request.user.is_authenticated:
         try:
             services.user_language_set(user=request.user, language=language)
-        except ValidationError:
+        except LedgerError:
             return response
         request.session[locale.SESSION_KEY] = language
     return response

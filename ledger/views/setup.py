@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -28,20 +28,14 @@ from ledger.forms.setup import (
 from ledger.games.registry import GAMES, get_web
 from ledger.models import Member, Season
 from ledger.services import invitations
+from ledger.services.errors import LedgerError
 from ledger.tables.setup import MemberTable, PeopleLogTable
 from ledger.web import locale
 from ledger.web.permissions import club_role
 from ledger.web.qr import qr_svg
+from ledger.web.refusals import log_refusal, refuse
 
 ADMIN = Member.Role.ADMIN
-
-
-def _errors_to_form(form, error: ValidationError) -> None:
-    if hasattr(error, "error_dict"):
-        for field, errors in error.message_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error.messages)
 
 
 @login_required
@@ -77,8 +71,8 @@ def club_new(request):
                     season_ends_on=data["season_ends_on"],
                     admin_user=request.user,
                 )
-            except ValidationError as error:
-                _errors_to_form(form, error)
+            except LedgerError as error:
+                refuse(request, error, form)
             else:
                 messages.success(
                     request, gettext("The club {name} is created.").format(name=club.name)
@@ -117,8 +111,8 @@ def members(request):
                 added = services.members_add(
                     club=request.club, names=names, role=role, by=request.user
                 )
-            except ValidationError as error:
-                _errors_to_form(form, error)
+            except LedgerError as error:
+                refuse(request, error, form)
             else:
                 messages.success(
                     request,
@@ -155,8 +149,9 @@ def member_edit(request, pk):
                     active=form.cleaned_data["active"],
                     by=request.user,
                 )
-            except ValidationError as error:
-                messages.error(request, " ".join(error.messages))
+            except LedgerError as error:
+                log_refusal(request, error, member=member.pk)
+                messages.error(request, error.message)
             else:
                 messages.success(request, gettext("{name} is saved.").format(name=member.name))
     else:
@@ -180,12 +175,16 @@ def rates(request):
     form = RateCardForm(request.POST or None, game=club.game, card=card)
     if request.method == "POST":
         if form.is_valid():
-            services.rate_card_set(club=club, rate_card=form.rate_card)
-            messages.success(
-                request,
-                gettext("The house rules are saved; they apply to evenings opened from now."),
-            )
-            return redirect("setup_rates", club=club.slug)
+            try:
+                services.rate_card_set(club=club, rate_card=form.rate_card)
+            except LedgerError as error:
+                refuse(request, error, form)
+            else:
+                messages.success(
+                    request,
+                    gettext("The house rules are saved; they apply to evenings opened from now."),
+                )
+                return redirect("setup_rates", club=club.slug)
         status = 422
     return render(
         request,
@@ -211,8 +210,8 @@ def seasons(request):
         if form.is_valid():
             try:
                 services.season_save(club=request.club, **form.cleaned_data)
-            except ValidationError as error:
-                _errors_to_form(form, error)
+            except LedgerError as error:
+                refuse(request, error, form)
             else:
                 messages.success(request, gettext("The season is saved."))
                 return redirect("setup_seasons", club=request.club.slug)
@@ -236,8 +235,8 @@ def season_edit(request, pk):
         if form.is_valid():
             try:
                 services.season_save(club=request.club, season=season, **form.cleaned_data)
-            except ValidationError as error:
-                _errors_to_form(form, error)
+            except LedgerError as error:
+                refuse(request, error, form)
             else:
                 messages.success(request, gettext("The season is saved."))
                 return redirect("setup_seasons", club=request.club.slug)
@@ -259,8 +258,8 @@ def club_settings(request):
         if form.is_valid():
             try:
                 services.club_update(club=request.club, **form.cleaned_data)
-            except ValidationError as error:
-                _errors_to_form(form, error)
+            except LedgerError as error:
+                refuse(request, error, form)
             else:
                 messages.success(request, gettext("The club's settings are saved."))
                 return redirect("setup_settings", club=request.club.slug)
@@ -316,8 +315,9 @@ def invitation_new(request, pk):
     member = get_object_or_404(Member, pk=pk, club=request.club)
     try:
         services.invitation_create(member=member, by=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
+    except LedgerError as error:
+        log_refusal(request, error, member=member.pk)
+        messages.error(request, error.message)
         response = redirect("setup_members", club=request.club.slug)
         response.status_code = 303
         return response
@@ -418,8 +418,8 @@ def invitation_accept(request, token):
                 )
             except invitations.InvitationRefused as refused:
                 return _invitation_refused(request, refused)
-            except ValidationError as error:
-                _errors_to_form(form, error)
+            except LedgerError as error:
+                refuse(request, error, form)
             else:
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
                 messages.success(request, gettext("Welcome, {name}.").format(name=member.name))

@@ -1,5 +1,7 @@
-"""Web wording of refused input and writes: the rules' problems as one sentence, the "busy,
-try again" answer to the tablet's script, and the log line of every refusal."""
+"""Web wording of refused input and writes: one helper shows every refusal (``refuse``: on a
+form, each problem on its field; to a script, ``{"errors": [...]}``), the rules' problems as
+one sentence, the "busy, try again" answer to the tablet's script, and the log line of every
+refusal."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from django.http import JsonResponse
 from django.utils.translation import gettext
 
 from ledger.games.errors import RulesError
-from ledger.services.errors import BusyError
+from ledger.services.errors import BusyError, LedgerError
 
 logger = logging.getLogger(__name__)
 
@@ -50,3 +52,31 @@ def log_refusal(request, error: Exception, **objects) -> None:
             **objects,
         },
     )
+
+
+def form_field(form, field: str) -> str | None:
+    """The form's field a problem's ``field`` names: itself, or the head of a path
+    (``rate_card.fee``: ``rate_card``), else None (the whole form)."""
+    head = field.replace("[", ".").split(".", 1)[0]
+    for name in (field, head):
+        if name in form.fields:
+            return name
+    return None
+
+
+def refuse(request, error: LedgerError | RulesError, form=None, *, status: int = 400, **objects):
+    """Show a service's (or an engine's) refusal: logged (``log_refusal``, with ``objects``);
+    on ``form``, each problem on its field (the whole form's when it names none of them), and
+    None returned for the view to render the form again; without a form, the JSON answer
+    ``{"errors": [{"field", "message"}, ...]}`` with ``status`` (a busy refusal: 409 with
+    ``Retry-After``)."""
+    if isinstance(error, RulesError):
+        error = LedgerError.of_rules(error)
+    log_refusal(request, error, **objects)
+    if form is not None:
+        for field, message in error.messages():
+            form.add_error(form_field(form, field), message)
+        return None
+    if isinstance(error, BusyError):
+        return busy_response(error)
+    return JsonResponse(error.as_json(), status=status)

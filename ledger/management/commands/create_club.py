@@ -8,11 +8,11 @@ import datetime
 from decimal import Decimal, InvalidOperation
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from ledger.games.registry import GAMES
+from ledger.services.errors import LedgerError
 from ledger.services.setup import club_create, season_dates, season_name
 
 
@@ -76,13 +76,8 @@ class Command(BaseCommand):
                 admin_user=admin,
                 admin_name=opts["admin_name"],
             )
-        except ValidationError as error:
-            problems = (
-                [f"{k}: {m}" for k, ms in error.message_dict.items() for m in ms]
-                if hasattr(error, "error_dict")
-                else error.messages
-            )
-            raise CommandError("; ".join(problems)) from error
+        except LedgerError as error:
+            raise CommandError("; ".join(f"{f}: {m}" for f, m in error.messages())) from error
         self.stdout.write(
             f"club {club.slug}: {club.name} ({club.get_game_display()}), "
             f"{club.price_per_point} {club.currency} a point, {club.starting_jetons} jetons"

@@ -11,7 +11,6 @@ import datetime
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -19,6 +18,7 @@ from django.utils import timezone
 from ledger import services
 from ledger.models import Invitation, Member
 from ledger.services import invitations
+from ledger.services.errors import LedgerError
 from ledger.tests.factories import PASSWORD, make_club, make_member, make_season, new_member
 
 pytestmark = pytest.mark.django_db
@@ -111,9 +111,9 @@ def test_the_service_never_sets_an_existing_users_password(probe):
     assert refused.value.reason == "has_login"
     _assert_untouched(chef, SU_PASSWORD)
     before = Invitation.objects.count()
-    with pytest.raises(ValidationError) as error:
+    with pytest.raises(LedgerError) as error:
         services.invitation_create(member=chef_member)
-    assert list(error.value.message_dict) == ["member"]
+    assert [p.field for p in error.value.problems] == ["member"]
     assert Invitation.objects.count() == before
 
 

@@ -99,10 +99,10 @@ def test_two_evenings_of_one_date_at_once_open_one():
 
 def test_two_invitations_choosing_one_user_name_at_once_make_one_log_in():
     """Two invited members choose the same user name at the same instant: one log-in is made,
-    the other is a ValidationError naming ``username`` (a form error, not a 500)."""
+    the other is a LedgerError naming ``username`` (a form error, not a 500)."""
     from django.contrib.auth import get_user_model
-    from django.core.exceptions import ValidationError
 
+    from ledger.services.errors import LedgerError
     from ledger.tests.factories import make_member
 
     club = make_club(slug="invites")
@@ -120,7 +120,7 @@ def test_two_invitations_choosing_one_user_name_at_once_make_one_log_in():
         ]
     )
     refused = [e for e in errors if e is not None]
-    assert len(refused) == 1 and isinstance(refused[0], ValidationError), errors
-    assert "username" in refused[0].message_dict
+    assert len(refused) == 1 and isinstance(refused[0], LedgerError), errors
+    assert refused[0].field == "username"
     assert get_user_model().objects.filter(username="bo").count() == 1
     assert club.members.filter(user__isnull=False).count() == 1

@@ -9,7 +9,6 @@ from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
@@ -19,6 +18,7 @@ from ledger import services
 from ledger.games.registry import GAMES
 from ledger.models import Club, Invitation, Member, Season
 from ledger.services import invitations
+from ledger.services.errors import LedgerError
 from ledger.tests.factories import make_club, make_member, make_season
 
 pytestmark = pytest.mark.django_db
@@ -247,7 +247,7 @@ def test_a_pasted_list_with_a_pool_name_adds_no_one(club_admin):
 def test_pool_names_of_every_game_are_refused(club_admin):
     club, _, _ = club_admin
     for pool in ("kongekop", "pagatkop", "pool"):
-        with pytest.raises(ValidationError):
+        with pytest.raises(LedgerError):
             services.members_add(club=club, names=[pool])
 
 
@@ -404,9 +404,9 @@ def test_club_settings_refuse_a_language_or_currency_not_offered(club_admin, key
     assert list(response.context["form"].errors) == [key]
     club.refresh_from_db()
     assert getattr(club, key) != value
-    with pytest.raises(ValidationError) as refused:
+    with pytest.raises(LedgerError) as refused:
         services.club_update(club=club, **{key: value})
-    assert list(refused.value.message_dict) == [key]
+    assert [p.field for p in refused.value.problems] == [key]
 
 
 @pytest.mark.parametrize("money", [True, False])
