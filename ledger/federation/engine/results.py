@@ -70,7 +70,7 @@ _SCHEMA_TEMPLATES = {
 
 
 def _schema_problems(data) -> Problems:
-    found = []
+    found: list[tuple] = []
     for error in _validator().iter_errors(data):
         parts = list(error.absolute_path)
         expected = error.validator_value

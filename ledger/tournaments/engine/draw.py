@@ -95,11 +95,11 @@ def draw_round(
         groups = MappingProxyType(letters(split))
         mode = DIRECT
     elif kind == FINAL:
-        tables, start = [], 0
+        cut, start = [], 0
         for size in plan.sizes:
-            tables.append(tuple(seated[start : start + size]))
+            cut.append(tuple(seated[start : start + size]))
             start += size
-        tables = tuple(tables)
+        tables = tuple(cut)
         mode = DIRECT
     else:
         clubs = {e.id: e.club for e in players} if params.club_apart else None
@@ -145,7 +145,7 @@ def manual_draw(
     byes_so_far: Mapping[str, int] | None = None,
 ) -> Draw:
     """Return the director's hand-made draw with the checker's findings (mode ``manual``, 5.5)."""
-    tables = tuple(tuple(t) for t in tables)
+    drawn = tuple(tuple(t) for t in tables)
     byes = tuple(byes)
     violations = check_draw(
         game=game,
@@ -154,10 +154,10 @@ def manual_draw(
         kind=kind,
         seed=seed,
         entries=entries,
-        tables=tables,
+        tables=drawn,
         byes=byes,
         history=history,
         byes_so_far=byes_so_far,
         params=params,
     )
-    return Draw(number, kind, MANUAL, tables, byes, violations)
+    return Draw(number, kind, MANUAL, drawn, byes, violations)

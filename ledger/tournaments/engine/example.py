@@ -140,7 +140,8 @@ class _Reader:
         if items is None:
             return None
         ids = [self.player(f"{path}[{i}]", item) for i, item in enumerate(items)]
-        return None if None in ids else tuple(ids)
+        found = [i for i in ids if i is not None]
+        return tuple(found) if len(found) == len(ids) else None
 
     def optional_text(self, path: str, value) -> tuple[bool, str | None]:
         """Return (accepted, text) for a name or club; None or blank text means none."""
@@ -229,7 +230,8 @@ class _Reader:
         if items is None:
             return None
         tables = [self.players(f"{path}[{i}]", t, limit=MAX_SEATS) for i, t in enumerate(items)]
-        return None if None in tables else tuple(tables)
+        found = [t for t in tables if t is not None]
+        return tuple(found) if len(found) == len(tables) else None
 
 
 def _short(value, limit: int = 40) -> str:
@@ -263,10 +265,16 @@ def read_tournament(data) -> tuple[Tournament, tuple[RoundInput, ...]]:
     params = None
     if format_code is not None:
         params = read_params(reader.problems, "params", format_code, data.get("params"))
-    last = FORMATS[format_code].last_round(params.rounds) if params else MAX_ROUNDS + 1
+    last = (
+        FORMATS[format_code].last_round(params.rounds)
+        if params and format_code is not None
+        else MAX_ROUNDS + 1
+    )
     entries = reader.entries("entries", data.get("entries"), last_round=last)
     rounds = _read_rounds(reader, data.get("rounds", []), last)
     reader.problems.raise_if_any(TournamentError)
+    if game is None or format_code is None or seed is None or params is None or entries is None:
+        raise TournamentError(reader.problems.items)  # not reached: each None is a problem
     tournament = Tournament(game, format_code, seed, params, entries)
     return tournament, rounds
 
@@ -305,7 +313,7 @@ def _read_rounds(reader: _Reader, value, last: int) -> tuple[RoundInput, ...]:
         draw = None
         if data.get("draw") is not None:
             draw = _read_draw(reader, f"{where}.draw", data["draw"])
-        if None in (number, results, withdraw, corrections):
+        if number is None or results is None or withdraw is None or corrections is None:
             continue
         rounds.append(
             RoundInput(
@@ -336,7 +344,7 @@ def _read_corrections(reader: _Reader, path: str, value) -> tuple[Correction, ..
             reader.add(f"{where}.scores", _("a correction replaces at least one score"))
             scores = None
         reason = reader.text(f"{where}.reason", data.get("reason"))
-        if None in (number, scores, reason):
+        if number is None or scores is None or reason is None:
             ok = False
             continue
         corrections.append(Correction(number, MappingProxyType(scores), reason))
@@ -433,7 +441,11 @@ def _read_check(reader: _Reader, where: str, data: Mapping, seed: str | None) ->
     params = None
     if format_code is not None:
         params = read_params(reader.problems, f"{where}.params", format_code, data.get("params"))
-    last = FORMATS[format_code].last_round(params.rounds) if params else MAX_ROUNDS + 1
+    last = (
+        FORMATS[format_code].last_round(params.rounds)
+        if params and format_code is not None
+        else MAX_ROUNDS + 1
+    )
     number = reader.whole(f"{where}.round", data.get("round"), 1, MAX_ROUNDS + 1)
     kind = data.get("kind")
     if kind is None:
@@ -452,10 +464,11 @@ def _read_check(reader: _Reader, where: str, data: Mapping, seed: str | None) ->
     active = None
     if data.get("active") is not None:
         active = reader.players(f"{where}.active", data["active"])
-        for j, p in enumerate(active or ()):
+        listed = active or ()
+        for j, p in enumerate(listed):
             if entries is not None and p not in known:
                 reader.add(f"{where}.active[{j}]", _("{player} has no entry"), player=p)
-            elif p in active[:j]:
+            elif p in listed[:j]:
                 reader.add(f"{where}.active[{j}]", _("{player} is active twice"), player=p)
     history = _read_history(reader, f"{where}.history", data.get("history", []), number)
     byes_so_far = None
@@ -511,7 +524,7 @@ def _read_history(reader: _Reader, path: str, value, number: int | None):
             continue
         tables = reader.tables(f"{where}.tables", data["tables"])
         byes = reader.players(f"{where}.byes", data.get("byes", []))
-        if None not in (past, tables, byes):
+        if past is not None and tables is not None and byes is not None:
             history.append(PastRound(past, tables, byes))
     return tuple(history)
 

@@ -45,7 +45,7 @@ def table_points(
                 j += 1
             first_place, last_place = position + i + 1, position + j
             shared = points_by_place[first_place - 1 : last_place]
-            mean = sum(shared, Fraction(0)) / len(shared) if placement else None
+            mean = sum(shared, Fraction(0)) / len(shared) if placement else Fraction(0)
             for player in block[i:j]:
                 results[player] = SeatResult(
                     player=player,

@@ -123,11 +123,11 @@ def _search(
     while True:
         frame = frames[-1]
         if len(frame.chosen) == frame.need:
-            rest = frame.left_over()
-            if not rest:
+            left = frame.left_over()
+            if not left:
                 return tuple(f.table() for f in frames)
             unused[frame.size] -= 1
-            frames.append(_Frame(rest, options(len(frames))))
+            frames.append(_Frame(left, options(len(frames))))
             continue
         advanced = False
         rest, need = frame.rest, frame.need
