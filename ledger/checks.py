@@ -265,8 +265,11 @@ def check_timeouts(app_configs=None, **kwargs):
     """The lock timeout is positive and under the statement timeout."""
     lock = getattr(settings, "TAROK_LOCK_TIMEOUT", None)
     statement = getattr(settings, "TAROK_STATEMENT_TIMEOUT", None)
-    numbers = all(isinstance(v, int | float) and v > 0 for v in (lock, statement))
-    if not numbers or lock >= statement:
+    if not (
+        isinstance(lock, int | float)
+        and isinstance(statement, int | float)
+        and 0 < lock < statement
+    ):
         return [
             Error(
                 f"TAROK_LOCK_TIMEOUT ({lock}) and TAROK_STATEMENT_TIMEOUT ({statement}) must be "

@@ -9,10 +9,12 @@ not even a superuser, may add, change or delete one here (the database refuses i
 from __future__ import annotations
 
 import json
+from typing import Any, cast
 
 from django.contrib import admin
 from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
+from django.forms import ModelChoiceField
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
@@ -259,7 +261,7 @@ class SealAdmin(SummaryAdmin):
 
     list_display = ["kind", "object_id", "scope", "digest"]
     list_filter = ["kind"]
-    list_select_related: list[str] = []
+    list_select_related: list[str] = []  # type: ignore[misc]
 
 
 @admin.register(ChainLink)
@@ -267,14 +269,14 @@ class ChainLinkAdmin(SummaryAdmin):
     """The clubs' chains (``ledger.services.seals``): read them, never edit them."""
 
     list_display = ["club", "number", "kind", "object_id", "status_label", "digest"]
-    fields = list_display
+    fields = list_display  # type: ignore[assignment]
     list_filter = ["club", "kind"]
     list_select_related = ["club"]
 
     @admin.display(description=_("status"), ordering="status")
     def status_label(self, obj):
         """The status in words, as its evening, tournament or round names it."""
-        model = {"evening": Evening, "tournament": Tournament, "round": Round}[obj.kind]
+        model: Any = {"evening": Evening, "tournament": Tournament, "round": Round}[obj.kind]
         return dict(model.Status.choices).get(obj.status, obj.status)
 
 
@@ -314,7 +316,7 @@ class ClubLogAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ["club", "action"]
     list_select_related = ["club", "by"]
     fields = ["club", "member", "member_name", "action", "details", "by", "at"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
 
 
 @admin.register(Profile)
@@ -414,7 +416,7 @@ class EveningAdmin(admin.ModelAdmin):
         "opened_at",
         "closed_at",
     ]
-    readonly_fields = [f for f in fields if f != "season"]
+    readonly_fields = [f for f in fields if f != "season"]  # type: ignore[misc]
     inlines = [TableInline, EveningResultInline, EveningLogInline]
 
     def get_queryset(self, request):
@@ -447,7 +449,8 @@ class EveningAdmin(admin.ModelAdmin):
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)
         if obj is not None and "season" in form.base_fields:
-            form.base_fields["season"].queryset = Season.objects.filter(club=obj.club_id)
+            season = cast(ModelChoiceField, form.base_fields["season"])
+            season.queryset = Season.objects.filter(club=obj.club_id)
         return form
 
     @admin.display(description=_("tables"), ordering="_tables")
@@ -480,7 +483,7 @@ class TableAdmin(ReadOnlyMixin, admin.ModelAdmin):
     date_hierarchy = "evening__date"
     search_fields = ["seats__member__name"]
     fields = ["evening", "number", "game", "status", "first_dealer", "balances"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
     inlines = [SeatInline]
 
     def get_queryset(self, request):
@@ -525,7 +528,7 @@ class HandAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_select_related = ["table__evening__club", "dealer", "created_by"]
     date_hierarchy = "table__evening__date"
     fields = ["table", "number", "game", "dealer", "status", "record_pretty", "created_by"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
     inlines = [HandRevisionInline]
 
     @admin.display(description=_("hand record"))
@@ -539,7 +542,7 @@ class HandRevisionAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ["action", "hand__table__evening__club"]
     list_select_related = ["hand__table__evening__club", "by"]
     fields = ["hand", "number", "action", "reason", "by", "at", "record_pretty"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
 
     @admin.display(description=_("hand record"))
     def record_pretty(self, obj):
@@ -632,7 +635,7 @@ class PostingAdmin(ReadOnlyMixin, admin.ModelAdmin):
         "created_by",
         "created_at",
     ]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
     inlines = [TransferInline]
 
     def get_queryset(self, request):
@@ -685,7 +688,7 @@ class TransferAdmin(TransferLabels, ReadOnlyMixin, admin.ModelAdmin):
     date_hierarchy = "table__evening__date"
     search_fields = ["source__member__name", "target__member__name", "reason"]
     fields = ["posting", "table", "source_label", "target_label", "points", "reason_label"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
 
     @admin.display(description=_("posting"), ordering="posting")
     def posting_link(self, obj):
@@ -716,7 +719,7 @@ class AccountAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_select_related = ["table__evening__club", "member"]
     search_fields = ["member__name"]
     fields = ["table", "kind", "member", "balance"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(_balance=_balance_annotation())
@@ -745,7 +748,7 @@ class EveningLogAdmin(ActionLabel, ReadOnlyMixin, admin.ModelAdmin):
     list_filter = [ActionFilter, "evening__club"]
     list_select_related = ["evening__club", "by"]
     fields = ["evening", "action_label", "reason", "details", "by", "at"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
 
 
 @admin.register(EveningResult)

@@ -50,7 +50,8 @@ class ClubFormBase(forms.ModelForm):
             self.initial.setdefault(name, value)
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         game = cleaned.get("game")
         if game and game != self.rate_card_game:
             # These fields are another game's: a club that changes game starts from the new

@@ -60,7 +60,8 @@ class RateCardForm(forms.Form):
         return [(title, [self[name] for name in names]) for title, names in self.groups]
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         if not self.errors:
             self.rate_card = clean_rate_card(self, self.game, cleaned)
         return cleaned

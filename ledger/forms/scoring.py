@@ -7,6 +7,7 @@ real form controls); the server always parses it again with the rules engine.
 from __future__ import annotations
 
 import uuid
+from typing import cast
 
 from django import forms
 from django.utils import timezone
@@ -50,7 +51,7 @@ class EveningStartForm(forms.Form):
 def mark_busy(field: forms.ModelChoiceField, busy: dict[int, int]) -> None:
     """Mark each member of ``field`` who already sits at another open table (member id ->
     table number in ``busy``) with that table's number: the service refuses him."""
-    field.label_from_instance = lambda m: (  # type: ignore[method-assign]
+    field.label_from_instance = lambda m: (  # type: ignore[method-assign,assignment]
         _("{name} (at table {number})").format(name=m.name, number=busy[m.pk])
         if m.pk in busy
         else m.name
@@ -69,7 +70,9 @@ class TableOpenForm(forms.Form):
         super().__init__(*args, **kwargs)
         features = get_game(game).features
         self.min_seats, self.max_seats = features.min_seats, features.max_seats
-        self.fields["first_dealer"].choices = [(n, n) for n in range(1, self.max_seats + 1)]
+        cast(forms.ChoiceField, self.fields["first_dealer"]).choices = [
+            (n, n) for n in range(1, self.max_seats + 1)
+        ]
         members = Member.objects.filter(club=club, active=True).order_by("name")
         busy = busy or {}
         for n in range(1, self.max_seats + 1):
@@ -87,7 +90,8 @@ class TableOpenForm(forms.Form):
         return [self[f"seat_{n}"] for n in range(1, self.max_seats + 1)]
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         chosen = [(n, data.get(f"seat_{n}")) for n in range(1, self.max_seats + 1)]
         members = [m for _n, m in chosen if m is not None]
         if not self.min_seats <= len(members) <= self.max_seats:
@@ -98,12 +102,12 @@ class TableOpenForm(forms.Form):
             )
         if len({m.pk for m in members}) != len(members):
             raise forms.ValidationError(_("a member can have only one seat at a table"))
-        first = data.get("first_dealer")
+        first: int | None = data.get("first_dealer")
         by_seat = dict(chosen)
         if first is not None and by_seat.get(first) is None:
             self.add_error("first_dealer", _("the first dealer must be seated at the table"))
         data["members"] = members
-        data["first_dealer_member"] = by_seat.get(first)
+        data["first_dealer_member"] = by_seat.get(first) if first is not None else None
         return data
 
 
@@ -117,17 +121,17 @@ class SeatForm(forms.Form):
 
     def __init__(self, *args, table, seats, busy=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["member"].queryset = (
+        cast(forms.ModelChoiceField, self.fields["member"]).queryset = (
             Member.objects.filter(club_id=table.evening.club_id, active=True)
             .exclude(seats__table=table)
             .order_by("name")
         )
-        mark_busy(self.fields["member"], busy or {})
-        choices = [
+        mark_busy(cast(forms.ModelChoiceField, self.fields["member"]), busy or {})
+        choices: list[tuple[int, str]] = [
             (i, _("before {name}").format(name=seat.member.name)) for i, seat in enumerate(seats)
         ]
-        choices.append((len(seats), _("last")))
-        self.fields["position"].choices = choices
+        choices.append((len(seats), str(_("last"))))
+        cast(forms.ChoiceField, self.fields["position"]).choices = choices
         self.fields["position"].initial = len(seats)
 
 
@@ -138,7 +142,9 @@ class LeaveForm(forms.Form):
 
     def __init__(self, *args, seats, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["member"].queryset = Member.objects.filter(pk__in=[s.member_id for s in seats])
+        cast(forms.ModelChoiceField, self.fields["member"]).queryset = Member.objects.filter(
+            pk__in=[s.member_id for s in seats]
+        )
 
 
 class HandForm(forms.Form):
@@ -156,7 +162,7 @@ class HandForm(forms.Form):
             record = load_json_safely(raw, "record")  # bounded size, depth and numbers
         except RulesError as error:
             raise forms.ValidationError(
-                refusal_text(error, _("the hand could not be read"))
+                refusal_text(error, str(_("the hand could not be read")))
             ) from error
         if not isinstance(record, dict):
             raise forms.ValidationError(_("the hand could not be read"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
+from typing import cast
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
@@ -60,7 +61,7 @@ class ClubMoneyForm(forms.ModelForm):
     def setup_money(self) -> None:
         price = self.initial.get("price_per_point")
         if isinstance(price, Decimal):  # 0,25 as money is written, not 0,2500
-            places = max(2, -price.normalize().as_tuple().exponent)
+            places = max(2, -int(price.normalize().as_tuple().exponent))
             self.initial["price_per_point"] = price.quantize(Decimal(1).scaleb(-places))
         game = GAMES.get(self.game_code())
         if game is not None and not game.features.uses_jetons:
@@ -109,8 +110,8 @@ class ClubCreateForm(ClubMoneyForm):
         self.initial.setdefault("season_name", season_name(starts))
         self.initial.setdefault("season_starts_on", starts.isoformat())
         self.initial.setdefault("season_ends_on", ends.isoformat())
-        self.fields["game"].choices = game_choices()
-        self.fields["preset"].choices = [
+        cast(forms.ChoiceField, self.fields["game"]).choices = game_choices()
+        cast(forms.ChoiceField, self.fields["preset"]).choices = [
             (DEFAULTS, gettext("The game's defaults (its rules' own amounts)")),
             *(
                 (title, [(f"{code}:{name}", text) for name, text in get_web(code).preset_choices()])
@@ -121,9 +122,9 @@ class ClubCreateForm(ClubMoneyForm):
         self.fields["slug"].help_text = _("Used in the club's addresses, e.g. hjoerring.")
         # Left empty, the game's own: Slovenian, euro and Ljubljana for a Slovenian club.
         for key in GAME_DEFAULTED:
-            field = self.fields[key]
+            field = cast(forms.ChoiceField, self.fields[key])
             field.required = False
-            own = [(value, label) for value, label in field.choices if value != ""]
+            own = [(value, label) for value, label in list(field.choices) if value != ""]  # type: ignore[arg-type]
             field.choices = [("", gettext("The game's own")), *own]
             field.help_text = _("Left as the game's own, the game's country decides.")
             self.initial.setdefault(key, "")
@@ -134,7 +135,8 @@ class ClubCreateForm(ClubMoneyForm):
         return str(self.initial.get("game") or self.fields["game"].initial or "")
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         starts, ends = cleaned.get("season_starts_on"), cleaned.get("season_ends_on")
         if starts and ends and ends < starts:
             self.add_error("season_ends_on", gettext("The season ends before it starts."))
@@ -245,7 +247,8 @@ class InvitationAcceptForm(forms.Form):
         return username
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         p1, p2 = cleaned.get("password1"), cleaned.get("password2")
         if p1 and p2 and p1 != p2:
             self.add_error("password2", gettext("The two passwords differ."))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from typing import cast
 
 from django import forms
 from django.utils import timezone
@@ -86,7 +87,8 @@ class TournamentForm(forms.Form):
 
     def clean(self):
         """The box sets the parameter ``confirm_hands`` (the JSON may set it too)."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("confirm_hands") and isinstance(data.get("params"), dict):
             data["params"] = {**data["params"], "confirm_hands": True}
         return data
@@ -128,7 +130,7 @@ class DayForm(forms.Form):
     def __init__(self, *args, tournament=None, **kwargs):
         super().__init__(*args, **kwargs)
         if tournament is not None:
-            self.fields["day"].choices = day_choices(tournament)
+            cast(forms.ChoiceField, self.fields["day"]).choices = day_choices(tournament)
 
 
 class MembersEntryForm(forms.Form):
@@ -162,7 +164,8 @@ class ImportForm(forms.Form):
     file = forms.FileField(label=_("or a CSV file"), required=False)
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("file")
         if upload is not None:
             if upload.size > MAX_LIST:
@@ -183,7 +186,7 @@ class SwapForm(forms.Form):
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
         for name in ("first", "second"):
-            self.fields[name].choices = list(players)
+            cast(forms.ChoiceField, self.fields[name]).choices = list(players)
 
 
 class SubstituteForm(forms.Form):
@@ -198,16 +201,17 @@ class SubstituteForm(forms.Form):
 
     def __init__(self, *args, club=None, tournament=None, players=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["absent"].choices = list(players)
+        cast(forms.ChoiceField, self.fields["absent"]).choices = list(players)
         if club is not None and tournament is not None:
-            self.fields["member"].queryset = (
+            cast(forms.ModelChoiceField, self.fields["member"]).queryset = (
                 Member.objects.filter(club=club, active=True)
                 .exclude(entries__tournament=tournament)
                 .order_by("name")
             )
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not data.get("member") and not (data.get("guest_name") or "").strip():
             raise forms.ValidationError(_("choose a member or type a guest's name"))
         return data

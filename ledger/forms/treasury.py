@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -31,7 +33,8 @@ class JetonCountForm(forms.Form):
             )
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         if not any(cleaned.get(f"count_{line.account_id}") is not None for line in self.lines):
             raise forms.ValidationError(_("Enter at least one count."))
         return cleaned
@@ -58,8 +61,8 @@ class AdjustmentForm(forms.Form):
     def __init__(self, *args, names, **kwargs):
         super().__init__(*args, **kwargs)
         choices = [(name, name) for name in names]
-        self.fields["source"].choices = choices
-        self.fields["target"].choices = choices
+        cast(forms.ChoiceField, self.fields["source"]).choices = choices
+        cast(forms.ChoiceField, self.fields["target"]).choices = choices
 
 
 class CloseForm(forms.Form):

@@ -9,6 +9,8 @@ comparison writes nothing, and its address is what the CSV and PDF links repeat.
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -58,7 +60,7 @@ class WhatIfForm(forms.Form):
         if self.clubs:
             others = [(f"club:{slug}", c.name) for slug, c in self.clubs.items()]
             choices.append((gettext("Another club's house rules"), others))
-        self.fields["card"].choices = choices
+        cast(forms.ChoiceField, self.fields["card"]).choices = choices
         # The house rules, prefilled with the scope's card; read only when they are chosen.
         edited = data is not None and data.get("card") == EDITED
         self.house_rules = RateCardForm(
@@ -67,7 +69,8 @@ class WhatIfForm(forms.Form):
         self.chosen: whatif.Card | None = None
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         choice = cleaned.get("card") or OWN
         try:
             if choice.startswith("preset:"):
@@ -109,7 +112,7 @@ class TournamentWhatIfForm(forms.Form):
         super().__init__(data, **kwargs)
         labels = dict(tournament_format_choices())
         self.own = tournament.tournament_format
-        self.fields["format"].choices = [
+        cast(forms.ChoiceField, self.fields["format"]).choices = [
             (code, str(labels.get(code, code))) for code in whatif.formats_for(tournament)
         ]
         self.fields["format"].initial = self.own

@@ -198,6 +198,6 @@ def price_text(price, currency: str | None = None, *, symbol: bool = False) -> s
     (0,25 DKK; 0,125 €; 10 Ft), with ``symbol`` the currency's sign after it."""
     code = currency or _active_currency.get()
     least, sign = _written(code)
-    places = max(least, -Decimal(price).normalize().as_tuple().exponent)
+    places = max(least, -int(Decimal(price).normalize().as_tuple().exponent))
     text = number_format(price, places, force_grouping=True)
     return f"{text}\xa0{sign}" if symbol and sign else text

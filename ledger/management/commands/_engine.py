@@ -96,26 +96,31 @@ class EngineCommand(BaseCommand):
         self.stdout.write(json.dumps(result, ensure_ascii=False, indent=2))
 
     def read_json(self, name: str, field: str):
-        """Read ``name`` (or standard input for ``-``) as JSON within ``ledger.web.jsonin``'s
-        limits; raise RulesError naming ``field`` when it cannot be read or is refused."""
-        try:
-            if name == "-":
-                stream = getattr(sys.stdin, "buffer", None)
-                data = stream.read(MAX_BYTES + 1) if stream else sys.stdin.read(MAX_BYTES + 1)
-            else:
-                with open(name, "rb") as handle:
-                    data = handle.read(MAX_BYTES + 1)
-        except OSError as error:
-            raise RulesError(
-                [
-                    Problem(
-                        field,
-                        "cannot read {name}: {reason}",
-                        {"name": name, "reason": error.strerror},
-                    )
-                ]
-            ) from error
-        return load_json_safely(data, field)
+        """``read_json`` (the module's)."""
+        return read_json(name, field)
 
     def run(self, game, data, rates):
         raise NotImplementedError
+
+
+def read_json(name: str, field: str):
+    """Read ``name`` (or standard input for ``-``) as JSON within ``ledger.web.jsonin``'s
+    limits; raise RulesError naming ``field`` when it cannot be read or is refused."""
+    try:
+        if name == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            data = stream.read(MAX_BYTES + 1) if stream else sys.stdin.read(MAX_BYTES + 1)
+        else:
+            with open(name, "rb") as handle:
+                data = handle.read(MAX_BYTES + 1)
+    except OSError as error:
+        raise RulesError(
+            [
+                Problem(
+                    field,
+                    "cannot read {name}: {reason}",
+                    {"name": name, "reason": error.strerror},
+                )
+            ]
+        ) from error
+    return load_json_safely(data, field)

@@ -141,7 +141,7 @@ class Command(BaseCommand):
         except BaseException:
             partial.unlink(missing_ok=True)
             raise
-        if problems:
+        if problems or report is None:
             partial.unlink(missing_ok=True)
             logger.warning(
                 "backup not written: the dump does not match the database",

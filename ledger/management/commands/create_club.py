@@ -84,6 +84,6 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"language {club.language}, time zone {club.time_zone}")
         self.stdout.write(f"season {season.name}: {season.starts_on} to {season.ends_on}")
-        if member is not None:
+        if member is not None and admin is not None:
             self.stdout.write(f"club admin {member.name} (user {admin.get_username()})")
         self.stdout.write(f"members: {club.get_absolute_url()}setup/members/")

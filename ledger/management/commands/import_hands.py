@@ -127,7 +127,7 @@ class Command(EngineCommand):
             by = get_user_model().objects.filter(username=options["by"]).first()
             if by is None:
                 problems.append(Problem("by", "no user is named {name}", {"name": options["by"]}))
-        if problems:
+        if problems or club is None:
             raise RulesError(problems)
 
         data = self.read_json(options["file"], "file")

@@ -13,14 +13,14 @@ from django.core.management.base import BaseCommand
 from ledger.federation.engine import run_rating_file
 from ledger.games.errors import RulesError
 
-from ._engine import EXIT_REFUSED, EngineCommand
+from ._engine import EXIT_REFUSED, read_json
 
 
 class Command(BaseCommand):
     help = "Rate the tables of a tarokclub.rating-example/1 file: ratings and each table's change."
 
     # The engine commands' reading of a file or standard input, within ledger.web.jsonin's limits.
-    read_json = EngineCommand.read_json
+    read_json = staticmethod(read_json)
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="a JSON file, or - for standard input")

@@ -9,6 +9,7 @@ exits 2. Exporting twice with no change in between gives the same document but
 
 import json
 import sys
+from typing import NoReturn
 
 from django.core.management.base import BaseCommand
 from django.utils import timezone
@@ -26,7 +27,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("tournament", help="the tournament's id")
 
-    def refuse(self, field: str, message: str):
+    def refuse(self, field: str, message: str) -> NoReturn:
         errors = {"errors": [{"field": field, "message": message}]}
         self.stdout.write(json.dumps(errors, ensure_ascii=False, indent=2))
         sys.exit(EXIT_REFUSED)

@@ -17,13 +17,13 @@ from ledger.games.errors import RulesError
 from ledger.services.errors import LedgerError
 from ledger.services.federation.results import results_import
 
-from ._engine import EXIT_REFUSED, EngineCommand
+from ._engine import EXIT_REFUSED, read_json
 
 
 class Command(BaseCommand):
     help = "Import a tarokclub.results/1 file as an event of its federation."
 
-    read_json = EngineCommand.read_json
+    read_json = staticmethod(read_json)
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="a JSON file, or - for standard input")

@@ -154,6 +154,7 @@ class Command(BaseCommand):
         members = {
             m.user.username: m
             for m in Member.objects.filter(club=club, user__isnull=False).select_related("user")
+            if m.user is not None
         }
         self.stdout.write("")
         language = translation.get_language_info(club.language)["name"]
@@ -183,8 +184,8 @@ class Command(BaseCommand):
                 f"its director logs in as {director}"
             )
             published = tournament.rounds.filter(status="published").order_by("number").first()
-            if published is not None:
-                first = published.round_tables.order_by("number").first()
+            first = published.round_tables.order_by("number").first() if published else None
+            if published is not None and first is not None:
                 link = reverse("table_link", kwargs={"club": club.slug, "token": first.token})
                 cards = reverse(
                     "tournament_round_cards_pdf", kwargs={"club": club.slug, "pk": published.pk}
