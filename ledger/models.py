@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -67,6 +68,9 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 from ledger.games.base import invisible_characters
 from ledger.games.money import CURRENCIES, MAX_POINTS
@@ -119,13 +123,13 @@ def language_choices() -> list[tuple[str, str]]:
     return list(settings.LANGUAGES)
 
 
-def currency_choices() -> list[tuple[str, str]]:
+def currency_choices() -> list[tuple[str, StrOrPromise]]:
     """The currencies of ``ledger.games.money.CURRENCIES``, each by its translated name: the
     choices of a club's currency (a callable: a new country's currency needs no migration)."""
     return [(code, _(currency.name)) for code, currency in CURRENCIES.items()]
 
 
-def time_zone_choices() -> list[tuple[str, str]]:
+def time_zone_choices() -> list[tuple[str, StrOrPromise]]:
     """The time zones of ``ledger.games.zones.TIME_ZONES``, each by its translated name: the
     choices of a club's time zone (a callable: a new country's zone needs no migration)."""
     return [(zone, _(name)) for zone, name in TIME_ZONES.items()]
@@ -346,12 +350,10 @@ class FederationLog(models.Model):
 
 class Member(models.Model):
     class Role(models.TextChoices):
-        # Typed for mypy: without Django's types it reads a member as its (value, label) tuple;
-        # Django's enum makes each a Role, a str (so the services and demos may pass it as one).
-        MEMBER: Member.Role = "member", _("member")  # type: ignore[assignment]
-        SCOREKEEPER: Member.Role = "scorekeeper", _("scorekeeper")  # type: ignore[assignment]
-        TREASURER: Member.Role = "treasurer", _("treasurer")  # type: ignore[assignment]
-        ADMIN: Member.Role = "admin", _("club admin")  # type: ignore[assignment]
+        MEMBER = "member", _("member")
+        SCOREKEEPER = "scorekeeper", _("scorekeeper")
+        TREASURER = "treasurer", _("treasurer")
+        ADMIN = "admin", _("club admin")
 
     club = models.ForeignKey(
         Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="members"
@@ -493,8 +495,8 @@ class Evening(models.Model):
         CLOSED = "closed", _("closed")
 
     class Kind(models.TextChoices):
-        CLUB: Evening.Kind = "club", _("club evening")  # type: ignore[assignment]
-        TOURNAMENT: Evening.Kind = "tournament", _("tournament")  # type: ignore[assignment]
+        CLUB = "club", _("club evening")
+        TOURNAMENT = "tournament", _("tournament")
 
     club = models.ForeignKey(
         Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="evenings"
@@ -624,7 +626,7 @@ class Table(models.Model):
         return reverse("table", kwargs={"club": self.evening.club.slug, "pk": self.pk})
 
 
-class SeatQuerySet(models.QuerySet):
+class SeatQuerySet(models.QuerySet["Seat"]):
     def of_table(self, table_id: int, *, current: bool = True) -> list[Seat]:
         """Return the table's seats in the direction of play, with their members: those still
         at the table, or with ``current=False`` every seat (those who left included)."""
@@ -759,7 +761,7 @@ class Account(models.Model):
         ]
 
     def __str__(self):
-        return self.member.name if self.member_id else self.code
+        return self.member.name if self.member is not None else self.code
 
     @property
     def name(self) -> str:
@@ -770,7 +772,7 @@ class Account(models.Model):
     def label(self) -> str:
         """Return the account as a screen names it: the member's name, or the pool's label in
         the reader's language (capitalised, as the game's web side names it: "Pulje")."""
-        if self.member_id:
+        if self.member is not None:
             return self.member.name
         return capfirst(get_web(self.table.game).pool_label(self.code))
 
@@ -852,13 +854,11 @@ class HandRevision(models.Model):
 
 class Posting(models.Model):
     class Kind(models.TextChoices):
-        # Typed for mypy: without Django's types it reads a member as its (value, label) tuple;
-        # Django's enum makes each a Kind, a str (so the services may pass it as one).
-        FUNDING: Posting.Kind = "funding", _("funding")  # type: ignore[assignment]
-        HAND: Posting.Kind = "hand", _("hand")  # type: ignore[assignment]
-        REVERSAL: Posting.Kind = "reversal", _("reversal")  # type: ignore[assignment]
-        SPLIT: Posting.Kind = "split", _("split")  # type: ignore[assignment]
-        ADJUSTMENT: Posting.Kind = "adjustment", _("adjustment")  # type: ignore[assignment]
+        FUNDING = "funding", _("funding")
+        HAND = "hand", _("hand")
+        REVERSAL = "reversal", _("reversal")
+        SPLIT = "split", _("split")
+        ADJUSTMENT = "adjustment", _("adjustment")
 
     table = models.ForeignKey(
         Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="postings"
@@ -1060,17 +1060,17 @@ class Seal(models.Model):
     refuses a file whose seals do not hold."""
 
     class Kind(models.TextChoices):
-        POSTING: Seal.Kind = "posting", _("posting")  # type: ignore[assignment]
-        REVISION: Seal.Kind = "revision", _("hand revision")  # type: ignore[assignment]
-        LOG: Seal.Kind = "log", _("evening log entry")  # type: ignore[assignment]
-        HAND: Seal.Kind = "hand", _("hand")  # type: ignore[assignment]
-        TABLE: Seal.Kind = "table", _("table")  # type: ignore[assignment]
-        EVENING: Seal.Kind = "evening", _("evening")  # type: ignore[assignment]
-        TOURNAMENT: Seal.Kind = "tournament", _("tournament")  # type: ignore[assignment]
-        CLUB: Seal.Kind = "club", _("club's chain head")  # type: ignore[assignment]
-        MEMBER: Seal.Kind = "member", _("member")  # type: ignore[assignment]
-        CLUB_LOG: Seal.Kind = "clublog", _("people log entry")  # type: ignore[assignment]
-        PEOPLE: Seal.Kind = "people", _("club's people")  # type: ignore[assignment]
+        POSTING = "posting", _("posting")
+        REVISION = "revision", _("hand revision")
+        LOG = "log", _("evening log entry")
+        HAND = "hand", _("hand")
+        TABLE = "table", _("table")
+        EVENING = "evening", _("evening")
+        TOURNAMENT = "tournament", _("tournament")
+        CLUB = "club", _("club's chain head")
+        MEMBER = "member", _("member")
+        CLUB_LOG = "clublog", _("people log entry")
+        PEOPLE = "people", _("club's people")
 
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     object_id = models.BigIntegerField(_("object"))
@@ -1251,7 +1251,7 @@ class Profile(models.Model):
 # --- tournaments (issue 21, ``tournament.md``) ---------------------------------------------
 
 
-def tournament_format_choices() -> list[tuple[str, str]]:
+def tournament_format_choices() -> list[tuple[str, StrOrPromise]]:
     """Return the formats of ``tournament.md`` section 7: each registered game's own, then the
     generic ones (a callable: a new game's format needs no migration)."""
     return [

@@ -53,7 +53,7 @@ def federation_officer():
             use_language(request, own_language(request) or offered(found.language) or "en")
             return view(request, *args, **kwargs)
 
-        wrapper.federation_role = OFFICER
+        wrapper.federation_role = OFFICER  # type: ignore[attr-defined]
         return wrapper
 
     return decorator

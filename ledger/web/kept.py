@@ -85,7 +85,7 @@ def closed_evening_key(evening: Evening, *parts) -> str | None:
     )
     if row is None or row[0] != Evening.Status.CLOSED:
         return None
-    season = evening.season.name if evening.season_id else None  # named in the lead
+    season = evening.season.name if evening.season is not None else None  # named in the lead
     return "pdf:evening:" + _digest((evening.pk, parts, row, season, _frame(evening.club)))
 
 

@@ -31,7 +31,7 @@ from ledger.services.tournaments import LINK_ROUNDS, device_digest, link_author
 # The session's table links: {str(round table id): the device's secret}.
 TABLE_LINKS = "table_links"
 
-ROLE_RANK = {
+ROLE_RANK: dict[str, int] = {
     Member.Role.MEMBER: 0,
     Member.Role.SCOREKEEPER: 1,
     Member.Role.TREASURER: 2,
@@ -57,12 +57,20 @@ def club_and_membership(slug: str, user) -> tuple[Club | None, Member | None]:
     club = clubs.annotate(
         **{f"my_{name}": Subquery(mine.values(name)[:1]) for name in ("pk", "name", "role")}
     ).first()
-    if club is None or club.my_pk is None:
+    mine_pk = getattr(club, "my_pk", None)
+    if club is None or mine_pk is None:
         return club, None
     member = Member.from_db(
         club._state.db,
         ["id", "club_id", "name", "user_id", "role", "active"],
-        [club.my_pk, club.pk, club.my_name, user.pk, club.my_role, True],
+        [
+            mine_pk,
+            club.pk,
+            getattr(club, "my_name", ""),
+            user.pk,
+            getattr(club, "my_role", ""),
+            True,
+        ],
     )
     member.club = club
     member.user = user
@@ -152,8 +160,8 @@ def club_role(role: str = Member.Role.MEMBER, *, table_link: bool = False):
             request.club_role = current
             return view(request, *args, **kwargs)
 
-        wrapper.required_role = role
-        wrapper.table_link = table_link
+        wrapper.required_role = role  # type: ignore[attr-defined]
+        wrapper.table_link = table_link  # type: ignore[attr-defined]
         return wrapper
 
     return decorator
