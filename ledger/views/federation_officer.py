@@ -321,31 +321,30 @@ def federation_log(request):
 def federation_officers(request):
     """The federation's officers: one added by username, one removed (never the last)."""
     federation = request.federation
-    form = OfficerForm(request.POST if "username" in request.POST else None)
+    removing = "remove" in request.POST
+    form = OfficerForm(request.POST if request.method == "POST" and not removing else None)
     status, problem = 200, None
     if request.method == "POST":
-        try:
-            if "remove" in request.POST:
-                user = reads.user_by_pk(request.POST["remove"])
+        if removing:
+            user = reads.user_by_pk(request.POST["remove"])
+            try:
                 if user is None:
                     raise LedgerError(gettext("no such officer"), "officer")
                 services.officer_remove(federation=federation, user=user, by=request.user)
-            elif form.is_valid():
-                services.officer_add(
-                    federation=federation,
-                    username=form.cleaned_data["username"],
-                    by=request.user,
-                )
-            else:
-                raise LedgerError("", "username")
-        except LedgerError as error:
-            if error.field == "username" and str(error.message):
-                _refused(form, error)
-            elif error.field == "officer":
+            except LedgerError as error:
                 problem = capfirst(str(error.message))
-            status = 422
-        else:
-            return _to("federation_officers", request)
+            else:
+                return _to("federation_officers", request)
+        elif form.is_valid():
+            try:
+                services.officer_add(
+                    federation=federation, username=form.cleaned_data["username"], by=request.user
+                )
+            except LedgerError as error:
+                _refused(form, error)
+            else:
+                return _to("federation_officers", request)
+        status = 422
     table = OfficerTable(
         reads.officers(federation),
         csrf_input=format_html(
