@@ -7,7 +7,22 @@ import datetime
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ledger.models import Federation, FederationLog, Player, Series
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Q
+
+from ledger.models import (
+    Club,
+    Entry,
+    Federation,
+    FederationLog,
+    ImportedEvent,
+    ImportedPlacing,
+    Member,
+    Player,
+    Series,
+    SeriesEvent,
+    Tournament,
+)
 from ledger.services.federation.series import event_key, series_ladder
 
 
@@ -73,4 +88,124 @@ def federation_players(federation: Federation):
 
 def federation_log(federation: Federation):
     """The federation's log, newest first."""
-    return FederationLog.objects.filter(federation=federation).order_by("-pk")
+    return FederationLog.objects.filter(federation=federation).select_related("by").order_by("-pk")
+
+
+# --- the officer's pages (``ledger.views.federation_officer``) ------------------------------
+
+
+def member_clubs(federation: Federation):
+    """The federation's member clubs by name, each with its count of active members."""
+    return federation.clubs.annotate(
+        member_count=Count("members", filter=Q(members__active=True))
+    ).order_by("name")
+
+
+def joinable_clubs(federation: Federation):
+    """The clubs of the federation's game that are not yet among its members."""
+    return (
+        Club.objects.filter(game=federation.game).exclude(federations=federation).order_by("name")
+    )
+
+
+def search_players(federation: Federation, q: str = ""):
+    """The federation's players whose name, licence or club holds ``q`` (all: blank), with
+    their home club read."""
+    players = federation_players(federation).select_related("home_club")
+    q = (q or "").strip()
+    if q:
+        found = Player.objects.filter(
+            Q(name__icontains=q)
+            | Q(licence__icontains=q)
+            | Q(club_name__icontains=q)
+            | Q(home_club__name__icontains=q)
+            | Q(memberships__club__name__icontains=q)
+        )
+        players = players.filter(pk__in=found.values("pk"))
+    return players
+
+
+def federation_player(federation: Federation, pk: int) -> Player | None:
+    """The federation's player ``pk`` (his home club read), or None."""
+    return search_players(federation).filter(pk=pk).first()
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """What the officer sees of a player: his memberships, entries and imported placings."""
+
+    memberships: list[Member]
+    entries: list[Entry]
+    placings: list[ImportedPlacing]
+
+
+def player_record(player: Player) -> PlayerRecord:
+    """The player's club memberships, tournament entries (newest first) and imported placings."""
+    return PlayerRecord(
+        memberships=list(player.memberships.select_related("club").order_by("club__name")),
+        entries=list(
+            player.entries.select_related("tournament", "tournament__club").order_by(
+                "-tournament__date", "-pk"
+            )
+        ),
+        placings=list(player.placings.select_related("event").order_by("-event__date", "-pk")),
+    )
+
+
+def merge_counts(player: Player) -> dict[str, int]:
+    """What a merge of ``player`` into another moves: his memberships, entries and placings."""
+    counts = Player.objects.filter(pk=player.pk).aggregate(
+        memberships=Count("memberships", distinct=True),
+        entries=Count("entries", distinct=True),
+        placings=Count("placings", distinct=True),
+    )
+    return {k: v or 0 for k, v in counts.items()}
+
+
+def federation_series(federation: Federation):
+    """The federation's series, newest first."""
+    return Series.objects.filter(federation=federation).annotate(event_count=Count("events"))
+
+
+def federation_one_series(federation: Federation, pk: int) -> Series | None:
+    """The federation's series ``pk``, or None."""
+    return Series.objects.filter(federation=federation, pk=pk).select_related("federation").first()
+
+
+def series_event_rows(series: Series) -> list[SeriesEvent]:
+    """The series' events with their tournaments (and clubs) or imported events."""
+    return list(series.events.select_related("tournament", "tournament__club", "imported"))
+
+
+def final_tournaments(federation: Federation):
+    """The final tournaments of the federation's clubs and game, newest first."""
+    return (
+        Tournament.objects.filter(
+            club__federations=federation,
+            game=federation.game,
+            status=Tournament.Status.FINAL,
+        )
+        .select_related("club")
+        .order_by("-date", "-pk")
+    )
+
+
+def imported_events(federation: Federation):
+    """The events imported into the federation, of its game, newest first."""
+    return ImportedEvent.objects.filter(federation=federation, game=federation.game)
+
+
+def officers(federation: Federation):
+    """The federation's officers, by username."""
+    return federation.officers.order_by("username")
+
+
+def user_by_pk(pk) -> object | None:
+    """The user ``pk`` (None: none, or not a number)."""
+    try:
+        number = int(pk)
+    except (TypeError, ValueError):
+        return None
+    if not 0 < number < 2**31:
+        return None
+    return get_user_model().objects.filter(pk=number).first()

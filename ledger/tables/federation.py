@@ -1,10 +1,14 @@
-"""The table of a series' ladder (``federation.md`` section 2), read-only."""
+"""The federation's tables: a series' ladder (``federation.md`` section 2), read-only, and
+the tables of the officer's pages (clubs, players, series, log, officers)."""
 
 from __future__ import annotations
 
 from decimal import ROUND_HALF_EVEN, Decimal
 
 import django_tables2 as tables
+from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from ledger.tables.columns import MORE_NUM_ATTRS, NUM_ATTRS, CountColumn, decimal_points_html
@@ -52,3 +56,218 @@ class LadderTable(tables.Table):
 
     def render_qualified(self, value):
         return "✓" if value else ""
+
+
+# --- the officer's pages (``ledger.views.federation_officer``) ------------------------------
+
+
+class MemberClubTable(tables.Table):
+    """The federation's member clubs: name, game and active members."""
+
+    name = tables.Column(verbose_name=_("Club"))
+    game = tables.Column(verbose_name=_("Game"), accessor="get_game_display")
+    member_count = CountColumn(verbose_name=_("Members"))
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table", "id": "federation-clubs"}
+        empty_text = _("No member club yet.")
+
+
+class PlayerTable(tables.Table):
+    """The federation's players: name (a link to his page), licence, club."""
+
+    name = tables.Column(verbose_name=_("Player"))
+    licence = tables.Column(verbose_name=_("Licence"), default="–")
+    club = tables.Column(verbose_name=_("Club"), empty_values=())
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table", "id": "federation-players"}
+        empty_text = _("No player found.")
+
+    def __init__(self, *args, federation, **kwargs):
+        self.federation_slug = federation.slug
+        super().__init__(*args, **kwargs)
+
+    def render_name(self, record, value):
+        url = reverse(
+            "federation_player", kwargs={"federation": self.federation_slug, "pk": record.pk}
+        )
+        return format_html('<a href="{}">{}</a>', url, value)
+
+    def render_club(self, record):
+        return record.home_club.name if record.home_club_id else (record.club_name or "–")
+
+
+class MembershipTable(tables.Table):
+    """A player's club memberships."""
+
+    club = tables.Column(verbose_name=_("Club"), accessor="club__name")
+    name = tables.Column(verbose_name=_("Name in the club"))
+    active = tables.BooleanColumn(verbose_name=_("Active"))
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table", "id": "player-memberships"}
+        empty_text = _("No club membership.")
+
+
+class EntryTable(tables.Table):
+    """A player's tournament entries."""
+
+    tournament = tables.Column(verbose_name=_("Tournament"), accessor="tournament__name")
+    club = tables.Column(verbose_name=_("Club"), accessor="tournament__club__name")
+    date = tables.DateColumn(verbose_name=_("Date"), accessor="tournament__date")
+    status = tables.Column(verbose_name=_("Status"), accessor="tournament__get_status_display")
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table", "id": "player-entries"}
+        empty_text = _("No tournament entry.")
+
+
+class PlacingTable(tables.Table):
+    """A player's placings in imported events."""
+
+    event = tables.Column(verbose_name=_("Imported event"), accessor="event__name")
+    date = tables.DateColumn(verbose_name=_("Date"), accessor="event__date")
+    rank = CountColumn(verbose_name=_("Rank"))
+    points = tables.Column(verbose_name=_("Points"), attrs=NUM_ATTRS)
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table", "id": "player-placings"}
+        empty_text = _("No imported placing.")
+
+
+class SeriesTable(tables.Table):
+    """The federation's series: name (a link to its page), dates, events."""
+
+    name = tables.Column(verbose_name=_("Series"))
+    starts_on = tables.DateColumn(verbose_name=_("First date"))
+    ends_on = tables.DateColumn(verbose_name=_("Last date"))
+    event_count = CountColumn(verbose_name=_("Events"))
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table", "id": "federation-series"}
+        empty_text = _("No series yet.")
+
+    def render_name(self, record, value):
+        url = reverse(
+            "federation_series",
+            kwargs={"federation": record.federation.slug, "pk": record.pk},
+        )
+        return format_html('<a href="{}">{}</a>', url, value)
+
+
+class SeriesEventTable(tables.Table):
+    """A series' events: the tournament (its club and date) or imported event, its factor."""
+
+    event = tables.Column(verbose_name=_("Event"), empty_values=())
+    club = tables.Column(verbose_name=_("Club"), empty_values=())
+    date = tables.Column(verbose_name=_("Date"), empty_values=())
+    factor = tables.Column(verbose_name=_("Factor"), attrs=NUM_ATTRS)
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table", "id": "series-events"}
+        empty_text = _("No event yet.")
+
+    def render_event(self, record):
+        return record.tournament.name if record.tournament_id else record.imported.name
+
+    def render_club(self, record):
+        if record.tournament_id:
+            return record.tournament.club.name
+        return _("imported from {source}").format(source=record.imported.source)
+
+    def render_date(self, record):
+        day = record.tournament.date if record.tournament_id else record.imported.date
+        return date_format(day, "SHORT_DATE_FORMAT")
+
+
+# What each action of the federation's log means, in words.
+LOG_ACTIONS = {
+    "merge": _("Two player records merged"),
+    "licence": _("Licence set"),
+    "series": _("Series created"),
+    "series_event": _("Event added to a series"),
+    "import": _("Results imported"),
+    "officer_add": _("Officer added"),
+    "officer_remove": _("Officer removed"),
+}
+
+
+def log_details(action: str, details: dict) -> str:
+    """The details of a log row in words (an unknown action's: none)."""
+    d = details or {}
+    if action == "merge":
+        return _("{merged} merged into {kept}").format(
+            merged=(d.get("merged") or {}).get("name", "?"),
+            kept=(d.get("kept") or {}).get("name", "?"),
+        )
+    if action == "licence":
+        return _("player no. {player}: licence {licence}").format(
+            player=d.get("player", "?"), licence=d.get("licence") or "–"
+        )
+    if action == "series":
+        return str(d.get("name", ""))
+    if action == "series_event":
+        return _("series no. {series}, factor {factor}").format(
+            series=d.get("series", "?"), factor=d.get("factor", "1")
+        )
+    if action == "import":
+        return _("{source}, revision {revision}").format(
+            source=d.get("source", "?"), revision=d.get("revision", "?")
+        )
+    if action in ("officer_add", "officer_remove"):
+        return str(d.get("username", ""))
+    return ""
+
+
+class FederationLogTable(tables.Table):
+    """The federation's log, newest first: when, who, what, in words."""
+
+    at = tables.DateTimeColumn(verbose_name=_("When"), format="SHORT_DATETIME_FORMAT")
+    by = tables.Column(verbose_name=_("Who"), accessor="by__username", default="–")
+    action = tables.Column(verbose_name=_("What"))
+    details = tables.Column(verbose_name=_("Details"), empty_values=())
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table", "id": "federation-log"}
+        empty_text = _("Nothing logged yet.")
+        row_attrs = {"data-action": lambda record: record.action}
+
+    def render_action(self, value):
+        return LOG_ACTIONS.get(value, value)
+
+    def render_details(self, record):
+        return log_details(record.action, record.details) or "–"
+
+
+class OfficerTable(tables.Table):
+    """The federation's officers: username and name, and the button that removes one."""
+
+    username = tables.Column(verbose_name=_("Username"))
+    full_name = tables.Column(verbose_name=_("Name"), accessor="get_full_name", default="–")
+    remove = tables.Column(verbose_name=_("Remove"), empty_values=())
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table", "id": "federation-officers"}
+
+    def __init__(self, *args, csrf_input="", **kwargs):
+        self.csrf_input = csrf_input
+        super().__init__(*args, **kwargs)
+
+    def render_remove(self, record):
+        return format_html(
+            '<form method="post">{}<input type="hidden" name="remove" value="{}">'
+            '<button type="submit" class="button">{}</button></form>',
+            self.csrf_input,
+            record.pk,
+            _("Remove {username}").format(username=record.username),
+        )

@@ -824,13 +824,50 @@ def pdftotext(content: bytes, tmp_path) -> str:
 # methods it answers ("GET", "POST"); every one is for the federation's officers only.
 FEDERATION_MATRIX = {
     "federation_home": ("GET",),
+    "federation_clubs": ("GET", "POST"),
+    "federation_players": ("GET",),
+    "federation_player": ("GET", "POST"),
+    "federation_player_merge": ("GET", "POST"),
+    "federation_series_list": ("GET",),
+    "federation_series_new": ("GET", "POST"),
+    "federation_series": ("GET", "POST"),
+    "federation_series_ladder": ("GET",),
+    "federation_log": ("GET",),
+    "federation_officers": ("GET", "POST"),
 }
 
 
-def federation_world():
+def final_tournament(club, members, date, scores, name):
+    """A one-round Slovenian tournament of ``club`` on ``date``, its one table scored
+    ``scores`` (by member name, ``members`` by name) and made final."""
+    from ledger.services import tournaments as tour
+
+    t = tour.tournament_create(
+        club=club,
+        name=name,
+        date=date,
+        game="slovenian_tarok",
+        tournament_format="sl_dp",
+        params={"rounds": 1},
+    )
+    tour.entries_add(tournament=t, members=[members[n] for n in scores])
+    r = tour.round_start(round_=tour.round_publish(round_=tour.round_draw(tournament=t)))
+    codes = {e.name: e.code for e in t.entries.all()}
+    for rt in r.round_tables.select_related("table", "round__tournament"):
+        score_table(rt, {codes[n]: s for n, s in scores.items()})
+    tour.round_close(round_=r)
+    tour.tournament_finish(tournament=t)
+    t.refresh_from_db()
+    return t
+
+
+def federation_world(*, series: bool = False):
     """A Slovenian federation with club alpha as a member and one officer, and another
     federation with an officer of its own: ``{"federation", "officer", "other", "b_officer",
-    "stranger", "club"}`` (the stranger is a logged-in user who is no officer)."""
+    "stranger", "club"}`` (the stranger is a logged-in user who is no officer). With
+    ``series``, also two members of alpha as players ``"player"`` and ``"player2"``, a final
+    tournament of theirs ``"tournament"`` (a one-round sl_dp of four) and a series of the
+    federation with it as its event ``"series"``."""
     from django.contrib.auth import get_user_model
 
     from ledger.services import federation as services
@@ -852,7 +889,7 @@ def federation_world():
     other = services.federation_create(
         name="Other", slug="other", game="slovenian_tarok", language="sl", officers=[b_officer]
     )
-    return {
+    world = {
         "federation": fed,
         "officer": officer,
         "other": other,
@@ -860,8 +897,41 @@ def federation_world():
         "stranger": stranger,
         "club": club,
     }
+    if series:
+        from ledger.tests.factories import make_member
+
+        members = {n: make_member(club, n) for n in ("Ana", "Bor", "Cene", "Dan")}
+        scores = {"Ana": 60, "Bor": 20, "Cene": -30, "Dan": -50}
+        tournament = final_tournament(club, members, datetime.date(2026, 10, 3), scores, "DP 1")
+        world["tournament"] = tournament
+        world["series"] = services.series_create(
+            federation=fed,
+            name="Pokal",
+            seed="Pokal 2026",
+            starts_on=datetime.date(2026, 9, 1),
+            ends_on=datetime.date(2027, 6, 30),
+            rule={"source": "placement", "scale": {"kind": "linear"}},
+            events=[(tournament, "3/2")],
+            by=officer,
+        )
+        members["Ana"].refresh_from_db()
+        members["Bor"].refresh_from_db()
+        world["player"], world["player2"] = members["Ana"].player, members["Bor"].player
+    return world
+
+
+# The federation pages that name a player or a series (``pk``), in ``federation_world``.
+FEDERATION_PK = {
+    "federation_player": "player",
+    "federation_series": "series",
+    "federation_series_ladder": "series",
+}
 
 
 def federation_kwargs(name, w, *, foreign=False):
-    """The URL kwargs of federation page ``name`` in ``federation_world`` ``w``."""
-    return {"federation": (w["other"] if foreign else w["federation"]).slug}
+    """The URL kwargs of federation page ``name`` in ``federation_world`` ``w`` (one naming a
+    player or a series: the world made with ``series``)."""
+    kwargs = {"federation": (w["other"] if foreign else w["federation"]).slug}
+    if name in FEDERATION_PK:
+        kwargs["pk"] = w[FEDERATION_PK[name]].pk
+    return kwargs

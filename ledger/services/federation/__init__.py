@@ -2,7 +2,7 @@
 clubs, players across clubs, the entries' players, and an officer's merge of two records of
 one person:
 
-- ``clubs``: ``federation_create``, ``club_join``;
+- ``clubs``: ``federation_create``, ``club_join``, ``officer_add``, ``officer_remove``;
 - ``players``: ``player_for_member``, ``player_match_guest``, ``player_merge``,
   ``player_set_licence``;
 - ``series``: ``series_create``, ``series_event_add``, ``series_ladder``, ``ladder_ranks_for``,
@@ -12,7 +12,12 @@ Every service writes in one ``writing()`` transaction and refuses bad input with
 ``LedgerError`` naming its field, writing nothing.
 """
 
-from ledger.services.federation.clubs import club_join, federation_create
+from ledger.services.federation.clubs import (
+    club_join,
+    federation_create,
+    officer_add,
+    officer_remove,
+)
 from ledger.services.federation.players import (
     federation_of_club,
     player_for_member,
@@ -37,6 +42,8 @@ __all__ = [
     "ladder_rank_override",
     "ladder_ranks_apply",
     "ladder_ranks_for",
+    "officer_add",
+    "officer_remove",
     "player_for_member",
     "player_match_guest",
     "player_merge",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.web import game_choices
-from ledger.models import Club, Federation, language_choices, text_limit
+from ledger.models import Club, Federation, FederationLog, language_choices, text_limit
 from ledger.services.errors import LedgerError
 from ledger.services.ledger import writing
 
@@ -44,3 +44,57 @@ def club_join(*, federation: Federation, club: Club, by=None) -> None:
                 "club",
             )
         federation.clubs.add(club)
+
+
+def officer_add(*, federation: Federation, username: str, by=None):
+    """Make the user of ``username`` an officer of the federation (logged); an unknown user
+    or one already an officer is refused under ``username``."""
+    from django.contrib.auth import get_user_model
+
+    username = (username or "").strip()
+    with writing():
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None or not user.is_active:
+            raise LedgerError(
+                _("no user has the username {username}").format(username=username[:150]), "username"
+            )
+        if federation.officers.filter(pk=user.pk).exists():
+            raise LedgerError(
+                _("{username} is already an officer of the federation").format(username=username),
+                "username",
+            )
+        federation.officers.add(user)
+        FederationLog.objects.create(
+            federation=federation,
+            action="officer_add",
+            details={"user": user.pk, "username": user.get_username()},
+            by=by,
+        )
+    return user
+
+
+def officer_remove(*, federation: Federation, user, by=None) -> None:
+    """Remove an officer of the federation (logged); one who is not an officer, or the last
+    officer, is refused under ``officer``."""
+    with writing():
+        officers = set(
+            Federation.officers.through.objects.select_for_update()
+            .filter(federation=federation)
+            .values_list("user_id", flat=True)
+        )
+        if user.pk not in officers:
+            raise LedgerError(
+                _("{username} is not an officer of the federation").format(
+                    username=user.get_username()
+                ),
+                "officer",
+            )
+        if len(officers) == 1:
+            raise LedgerError(_("a federation keeps at least one officer"), "officer")
+        federation.officers.remove(user)
+        FederationLog.objects.create(
+            federation=federation,
+            action="officer_remove",
+            details={"user": user.pk, "username": user.get_username()},
+            by=by,
+        )

@@ -24,7 +24,7 @@ def test_matrix_covers_every_federation_url():
 
 @pytest.fixture
 def world():
-    return federation_world()
+    return federation_world(series=True)
 
 
 @pytest.mark.parametrize("name", sorted(FEDERATION_MATRIX))
@@ -65,6 +65,16 @@ def test_home_lists_the_officers_federations(world):
 # federation with the officer's check in one query), over ``federation_world``.
 FEDERATION_QUERIES = {
     "federation_home": 4,  # + the member clubs
+    "federation_clubs": 5,  # + the joinable clubs, the member clubs with their members
+    "federation_players": 5,  # + the count, the page of players (their clubs joined)
+    "federation_player": 7,  # + the player, his memberships, entries, placings
+    "federation_player_merge": 5,  # + the players of both choices (one read each)
+    "federation_series_list": 5,  # + the count, the page of series
+    "federation_series_new": 4,  # + the final tournaments (their clubs joined)
+    "federation_series": 7,  # + the series, its events, the tournaments and imported events to add
+    "federation_series_ladder": 11,  # + the series and its ladder (events, standings, players)
+    "federation_log": 5,  # + the count, the page of the log (its users joined)
+    "federation_officers": 4,  # + the officers
 }
 
 

@@ -1,0 +1,51 @@
+"""A crawl of every officer page of the federation (``FEDERATION_MATRIX``) in each of the four
+languages, as the federation's officer with his own language on his profile: no word of
+another language's list, no raw ``snake_case`` key, no negative number with the ASCII hyphen
+(the checks of ``test_language_crawl``)."""
+
+import pytest
+from django.urls import reverse
+
+from ledger.models import Profile
+from ledger.tests.helpers import (
+    FEDERATION_MATRIX,
+    client_for,
+    federation_kwargs,
+    federation_world,
+)
+from ledger.tests.views.test_language_crawl import (
+    ASCII_MINUS,
+    LANGUAGES,
+    shown_attributes,
+    snake_keys,
+    visible_text,
+    wrong_words,
+)
+
+pytestmark = pytest.mark.django_db
+
+PAGES = sorted(n for n, methods in FEDERATION_MATRIX.items() if "GET" in methods)
+
+
+def test_the_crawl_sees_every_officer_page():
+    assert len(PAGES) == 11 and "federation_series_ladder" in PAGES
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_officer_page_reads_in_one_language(language):
+    world = federation_world(series=True)
+    Profile.objects.update_or_create(user=world["officer"], defaults={"language": language})
+    client = client_for(world["officer"])
+    problems = []
+    for name in PAGES:
+        url = reverse(name, kwargs=federation_kwargs(name, world))
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+        assert response["Content-Language"] == language, url
+        content = response.content.decode()
+        text = visible_text(content)
+        shown = f"{text} {shown_attributes(content)}"
+        found = wrong_words(shown, language) + snake_keys(shown)
+        found += [f"ASCII minus: {m}" for m in ASCII_MINUS.findall(text)]
+        problems += [f"{url}: {word}" for word in found]
+    assert problems == [], "\n".join(problems)
