@@ -9,7 +9,16 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from ledger.federation.engine.series import FIELD, LINEAR, PLACEMENT, POINTS, TABLE
-from ledger.models import Player, Series, SeriesEvent, text_limit, validate_visible_name
+from ledger.models import (
+    Club,
+    ImportedEvent,
+    Player,
+    Series,
+    SeriesEvent,
+    Tournament,
+    text_limit,
+    validate_visible_name,
+)
 
 MAX_LIST = 1000  # characters of a list of numbers (a scale's points or gaps)
 SEPARATORS = re.compile(r"[\s,;]+")
@@ -23,7 +32,9 @@ def numbers_of(text: str) -> list[str]:
 
 
 class JoinForm(forms.Form):
-    club = forms.ModelChoiceField(label=_("Club"), queryset=None, empty_label=None)
+    club: forms.ModelChoiceField[Club] = forms.ModelChoiceField(
+        label=_("Club"), queryset=None, empty_label=None
+    )
 
     def __init__(self, *args, clubs, **kwargs):
         super().__init__(*args, **kwargs)
@@ -45,8 +56,12 @@ class PlayerSearchForm(forms.Form):
 
 
 class MergeForm(forms.Form):
-    kept = forms.ModelChoiceField(label=_("Record to keep"), queryset=None)
-    merged = forms.ModelChoiceField(label=_("Record to merge into it"), queryset=None)
+    kept: forms.ModelChoiceField[Player] = forms.ModelChoiceField(
+        label=_("Record to keep"), queryset=None
+    )
+    merged: forms.ModelChoiceField[Player] = forms.ModelChoiceField(
+        label=_("Record to merge into it"), queryset=None
+    )
 
     def __init__(self, *args, players, **kwargs):
         super().__init__(*args, **kwargs)
@@ -57,7 +72,7 @@ class MergeForm(forms.Form):
 
     @staticmethod
     def player_label(player: Player) -> str:
-        club = player.home_club.name if player.home_club_id else player.club_name
+        club = player.home_club.name if player.home_club is not None else player.club_name
         parts = [player.name, club, player.licence]
         return " · ".join(p for p in parts if p)
 
@@ -195,8 +210,12 @@ class SeriesForm(forms.Form):
 class SeriesEventForm(forms.Form):
     """An event to add to a series: a final tournament or an imported event, its factor."""
 
-    tournament = forms.ModelChoiceField(label=_("Tournament"), queryset=None, required=False)
-    imported = forms.ModelChoiceField(label=_("Imported event"), queryset=None, required=False)
+    tournament: forms.ModelChoiceField[Tournament] = forms.ModelChoiceField(
+        label=_("Tournament"), queryset=None, required=False
+    )
+    imported: forms.ModelChoiceField[ImportedEvent] = forms.ModelChoiceField(
+        label=_("Imported event"), queryset=None, required=False
+    )
     factor = forms.CharField(
         label=_("Factor"),
         max_length=text_limit(SeriesEvent, "factor"),
