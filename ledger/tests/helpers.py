@@ -824,7 +824,33 @@ def pdftotext(content: bytes, tmp_path) -> str:
 # methods it answers ("GET", "POST"); every one is for the federation's officers only.
 FEDERATION_MATRIX = {
     "federation_home": ("GET",),
+    "federation_imports": ("GET",),
+    "federation_import_upload": ("GET", "POST"),
+    "federation_import": ("GET",),
+    "federation_import_file": ("GET",),
+    "federation_tokens": ("GET", "POST"),
 }
+# The federation pages that name an imported event (``imported_results``).
+FEDERATION_EVENT_PAGES = {"federation_import", "federation_import_file"}
+RESULTS_FILE = Path(__file__).resolve().parent / "federation" / "results_tzs.json"
+
+
+def results_file_doc(federation_slug: str = "tzs") -> dict:
+    """A results file of a final sl_dp tournament of 7 players in 2 rounds (exported from
+    another installation: ``tests/federation/results_tzs.json``), for ``federation_slug``."""
+    document = json.loads(RESULTS_FILE.read_text(encoding="utf-8"))
+    document["federation"] = federation_slug
+    return document
+
+
+def imported_results(federation):
+    """The federation's imported event of ``results_file_doc`` (imported on first use)."""
+    from ledger.models import ImportedEvent
+    from ledger.services.federation.results import results_import
+
+    document = results_file_doc(federation.slug)
+    found = ImportedEvent.objects.filter(federation=federation, uid=document["id"]).first()
+    return found or results_import(document=document, federation=federation).event
 
 
 def federation_world():
@@ -863,5 +889,9 @@ def federation_world():
 
 
 def federation_kwargs(name, w, *, foreign=False):
-    """The URL kwargs of federation page ``name`` in ``federation_world`` ``w``."""
-    return {"federation": (w["other"] if foreign else w["federation"]).slug}
+    """The URL kwargs of federation page ``name`` in ``federation_world`` ``w`` (a page of
+    an imported event names the federation's own, even on another federation's URL)."""
+    kwargs: dict = {"federation": (w["other"] if foreign else w["federation"]).slug}
+    if name in FEDERATION_EVENT_PAGES:
+        kwargs["pk"] = imported_results(w["federation"]).pk
+    return kwargs

@@ -65,6 +65,11 @@ def test_home_lists_the_officers_federations(world):
 # federation with the officer's check in one query), over ``federation_world``.
 FEDERATION_QUERIES = {
     "federation_home": 4,  # + the member clubs
+    "federation_imports": 4,  # + the events with their players counted
+    "federation_import_upload": 4,  # + the federation's series for the select
+    "federation_import": 6,  # + the event, its ranking with the players, its series
+    "federation_import_file": 4,  # + the event
+    "federation_tokens": 4,  # + the tokens
 }
 
 
