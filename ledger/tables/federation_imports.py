@@ -13,6 +13,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 
 from ledger.tables.columns import NUM_ATTRS, CountColumn, decimal_points_html
+from ledger.tables.tournaments import status_text
 from ledger.tournaments.engine.display import points_decimal
 
 
@@ -73,6 +74,9 @@ class ImportedRankingTable(tables.Table):
     def render_club(self, record):
         player = record.player
         return player.home_club.name if player.home_club_id else player.club_name
+
+    def render_status(self, value):
+        return status_text(value) or "—"
 
     def render_points(self, value):
         return decimal_points_html(points_decimal(Fraction(value)))
