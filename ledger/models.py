@@ -1656,6 +1656,42 @@ class ImportedEvent(models.Model):
         return self.name
 
 
+class UploadToken(models.Model):
+    """A federation's upload token (``federation.md`` section 5): a club's installation posts
+    its results files with it. Only the SHA-256 of the token is stored (``digest``); the
+    token itself is shown once, when it is made. ``prefix`` (its first 8 characters) tells
+    tokens apart; a revoked token is refused."""
+
+    federation = models.ForeignKey(
+        Federation,
+        verbose_name=_("federation"),
+        on_delete=models.PROTECT,
+        related_name="upload_tokens",
+    )
+    label = models.CharField(_("label"), max_length=100)
+    digest = models.CharField(_("digest"), max_length=64, unique=True)
+    prefix = models.CharField(_("prefix"), max_length=8)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+    last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("upload token")
+        verbose_name_plural = _("upload tokens")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.label} ({self.prefix}…)"
+
+
 class ImportedPlacing(models.Model):
     """A player's line of an imported event's final ranking: his rank and points."""
 

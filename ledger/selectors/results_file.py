@@ -1,5 +1,6 @@
 """A final tournament as a results file, ``tarokclub.results/1`` (``federation.md`` section 5),
-the document ``manage.py results_export`` prints and the director downloads.
+the document ``manage.py results_export`` prints and the director downloads; and an imported
+event's file again (``imported_document``: ``results_export --imported``, the officer's download).
 
 - ``id`` is fixed by the installation's ledger secret and the tournament (``seals.derived_uuid``):
   the same in every export, another on every other installation; nothing stored to tamper with.
@@ -13,6 +14,7 @@ the document ``manage.py results_export`` prints and the director downloads.
 
 from __future__ import annotations
 
+import copy
 import datetime
 
 from django.conf import settings
@@ -20,7 +22,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 
 from ledger.federation.engine.results import RESULTS_FORMAT
-from ledger.models import Round, Tournament
+from ledger.models import ImportedEvent, Round, Tournament
 from ledger.services import seals
 from ledger.services import tournaments as service
 from ledger.services.errors import LedgerError
@@ -151,3 +153,12 @@ def results_document(tournament: Tournament, *, exported_at: datetime.datetime) 
         "ranking": [row.as_dict() for row in ranking],
         "corrections": _corrections(rounds),
     }
+
+
+def imported_document(event: ImportedEvent, *, exported_at: datetime.datetime) -> dict:
+    """Return an imported event's results file, as it was imported (its last revision): the
+    source's ``id``, ``revision``, ``seed``, ``source``, ``players``, ``rounds`` and
+    ``ranking``; only ``exported_at`` is now. Imported again, it changes nothing."""
+    document = copy.deepcopy(event.document)
+    document["exported_at"] = exported_at.astimezone(datetime.UTC).isoformat(timespec="seconds")
+    return document

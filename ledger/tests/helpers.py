@@ -834,7 +834,33 @@ FEDERATION_MATRIX = {
     "federation_series_ladder": ("GET",),
     "federation_log": ("GET",),
     "federation_officers": ("GET", "POST"),
+    "federation_imports": ("GET",),
+    "federation_import_upload": ("GET", "POST"),
+    "federation_import": ("GET",),
+    "federation_import_file": ("GET",),
+    "federation_tokens": ("GET", "POST"),
 }
+# The federation pages that name an imported event (``imported_results``).
+FEDERATION_EVENT_PAGES = {"federation_import", "federation_import_file"}
+RESULTS_FILE = Path(__file__).resolve().parent / "federation" / "results_tzs.json"
+
+
+def results_file_doc(federation_slug: str = "tzs") -> dict:
+    """A results file of a final sl_dp tournament of 7 players in 2 rounds (exported from
+    another installation: ``tests/federation/results_tzs.json``), for ``federation_slug``."""
+    document = json.loads(RESULTS_FILE.read_text(encoding="utf-8"))
+    document["federation"] = federation_slug
+    return document
+
+
+def imported_results(federation):
+    """The federation's imported event of ``results_file_doc`` (imported on first use)."""
+    from ledger.models import ImportedEvent
+    from ledger.services.federation.results import results_import
+
+    document = results_file_doc(federation.slug)
+    found = ImportedEvent.objects.filter(federation=federation, uid=document["id"]).first()
+    return found or results_import(document=document, federation=federation).event
 
 
 def final_tournament(club, members, date, scores, name):
@@ -930,8 +956,11 @@ FEDERATION_PK = {
 
 def federation_kwargs(name, w, *, foreign=False):
     """The URL kwargs of federation page ``name`` in ``federation_world`` ``w`` (one naming a
-    player or a series: the world made with ``series``)."""
-    kwargs = {"federation": (w["other"] if foreign else w["federation"]).slug}
+    player or a series: the world made with ``series``; a page of an imported event names the
+    federation's own, even on another federation's URL)."""
+    kwargs: dict = {"federation": (w["other"] if foreign else w["federation"]).slug}
     if name in FEDERATION_PK:
         kwargs["pk"] = w[FEDERATION_PK[name]].pk
+    if name in FEDERATION_EVENT_PAGES:
+        kwargs["pk"] = imported_results(w["federation"]).pk
     return kwargs

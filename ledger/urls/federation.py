@@ -7,6 +7,7 @@ under the prefix is in ``FEDERATION_MATRIX`` (``ledger/tests/helpers.py``).
 from django.urls import path
 
 from ledger.views import federation as views
+from ledger.views import federation_imports as imports
 from ledger.views import federation_officer as officer
 
 urlpatterns = [
@@ -23,4 +24,13 @@ urlpatterns = [
     ),
     path("log/", officer.federation_log, name="federation_log"),
     path("officers/", officer.federation_officers, name="federation_officers"),
+]
+
+# Results files (``federation.md`` section 5): ``ledger.views.federation_imports``.
+urlpatterns += [
+    path("imports/", imports.federation_imports, name="federation_imports"),
+    path("imports/upload/", imports.federation_import_upload, name="federation_import_upload"),
+    path("imports/<int:pk>/", imports.federation_import, name="federation_import"),
+    path("imports/<int:pk>/file/", imports.federation_import_file, name="federation_import_file"),
+    path("tokens/", imports.federation_tokens, name="federation_tokens"),
 ]

@@ -75,6 +75,11 @@ FEDERATION_QUERIES = {
     "federation_series_ladder": 11,  # + the series and its ladder (events, standings, players)
     "federation_log": 5,  # + the count, the page of the log (its users joined)
     "federation_officers": 4,  # + the officers
+    "federation_imports": 4,  # + the events with their players counted
+    "federation_import_upload": 4,  # + the federation's series for the select
+    "federation_import": 6,  # + the event, its ranking with the players, its series
+    "federation_import_file": 4,  # + the event
+    "federation_tokens": 4,  # + the tokens
 }
 
 
