@@ -197,6 +197,8 @@ LOG_ACTIONS = {
     "import": _("Results imported"),
     "officer_add": _("Officer added"),
     "officer_remove": _("Officer removed"),
+    "token_create": _("Upload token created"),
+    "token_revoke": _("Upload token revoked"),
 }
 
 
@@ -224,6 +226,8 @@ def log_details(action: str, details: dict) -> str:
         )
     if action in ("officer_add", "officer_remove"):
         return str(d.get("username", ""))
+    if action in ("token_create", "token_revoke"):
+        return _("{label} ({prefix}…)").format(label=d.get("label", ""), prefix=d.get("prefix", ""))
     return ""
 
 

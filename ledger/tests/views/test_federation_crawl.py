@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from ledger.models import Profile
+from ledger.services.federation import tokens
 from ledger.tests.helpers import (
     FEDERATION_MATRIX,
     client_for,
@@ -24,17 +25,22 @@ from ledger.tests.views.test_language_crawl import (
 
 pytestmark = pytest.mark.django_db
 
-PAGES = sorted(n for n, methods in FEDERATION_MATRIX.items() if "GET" in methods)
+# The officer's pages that are not HTML (a results file's JSON download).
+NOT_HTML = {"federation_import_file"}
+PAGES = sorted(
+    n for n, methods in FEDERATION_MATRIX.items() if "GET" in methods and n not in NOT_HTML
+)
 
 
 def test_the_crawl_sees_every_officer_page():
-    assert len(PAGES) == 11 and "federation_series_ladder" in PAGES
+    assert len(PAGES) == 15 and "federation_series_ladder" in PAGES
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_officer_page_reads_in_one_language(language):
     world = federation_world(series=True)
     Profile.objects.update_or_create(user=world["officer"], defaults={"language": language})
+    tokens.upload_token_create(federation=world["federation"], label="Tarok Kranj")
     client = client_for(world["officer"])
     problems = []
     for name in PAGES:
@@ -42,6 +48,7 @@ def test_every_officer_page_reads_in_one_language(language):
         response = client.get(url)
         assert response.status_code == 200, (url, response.status_code)
         assert response["Content-Language"] == language, url
+        assert response["Content-Type"].startswith("text/html"), url
         content = response.content.decode()
         text = visible_text(content)
         shown = f"{text} {shown_attributes(content)}"

@@ -362,3 +362,20 @@ def test_the_home_links_every_officer_page(world):
         "federation_officers",
     ):
         assert url(name) in page, name
+
+
+def test_every_action_the_services_log_is_named_in_words():
+    """Each action a federation service writes to the federation's log has its words on the
+    log page (a new action would otherwise show as its raw key)."""
+    import re
+    from pathlib import Path
+
+    from ledger.tables.federation import LOG_ACTIONS
+
+    folder = Path(__file__).resolve().parents[2] / "services" / "federation"
+    written = {
+        action
+        for path in folder.glob("*.py")
+        for action in re.findall(r'action="(\w+)"', path.read_text(encoding="utf-8"))
+    }
+    assert written and written <= set(LOG_ACTIONS), written - set(LOG_ACTIONS)
