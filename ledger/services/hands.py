@@ -13,7 +13,7 @@ from ledger.models import (
     Seat,
     Table,
 )
-from ledger.services import seals, targets
+from ledger.services import seal_pending, seals, targets
 from ledger.services.errors import (
     LedgerError,
     StaleFormError,
@@ -158,8 +158,8 @@ def _hand_record(
         touched(hand_id=hand.pk)
         posting, _settlement = post_hand(ledger, hand, revision, stored, rates, state, by)
         # What the hand and the table's head now hold, sealed as held (``seals.hold``).
-        seals.hold(seals.Kind.HAND, hand.pk, list(seals.hand_row(hand)))
-        seals.hold(
+        seal_pending.hold(seals.Kind.HAND, hand.pk, list(seals.hand_row(hand)))
+        seal_pending.hold(
             seals.Kind.TABLE,
             table.pk,
             seals.table_head(

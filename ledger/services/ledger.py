@@ -52,7 +52,7 @@ from ledger.models import (
     Transfer,
 )
 from ledger.services import balances as summary
-from ledger.services import seals, stats
+from ledger.services import seal_pending, seals, stats
 from ledger.services.errors import (
     CupNegativeError,
     EveningClosedError,
@@ -72,7 +72,7 @@ def writing(*, durable: bool = True):
     service the admin calls inside its own transaction. Its lock waits and statements are
     bounded (``ledger.services.locking``): a lock not had in time is ``BusyError``."""
     locked: dict = {"hands": set(), "tables": set(), "evenings": set(), "tournaments": set()}
-    with busy_refused(locked), transaction.atomic(durable=durable), seals.pending():
+    with busy_refused(locked), transaction.atomic(durable=durable), seal_pending.pending():
         set_timeouts()
         token = _TOUCHED.set(locked)
         try:
@@ -238,7 +238,7 @@ def lock_table_for_hand(
         used=first.slot_used,
         hands=first.slot_hands or 0,
         postings=first.slot_postings or 0,
-        last_seal=seals.waiting_seal(Seal.Kind.POSTING, table_id) or first.slot_seal or "",
+        last_seal=seal_pending.waiting_seal(Seal.Kind.POSTING, table_id) or first.slot_seal or "",
         last_state=first.slot_state,
         round_table=bool(first.slot_round),
         seats=first.slot_seats or 0,

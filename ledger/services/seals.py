@@ -43,8 +43,6 @@ A ledger written before the seals is sealed by migration 0020 once it re-derives
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import datetime
 import json
 import uuid
@@ -56,6 +54,7 @@ from django.db.models import Count, Max, Q
 from django.utils.crypto import salted_hmac
 
 from ledger import models as current
+from ledger.services import seal_pending
 
 SALT = "ledger.seal"
 Kind = current.Seal.Kind
@@ -381,79 +380,29 @@ def tournament_content(tournament_id: int, m=None):
 #
 # Inside a service's transaction (``services.ledger.writing``) the seals of postings and hand
 # revisions, and the contents a service already holds of the hands and heads it wrote, wait in
-# the transaction's ``Pending`` and are written with the heads, in one statement, before it
-# commits (``seal_heads``). Outside one (a migration, a trusted load) they are written at once.
-
-
-class Pending:
-    """The seals a service's transaction has computed but not yet written (kept in order), and
-    the contents it holds of what ``seal_heads`` seals (by (kind, id)), so it reads them not."""
-
-    def __init__(self):
-        self.rows: list = []
-        self.contents: dict[tuple[str, int], list] = {}
-
-    def last(self, kind: str, scope: int) -> str | None:
-        """Return the newest pending seal of ``kind`` in ``scope``, or None."""
-        for row in reversed(self.rows):
-            if row.kind == kind and row.scope == scope:
-                return row.digest
-        return None
-
-
-_PENDING: contextvars.ContextVar[Pending | None] = contextvars.ContextVar("seals", default=None)
-
-
-@contextlib.contextmanager
-def pending():
-    """Keep the seals written inside the block for ``seal_heads`` (``writing`` opens it)."""
-    token = _PENDING.set(Pending())
-    try:
-        yield
-    finally:
-        _PENDING.reset(token)
-
-
-def waiting_seal(kind: str, scope: int) -> str | None:
-    """Return the newest seal of ``kind`` in ``scope`` still pending in the current
-    transaction, or None."""
-    batch = _PENDING.get()
-    return batch.last(kind, scope) if batch is not None else None
+# the transaction's ``seal_pending.Pending`` and are written with the heads, in one statement,
+# before it commits (``seal_heads``). Outside one (a migration, a trusted load) they are written
+# at once.
 
 
 def _pending_digest(kind: str, object_id) -> str | None:
-    batch = _PENDING.get()
-    if batch is None or object_id is None:
-        return None
-    for row in reversed(batch.rows):
-        if row.kind == kind and row.object_id == object_id:
-            return row.digest
-    return None
+    batch = seal_pending.current()
+    return None if batch is None or object_id is None else batch.digest_of(kind, object_id)
 
 
 def _write(kind: str, object_id: int, scope: int, value: str) -> None:
     """Write one seal of a row just written: now, or with the heads inside a transaction."""
     row = current.Seal(kind=kind, object_id=object_id, scope=scope, digest=value)
-    batch = _PENDING.get()
+    batch = seal_pending.current()
     if batch is None:
         row.save(force_insert=True)
     else:
         batch.rows.append(row)
 
 
-def hold(kind: str, object_id: int, content) -> None:
-    """Note the content of a hand (``HAND_FIELDS``) or a table's head (``table_head``) as the
-    current service's transaction leaves it, so ``seal_heads`` seals it without reading it.
-    Only what nothing changes after the note (a hand just saved, its table's head after its
-    posting) is held; outside a transaction this does nothing."""
-    batch = _PENDING.get()
-    if batch is not None:
-        batch.contents[(kind, object_id)] = content
-
-
 def last_posting_seal(table_id: int) -> str:
     """Return the seal of the table's latest sealed posting ("" before the first)."""
-    waiting = waiting_seal(Kind.POSTING, table_id)
+    waiting = seal_pending.waiting_seal(Kind.POSTING, table_id)
     if waiting is not None:
         return waiting
     return (
@@ -495,7 +444,7 @@ def _revision_row(revision) -> tuple:
 def seal_revision(revision, *, first: bool = False) -> None:
     """Seal a hand revision just written, chained to its hand's revision before it (none when
     ``first``: the revision of a hand just written)."""
-    previous = waiting_seal(Kind.REVISION, revision.hand_id)
+    previous = seal_pending.waiting_seal(Kind.REVISION, revision.hand_id)
     if previous is None and not first:
         previous = (
             current.Seal.objects.filter(kind=Kind.REVISION, scope=revision.hand_id)
@@ -543,7 +492,7 @@ def seal_heads(*, hands=(), tables=(), evenings=(), tournaments=(), m=None) -> N
     are now, and write them with the seals pending in the current transaction (one statement):
     what the transaction holds (``hold``) is sealed as held, the rest read."""
     m = m or models_of()
-    batch = _PENDING.get() or Pending()
+    batch = seal_pending.current() or seal_pending.Pending()
     held = batch.contents
     rows = list(batch.rows)  # written below; read while the heads are computed
     wanted = sorted(set(hands))
