@@ -13,17 +13,17 @@ from ledger.models import (
     Seat,
     Table,
 )
-from ledger.services import seals, targets
+from ledger.services import seal_pending, seals, targets
 from ledger.services.errors import (
     LedgerError,
     StaleFormError,
 )
 from ledger.services.ledger import (
+    SEAT_FIELDS,
     VOID,
-    TableLedger,
     check_writable,
-    hand_slot,
     lock_table,
+    lock_table_for_hand,
     post_hand,
     rate_card,
     replay_tail,
@@ -37,7 +37,7 @@ from ledger.services.ledger import (
 
 def hand_record(
     *,
-    table: Table,
+    table: Table | None = None,
     record: dict,
     token: str | None = None,
     number: int | None = None,
@@ -45,6 +45,9 @@ def hand_record(
     begun_before_signal: bool = False,
     saved_by: str | None = None,
     by=None,
+    table_id: int | None = None,
+    club_id: int | None = None,
+    grants=None,
 ) -> Hand:
     """Record one hand: validate it, settle it from the table's state and post its transfers.
 
@@ -54,12 +57,17 @@ def hand_record(
     whose table changed since the preview, is refused (StaleFormError). ``saved_by`` is
     given for a hand saved on a round table's own link (the name of the player at the table
     who saved it): when the tournament asks for confirmation (``confirm_hands``) the hand is
-    then to confirm (``tournament_hand_confirm``). Raises HandError (from the game) or
-    LedgerError; nothing is written then.
+    then to confirm (``tournament_hand_confirm``). The table is read under its lock: given
+    by its id (``table_id``) with ``club_id`` (and ``grants``, the tables a table's link may
+    score), one of another club (or not granted) raises ``Table.DoesNotExist``.
+    Raises HandError (from the game) or LedgerError; nothing is written then.
     """
+    pk = table.pk if table is not None else table_id
+    if pk is None:
+        raise TypeError("hand_record needs a table or its id")
     try:
         return _hand_record(
-            table=table,
+            table_id=pk,
             record=record,
             token=token,
             number=number,
@@ -67,6 +75,8 @@ def hand_record(
             begun_before_signal=begun_before_signal,
             saved_by=saved_by,
             by=by,
+            club_id=club_id,
+            grants=grants,
         )
     except IntegrityError as error:
         # The same token sent to two tables at once: each locked its own table, so both
@@ -74,39 +84,47 @@ def hand_record(
         existing = Hand.objects.filter(token=token).first() if token else None
         if existing is None:
             raise
-        if existing.table_id != table.pk:
+        if existing.table_id != pk:
             raise LedgerError(_("this form was already used at another table"), "token") from error
         return existing
 
 
 def _hand_record(
-    *, table, record, token, number, version, begun_before_signal, saved_by, by
+    *, table_id, record, token, number, version, begun_before_signal, saved_by, by, club_id, grants
 ) -> Hand:
     with writing():
-        table = lock_table(table.pk)
-        next_number, current_version, used = hand_slot(table.pk, token)
-        if used is not None:
-            existing = Hand.objects.get(pk=used)
+        # One lock (the table), then one read of its evening, its slot, what its head holds
+        # and its accounts with their summaries and seats: nothing is read again.
+        table, slot, ledger = lock_table_for_hand(table_id, token, club_id=club_id, grants=grants)
+        if slot.used is not None:
+            existing = Hand.objects.get(pk=slot.used)
             if existing.table_id != table.pk:
                 raise LedgerError(_("this form was already used at another table"), "token")
             return existing
         check_writable(table)
         # A round table of a tournament: its target, its time, the hand begun before the signal.
-        admission = targets.admit_hand(table, begun_before_signal=begun_before_signal)
-        if number is not None and number != next_number:
+        admission = targets.admit_hand(
+            table, begun_before_signal=begun_before_signal, round_table=slot.round_table
+        )
+        if number is not None and number != slot.number:
             raise StaleFormError(
                 _("Hand {number} has already been saved from another device").format(number=number),
                 "number",
                 hand_number=number,
             )
-        if version is not None and version != current_version:
+        if version is not None and version != slot.version:
             raise StaleFormError(
                 _("the table changed since this preview; look at the preview again"),
                 "version",
                 hand_number=number,
             )
-        seats = Seat.objects.of_table(table.pk)
-        names = [s.name for s in seats]
+        seats = ledger.seats or []
+        if len(seats) != slot.seats:  # a seat without its account: read the seats apart
+            seats = list(
+                Seat.objects.filter(table_id=table.pk).order_by("pk").values_list(*SEAT_FIELDS)
+            )
+        current = sorted((s for s in seats if not s[5]), key=lambda s: s[3])
+        names = [s[2] for s in current]
         to_confirm = saved_by is not None and targets.check_link_save(
             admission, table, saved_by, names
         )
@@ -118,27 +136,47 @@ def _hand_record(
             )
         data["seats"] = names
         rates = rate_card(table.evening)
-        ledger = TableLedger(table)
-        state = table_state(table, ledger, seats=names)
+        ledger.last_seal = slot.last_seal
+        state = table_state(table, ledger, seats=names, last=slot.last_state)
         parsed = game.parse_hand(data, rates, state=state)
         stored = parsed.as_dict()
         stored.pop(game.features.state_in or "", None)
-        dealer = next(s.member for s in seats if s.name == parsed.dealer)
+        dealer = next(s[1] for s in current if s[2] == parsed.dealer)
         hand = Hand.objects.create(
             table=table,
-            number=next_number,
+            number=slot.number,
             game=table.game,
             record=stored,
             token=token or None,
-            dealer=dealer,
+            dealer_id=dealer,
             created_by=by,
         )
         revision = HandRevision.objects.create(
             hand=hand, number=1, action=HandRevision.Action.RECORD, record=stored, by=by
         )
-        seals.seal_revision(revision)
+        seals.seal_revision(revision, first=True)
         touched(hand_id=hand.pk)
-        post_hand(ledger, hand, revision, stored, rates, state, by)
+        posting, _settlement = post_hand(ledger, hand, revision, stored, rates, state, by)
+        # What the hand and the table's head now hold, sealed as held (``seals.hold``).
+        seal_pending.hold(seals.Kind.HAND, hand.pk, list(seals.hand_row(hand)))
+        seal_pending.hold(
+            seals.Kind.TABLE,
+            table.pk,
+            seals.table_head(
+                (
+                    table.pk,
+                    table.evening_id,
+                    table.number,
+                    table.game,
+                    table.status,
+                    table.first_dealer_id,
+                ),
+                seats,
+                [(a.pk, a.kind, a.code, a.member_id) for a in ledger.by_id.values()],
+                postings=(slot.postings + 1, posting.pk, ledger.last_seal),
+                hands=(slot.hands + 1, slot.number),
+            ),
+        )
         if admission.begun and admission.round_table is not None:
             targets.note_begun_hand(admission.round_table, hand.number)
         if to_confirm:

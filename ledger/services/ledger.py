@@ -18,9 +18,22 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import BigIntegerField, Max, Subquery, Value
+from django.db.models import (
+    BigIntegerField,
+    CharField,
+    Count,
+    Exists,
+    F,
+    FilteredRelation,
+    JSONField,
+    Max,
+    Q,
+    Subquery,
+    Value,
+)
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.money import MAX_BALANCE, MAX_MOVE
@@ -32,12 +45,14 @@ from ledger.models import (
     Hand,
     HandRevision,
     Posting,
+    RoundTable,
+    Seal,
     Seat,
     Table,
     Transfer,
 )
 from ledger.services import balances as summary
-from ledger.services import seals, stats
+from ledger.services import seal_pending, seals, stats
 from ledger.services.errors import (
     CupNegativeError,
     EveningClosedError,
@@ -57,7 +72,7 @@ def writing(*, durable: bool = True):
     service the admin calls inside its own transaction. Its lock waits and statements are
     bounded (``ledger.services.locking``): a lock not had in time is ``BusyError``."""
     locked: dict = {"hands": set(), "tables": set(), "evenings": set(), "tournaments": set()}
-    with busy_refused(locked), transaction.atomic(durable=durable):
+    with busy_refused(locked), transaction.atomic(durable=durable), seal_pending.pending():
         set_timeouts()
         token = _TOUCHED.set(locked)
         try:
@@ -143,18 +158,92 @@ def next_hand_number(table_id: int) -> int:
     return (Hand.objects.filter(table_id=table_id).aggregate(n=Max("number"))["n"] or 0) + 1
 
 
-def hand_slot(table_id: int, token: str | None = None) -> tuple[int, int, int | None]:
-    """Return ``(next_hand_number, table_version, the id of the hand recorded with token)``
-    of a table in one query (the last None without a token or when it is unused)."""
-    last_hand = Hand.objects.filter(table_id=table_id).order_by().values("table_id")
-    last_posting = Posting.objects.filter(table_id=table_id).order_by().values("table_id")
-    used = Hand.objects.filter(token=token).values("pk")[:1] if token else None
-    row = Table.objects.filter(pk=table_id).values_list(
-        Subquery(last_hand.annotate(n=Max("number")).values("n")),
-        Subquery(last_posting.annotate(v=Max("pk")).values("v")),
-        Subquery(used) if used is not None else Value(None, output_field=BigIntegerField()),
-    )[0]
-    return (row[0] or 0) + 1, row[1] or 0, row[2]
+@dataclass(frozen=True)
+class HandSlot:
+    """What a hand's save reads of its locked table besides its row (``lock_table_for_hand``)."""
+
+    number: int  # the next hand's number
+    version: int  # ``table_version``
+    used: int | None  # the hand recorded with the form's token, if any
+    hands: int  # how many hands the table has (voided ones too)
+    postings: int  # how many postings
+    last_seal: str  # the seal of its latest posting ("" before any)
+    last_state: dict | None  # ``last_state``
+    round_table: bool  # whether it is a tournament's round table
+    seats: int  # how many seats it has (those who left too)
+
+
+def _scalar(queryset, expression, output_field, *order: str):
+    """A one-value subquery: ``expression`` of the first row of ``queryset`` in ``order``."""
+    return Subquery(
+        queryset.order_by(*order).annotate(value=expression).values("value")[:1],
+        output_field=output_field,
+    )
+
+
+def lock_table_for_hand(
+    table_id: int, token: str | None = None, *, club_id: int | None = None, grants=None
+) -> tuple[Table, HandSlot, TableLedger]:
+    """Lock one table row, as ``lock_table`` does, then read in one query its evening (and
+    club) as they are now, what a hand's save needs of it (``HandSlot``) and its accounts with
+    their summaries and seats (its ``TableLedger``). With ``club_id`` (and ``grants``, the
+    table ids a table's link may score) only a table of that club (among them) is locked:
+    another raises ``Table.DoesNotExist`` (the view's 404), nothing locked."""
+    in_transaction()
+    touched(table_id=table_id)
+    locked = Table.objects.select_for_update(of=("self",)).filter(pk=table_id).order_by()
+    if club_id is not None:
+        locked = locked.filter(evening__club_id=club_id)
+    if grants is not None:
+        locked = locked.filter(pk__in=grants)
+    if not list(locked.values_list("pk", flat=True)):
+        raise Table.DoesNotExist
+    hands = Hand.objects.filter(table_id=table_id).values("table_id")
+    postings = Posting.objects.filter(table_id=table_id).values("table_id")
+    big = BigIntegerField()
+    used = Hand.objects.filter(token=token) if token else Hand.objects.none()
+    live_hands = postings.filter(kind=Posting.Kind.HAND, reversed_by__isnull=True)
+    # Subqueries of constants: each is computed once, however many accounts the table has.
+    slot_of = {
+        "slot_last": _scalar(hands.annotate(n=Max("number")), F("n"), big),
+        "slot_hands": _scalar(hands.annotate(n=Count("pk")), F("n"), big),
+        "slot_version": _scalar(postings.annotate(v=Max("pk")), F("v"), big),
+        "slot_postings": _scalar(postings.annotate(n=Count("pk")), F("n"), big),
+        "slot_used": _scalar(used, F("pk"), big) if token else Value(None, big),
+        "slot_seal": _scalar(
+            Seal.objects.filter(kind=Seal.Kind.POSTING, scope=table_id),
+            F("digest"),
+            CharField(),
+            "-object_id",
+        ),
+        "slot_state": _scalar(live_hands, F("state_after"), JSONField(), "-pk"),
+        "slot_round": Exists(RoundTable.objects.filter(table_id=table_id)),
+        "slot_seats": _scalar(
+            Seat.objects.filter(table_id=table_id).values("table_id").annotate(n=Count("pk")),
+            F("n"),
+            big,
+        ),
+    }
+    rows = list(
+        _accounts(table_id, seats=True).select_related("table__evening__club").annotate(**slot_of)
+    )
+    if rows:
+        table, first = rows[0].table, rows[0]
+    else:  # a table without accounts yet
+        table = Table.objects.select_related("evening__club").annotate(**slot_of).get(pk=table_id)
+        first = table
+    slot = HandSlot(
+        number=(first.slot_last or 0) + 1,
+        version=first.slot_version or 0,
+        used=first.slot_used,
+        hands=first.slot_hands or 0,
+        postings=first.slot_postings or 0,
+        last_seal=seal_pending.waiting_seal(Seal.Kind.POSTING, table_id) or first.slot_seal or "",
+        last_state=first.slot_state,
+        round_table=bool(first.slot_round),
+        seats=first.slot_seats or 0,
+    )
+    return table, slot, TableLedger(table, seats=True, rows=rows)
 
 
 def table_balances(table_id: int) -> dict[str, int]:
@@ -166,19 +255,49 @@ def table_balances(table_id: int) -> dict[str, int]:
     }
 
 
+SEAT_FIELDS = ("pk", "member_id", "name", "position", "joined_at_hand", "left")
+
+
+def _accounts(table_id: int, *, seats: bool):
+    """A table's accounts in id order with their summaries (balance, statistics) and, with
+    ``seats``, each member account's seat as ``seat_<field>`` (``SEAT_FIELDS``)."""
+    accounts = Account.objects.filter(table_id=table_id).select_related("summary", "stats_summary")
+    if seats:
+        accounts = accounts.annotate(
+            seat=FilteredRelation("member__seats", condition=Q(member__seats__table=table_id))
+        ).annotate(**{f"seat_{name}": F(f"seat__{name}") for name in SEAT_FIELDS})
+    return accounts.order_by("pk")
+
+
 class TableLedger:
     """The accounts and running balances of one locked table, for writing postings."""
 
-    def __init__(self, table: Table):
+    def __init__(self, table: Table, *, seats: bool = False, rows: list | None = None):
         self.table = table
         self.game = get_game(table.game)
-        # The accounts with their running balances (the summary's row, if any) in one query.
-        accounts = list(Account.objects.filter(table_id=table.pk).select_related("summary"))
-        self.accounts = {a.code: a for a in accounts}
-        self.by_id = {a.pk: a for a in accounts}
-        self.balances = {a.pk: a.summary.balance for a in accounts if hasattr(a, "summary")}
+        # The accounts with their running balances and statistics (the summaries' rows, if
+        # any) in one query (``rows``: read so by the caller); with ``seats``, each member
+        # account's seat at the table too.
+        if rows is None:
+            rows = list(_accounts(table.pk, seats=seats))
+        self.accounts = {a.code: a for a in rows}
+        self.by_id = {a.pk: a for a in rows}
+        self.balances = {a.pk: a.summary.balance for a in rows if hasattr(a, "summary")}
+        # Each account's statistics as read under the lock (``stats.record_hand`` adds to them).
+        self.stats = {a.pk: a.stats_summary.stats for a in rows if hasattr(a, "stats_summary")}
         self.guarded = [p.code for p in self.game.features.pools if not p.may_go_negative]
         self.last_seal: str | None = None  # the seal of the table's latest posting, once read
+        # With ``seats``: the table's seats as (pk, member, name, position, joined at hand,
+        # left) in id order (``seals.table_head``), read with the accounts.
+        self.seats = (
+            sorted(
+                tuple(getattr(a, f"seat_{name}") for name in SEAT_FIELDS)
+                for a in rows
+                if getattr(a, "seat_pk", None) is not None
+            )
+            if seats
+            else None
+        )
 
     def balance(self, code: str) -> int:
         return self.balances.get(self.accounts[code].pk, 0)
@@ -256,7 +375,7 @@ class TableLedger:
 
     def reverse(self, posting: Posting, *, by=None, note: str = "") -> Posting:
         if posting.kind == Posting.Kind.HAND:
-            stats.unrecord_hand(posting)
+            stats.unrecord_hand(posting, self.stats)
         moves = [
             (self.by_id[t.target_id], self.by_id[t.source_id], t.points, t.reason)
             for t in reversed(list(posting.transfers.all()))
@@ -323,7 +442,12 @@ def post_hand(ledger: TableLedger, hand: Hand, revision: HandRevision, record, r
         outcome={**settlement.outcome_data, "roles": settlement.roles},
     )
     stats.record_hand(
-        game, posting=posting, accounts=ledger.accounts, record=parsed, settlement=settlement
+        game,
+        posting=posting,
+        accounts=ledger.accounts,
+        record=parsed,
+        settlement=settlement,
+        current=ledger.stats,
     )
     return posting, settlement
 
@@ -364,14 +488,23 @@ def replay_tail(table: Table, from_posting: Posting, replacements: dict, *, by, 
     return changed
 
 
+_UNREAD = object()
+
+
 def table_state(
-    table: Table, ledger: TableLedger | None = None, *, seats: list[str] | None = None
+    table: Table,
+    ledger: TableLedger | None = None,
+    *,
+    seats: list[str] | None = None,
+    last=_UNREAD,
 ) -> dict:
     """Return the game's state the next hand of ``table`` starts from (``seats``: the names
-    of the seats still at the table, when the caller has read them)."""
+    of the seats still at the table, and ``last``: its ``last_state``, when the caller has read
+    them)."""
     ledger = ledger or TableLedger(table)
     names = seat_names(table) if seats is None else seats
-    return ledger.game.next_state(last_state(table), ledger.pools(), names)
+    previous = last_state(table) if last is _UNREAD else last
+    return ledger.game.next_state(previous, ledger.pools(), names)
 
 
 # --- closing -------------------------------------------------------------------------------

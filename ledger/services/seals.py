@@ -54,6 +54,7 @@ from django.db.models import Count, Max, Q
 from django.utils.crypto import salted_hmac
 
 from ledger import models as current
+from ledger.services import seal_pending
 
 SALT = "ledger.seal"
 Kind = current.Seal.Kind
@@ -208,24 +209,36 @@ def table_content(table_id: int, m=None):
     if row is None:
         return None
     postings = m.Posting.objects.filter(table_id=table_id).aggregate(n=Count("pk"), last=Max("pk"))
-    last = (
-        m.Seal.objects.filter(kind=Kind.POSTING, object_id=postings["last"])
-        .values_list("digest", flat=True)
-        .first()
-    )
+    last = _pending_digest(Kind.POSTING, postings["last"])
+    if last is None:
+        last = (
+            m.Seal.objects.filter(kind=Kind.POSTING, object_id=postings["last"])
+            .values_list("digest", flat=True)
+            .first()
+        )
     hands = m.Hand.objects.filter(table_id=table_id).aggregate(n=Count("pk"), last=Max("number"))
+    return table_head(
+        row,
+        m.Seat.objects.filter(table_id=table_id)
+        .order_by("pk")
+        .values_list("pk", "member_id", "name", "position", "joined_at_hand", "left"),
+        m.Account.objects.filter(table_id=table_id).order_by("pk").values_list(*ACCOUNT_FIELDS),
+        postings=(postings["n"], postings["last"], last or ""),
+        hands=(hands["n"], hands["last"]),
+    )
+
+
+def table_head(row, seats, accounts, *, postings: tuple, hands: tuple) -> list:
+    """A table's head content from its parts: its row (pk, evening, number, game, status, first
+    dealer), its seats (pk, member, name, position, joined at hand, left) and accounts
+    (``ACCOUNT_FIELDS``) in id order, its postings (number, last id, last seal) and hands
+    (number, last number). ``table_content`` reads them; a hand save passes what it holds."""
     return [
         list(row),
-        list(
-            m.Seat.objects.filter(table_id=table_id)
-            .order_by("pk")
-            .values_list("pk", "member_id", "name", "position", "joined_at_hand", "left")
-        ),
-        list(
-            m.Account.objects.filter(table_id=table_id).order_by("pk").values_list(*ACCOUNT_FIELDS)
-        ),
-        [postings["n"], postings["last"], last or ""],
-        [hands["n"], hands["last"]],
+        [tuple(seat) for seat in seats],
+        [tuple(account) for account in accounts],
+        list(postings),
+        list(hands),
     ]
 
 
@@ -364,10 +377,34 @@ def tournament_content(tournament_id: int, m=None):
 
 
 # --- writing ----------------------------------------------------------------------------------
+#
+# Inside a service's transaction (``services.ledger.writing``) the seals of postings and hand
+# revisions, and the contents a service already holds of the hands and heads it wrote, wait in
+# the transaction's ``seal_pending.Pending`` and are written with the heads, in one statement,
+# before it commits (``seal_heads``). Outside one (a migration, a trusted load) they are written
+# at once.
+
+
+def _pending_digest(kind: str, object_id) -> str | None:
+    batch = seal_pending.current()
+    return None if batch is None or object_id is None else batch.digest_of(kind, object_id)
+
+
+def _write(kind: str, object_id: int, scope: int, value: str) -> None:
+    """Write one seal of a row just written: now, or with the heads inside a transaction."""
+    row = current.Seal(kind=kind, object_id=object_id, scope=scope, digest=value)
+    batch = seal_pending.current()
+    if batch is None:
+        row.save(force_insert=True)
+    else:
+        batch.rows.append(row)
 
 
 def last_posting_seal(table_id: int) -> str:
     """Return the seal of the table's latest sealed posting ("" before the first)."""
+    waiting = seal_pending.waiting_seal(Kind.POSTING, table_id)
+    if waiting is not None:
+        return waiting
     return (
         current.Seal.objects.filter(kind=Kind.POSTING, scope=table_id)
         .order_by("-object_id")
@@ -386,9 +423,7 @@ def seal_posting(posting, transfers, accounts: dict, previous: str) -> str:
         {pk: [a.pk, a.kind, a.code, a.member_id] for pk, a in accounts.items()},
     )
     value = digest(Kind.POSTING, content, previous)
-    current.Seal.objects.create(
-        kind=Kind.POSTING, object_id=posting.pk, scope=posting.table_id, digest=value
-    )
+    _write(Kind.POSTING, posting.pk, posting.table_id, value)
     return value
 
 
@@ -406,19 +441,24 @@ def _revision_row(revision) -> tuple:
     )
 
 
-def seal_revision(revision) -> None:
-    """Seal a hand revision just written, chained to its hand's revision before it."""
-    previous = (
-        current.Seal.objects.filter(kind=Kind.REVISION, scope=revision.hand_id)
-        .order_by("-object_id")
-        .values_list("digest", flat=True)
-        .first()
-        or ""
-    )
-    value = digest(Kind.REVISION, list(_revision_row(revision)), previous)
-    current.Seal.objects.create(
-        kind=Kind.REVISION, object_id=revision.pk, scope=revision.hand_id, digest=value
-    )
+def seal_revision(revision, *, first: bool = False) -> None:
+    """Seal a hand revision just written, chained to its hand's revision before it (none when
+    ``first``: the revision of a hand just written)."""
+    previous = seal_pending.waiting_seal(Kind.REVISION, revision.hand_id)
+    if previous is None and not first:
+        previous = (
+            current.Seal.objects.filter(kind=Kind.REVISION, scope=revision.hand_id)
+            .order_by("-object_id")
+            .values_list("digest", flat=True)
+            .first()
+        )
+    value = digest(Kind.REVISION, list(_revision_row(revision)), previous or "")
+    _write(Kind.REVISION, revision.pk, revision.hand_id, value)
+
+
+def hand_row(hand) -> tuple:
+    """A hand object as its ``HAND_FIELDS`` row."""
+    return tuple(getattr(hand, name) for name in HAND_FIELDS)
 
 
 def seal_log(entry) -> None:
@@ -449,11 +489,22 @@ def _upsert(m, rows) -> None:
 
 def seal_heads(*, hands=(), tables=(), evenings=(), tournaments=(), m=None) -> None:
     """Seal ``hands``, the heads of ``tables``, ``evenings`` and ``tournaments`` (ids) as they
-    are now."""
+    are now, and write them with the seals pending in the current transaction (one statement):
+    what the transaction holds (``hold``) is sealed as held, the rest read."""
     m = m or models_of()
-    rows = [
-        m.Seal(kind=Kind.HAND, object_id=row[0], scope=row[1], digest=digest(Kind.HAND, list(row)))
-        for row in m.Hand.objects.filter(pk__in=sorted(set(hands))).values_list(*HAND_FIELDS)
+    batch = seal_pending.current() or seal_pending.Pending()
+    held = batch.contents
+    rows = list(batch.rows)  # written below; read while the heads are computed
+    wanted = sorted(set(hands))
+    found = [list(held[(Kind.HAND, pk)]) for pk in wanted if (Kind.HAND, pk) in held]
+    unread = [pk for pk in wanted if (Kind.HAND, pk) not in held]
+    if unread:
+        found += [
+            list(row) for row in m.Hand.objects.filter(pk__in=unread).values_list(*HAND_FIELDS)
+        ]
+    rows += [
+        m.Seal(kind=Kind.HAND, object_id=row[0], scope=row[1], digest=digest(Kind.HAND, row))
+        for row in sorted(found, key=lambda row: row[0])
     ]
     states: list[tuple] = []  # (club, kind, object id, status) of what the club's chain holds
     for kind, ids, content_of in (
@@ -462,7 +513,9 @@ def seal_heads(*, hands=(), tables=(), evenings=(), tournaments=(), m=None) -> N
         (Kind.TOURNAMENT, tournaments, tournament_content),
     ):
         for object_id in sorted(set(ids)):
-            content = content_of(object_id, m)
+            content = held.get((kind, object_id))
+            if content is None:
+                content = content_of(object_id, m)
             if content is not None:
                 rows.append(
                     m.Seal(
@@ -478,6 +531,7 @@ def seal_heads(*, hands=(), tables=(), evenings=(), tournaments=(), m=None) -> N
                     club_id = content[0][1]
                     states.append((club_id, Link.TOURNAMENT, object_id, content[0][9]))
                     states += [(club_id, Link.ROUND, r[0], r[4]) for r in content[2]]
+    batch.rows.clear()
     if rows:
         _upsert(m, rows)
     extend_chains(states, m)

@@ -54,32 +54,45 @@ def seat_rows(game, *, posting: Posting, accounts: dict, record, settlement) -> 
     return rows
 
 
-def record_hand(game, *, posting: Posting, accounts: dict, record, settlement) -> None:
-    """Write the seat rows of a hand posting and add their figures to the summary."""
+def record_hand(
+    game, *, posting: Posting, accounts: dict, record, settlement, current=None
+) -> None:
+    """Write the seat rows of a hand posting and add their figures to the summary.
+
+    ``current`` (account id -> statistics, as the caller read them under its table's lock,
+    ``TableLedger.stats``) spares the summary's read; it is kept up to date."""
     rows = PostingSeat.objects.bulk_create(
         seat_rows(game, posting=posting, accounts=accounts, record=record, settlement=settlement)
     )
-    _add({row.account_id: _figures(row.played, row.counts) for row in rows}, sign=1)
+    figures = {row.account_id: _figures(row.played, row.counts) for row in rows}
+    _add(figures, sign=1, current=current)
 
 
-def unrecord_hand(posting: Posting) -> None:
-    """Take the figures of a reversed hand posting's rows off the summary (rows stay)."""
+def unrecord_hand(posting: Posting, current=None) -> None:
+    """Take the figures of a reversed hand posting's rows off the summary (rows stay);
+    ``current`` as for ``record_hand``."""
     rows = PostingSeat.objects.filter(posting=posting).values_list("account_id", "played", "counts")
-    _add({pk: _figures(played, counts) for pk, played, counts in rows}, sign=-1)
+    _add({pk: _figures(played, counts) for pk, played, counts in rows}, sign=-1, current=current)
 
 
-def _add(changes: dict[int, dict[str, int]], *, sign: int) -> None:
-    """Add ``sign`` times ``changes`` (account id -> figures) to the accounts' summaries."""
+def _add(changes: dict[int, dict[str, int]], *, sign: int, current=None) -> None:
+    """Add ``sign`` times ``changes`` (account id -> figures) to the accounts' summaries
+    (read here unless ``current`` holds every account's, an account missing from it having
+    none); ``current`` is updated."""
     if not changes:
         return
-    current = dict(
-        AccountStats.objects.filter(account_id__in=list(changes)).values_list("account", "stats")
-    )
+    if current is None:
+        current = dict(
+            AccountStats.objects.filter(account_id__in=list(changes)).values_list(
+                "account", "stats"
+            )
+        )
     rows = []
     for pk, figures in sorted(changes.items()):
         stats = dict(current.get(pk) or {})
         for key, value in figures.items():
             stats[key] = stats.get(key, 0) + sign * value
+        current[pk] = stats
         rows.append(AccountStats(account_id=pk, stats=stats))
     AccountStats.objects.bulk_create(
         rows, update_conflicts=True, unique_fields=["account"], update_fields=["stats"]

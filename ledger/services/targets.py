@@ -66,16 +66,23 @@ def check_hand_target(
     return admission.round_table if admission.begun else None
 
 
-def admit_hand(table: Table, *, begun_before_signal: bool = False, now=None) -> Admission:
+def admit_hand(
+    table: Table, *, begun_before_signal: bool = False, now=None, round_table: bool = True
+) -> Admission:
     """Refuse a new hand at a round table that has entered its round's hands target, or once
     the round's time and its entry grace are over (section 10, ``engine.admit_hand``: hands
     still being typed are taken until the grace ends), or a hand marked begun before the
     signal when the rules refuse it (before the signal, a second one, ``at_signal`` =
     ``abort``). An ordinary table takes any number of hands. Called by ``hand_record`` under
     the table's lock (``hand_record`` notes the hand begun before the signal on the round
-    table, in the same transaction).
+    table, in the same transaction); ``round_table=False`` when the caller read under the lock
+    that the table is no round table's (nothing is read then).
     """
-    rt = RoundTable.objects.filter(table_id=table.pk).select_related("round__tournament").first()
+    rt = None
+    if round_table:
+        rt = (
+            RoundTable.objects.filter(table_id=table.pk).select_related("round__tournament").first()
+        )
     if rt is None:
         if begun_before_signal:
             raise LedgerError(_("only a tournament's table has a signal"), "begun_before_signal")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 
 from django.contrib import messages
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -201,16 +201,18 @@ def _saved(request, url: str, *, number: int):
 
 @club_role(SCOREKEEPER, table_link=True)
 def hand_new(request, pk):
-    """Enter a new hand on one screen; POST records it (once per one-time token)."""
-    table = table_of(request, pk)
+    """Enter a new hand on one screen; POST records it (once per one-time token). A save reads
+    its table under the table's lock (the service), not before: the view reads it only to show
+    a form or a refusal."""
 
-    def seats():
+    def seats(table):
         # Read when a form is shown: a save reads the seats under its lock.
         return [s.name for s in selectors.current_seats(table.pk)]
 
-    table_url = reverse("table", kwargs={"club": request.club.slug, "pk": table.pk})
+    table_url = reverse("table", kwargs={"club": request.club.slug, "pk": pk})
     if request.method != "POST":
-        current = seats()
+        table = table_of(request, pk)
+        current = seats(table)
         if not (table.evening.is_open and table.status == Table.Status.OPEN):
             messages.error(request, str(EveningClosedError().message))
             return redirect(table_url)
@@ -229,14 +231,15 @@ def hand_new(request, pk):
         return _entry_page(request, context)
 
     refused = _draft_refused(request)
-    if refused is not None:
-        return refused
     form = HandNewForm(request.POST)
-    if not form.is_valid():
+    if refused is not None or not form.is_valid():
+        table = table_of(request, pk)  # a table not this request's is a 404 first
+        if refused is not None:
+            return refused
         context = _hand_form_context(
             request,
             table,
-            seats=seats(),
+            seats=seats(table),
             record=None,
             token=request.POST.get("token") or str(uuid.uuid4()),
             errors=form_errors(form),
@@ -250,23 +253,28 @@ def hand_new(request, pk):
     saved_by = request.POST.get("saved_by", "") if request.table_grants is not None else None
     try:
         hand = services.hand_record(
-            table=table,
+            table_id=pk,
+            club_id=request.club.pk,
+            grants=request.table_grants,
             record=record,
             token=token,
             number=form.cleaned_data["number"],
             version=form.cleaned_data["version"],
             begun_before_signal=form.cleaned_data["begun_before_signal"],
             saved_by=saved_by,
-            by=actor(request, table),
+            by=actor(request, Table(pk=pk)),
         )
+    except Table.DoesNotExist:
+        raise Http404 from None
     except (HandError, LedgerError) as error:
-        log_refusal(request, error, table=table.pk)
+        log_refusal(request, error, table=pk)
         if isinstance(error, BusyError) and request.headers.get(DRAFT_HEADER):
             return busy_response(error)
+        table = table_of(request, pk)
         context = _hand_form_context(
             request,
             table,
-            seats=seats(),
+            seats=seats(table),
             record=record,
             token=token or str(uuid.uuid4()),
             errors=errors_by_section(error, table.game),
@@ -275,9 +283,9 @@ def hand_new(request, pk):
         return _refused(request, context, form_page="ledger/hand_form.html")
     messages.success(request, gettext("Hand {number} is saved.").format(number=hand.number))
     if saved_by is not None:
-        waiting = tournament_services.unconfirmed_hand(table.pk)
+        waiting = tournament_services.unconfirmed_hand(pk)
         if waiting is not None and waiting.pk == hand.pk:
-            url = reverse("hand_confirm", kwargs={"club": request.club.slug, "pk": table.pk})
+            url = reverse("hand_confirm", kwargs={"club": request.club.slug, "pk": pk})
             return _saved(request, url, number=hand.number)
     return _saved(request, table_url, number=hand.number)
 
