@@ -22,7 +22,7 @@ from django.views.generic import TemplateView
 from django_tables2 import LazyPaginator, RequestConfig, SingleTableMixin
 from django_tables2.export import ExportMixin
 
-from ledger import reports, selectors, services
+from ledger import selectors, services
 from ledger.exports import FORMATS, SafeTableExport
 from ledger.forms.treasury import AdjustmentForm, CloseForm, JetonCountForm, ReopenForm
 from ledger.games.money import signed_points
