@@ -338,7 +338,7 @@ def member_season_pdf(request, pk):
     (rendered when its evening closes: ``ledger.web.kept_pdfs``)."""
     member = _member(request, pk)
     season, _ = _season(request, required=True)
-    return _kept_pdf(request, *kept_pdfs.member_season(season, member))
+    return _kept_pdf(request, *kept_pdfs.member_season(season, request.club, member))
 
 
 # --- the treasurer's screen ----------------------------------------------------------------

@@ -108,10 +108,10 @@ def season_key(season, club, *parts) -> str:
     return "pdf:season:" + _digest((season_row, parts, seals, _frame(club)))
 
 
-def member_season_key(season, member) -> str:
+def member_season_key(season, club, member) -> str:
     """Return the store key of ``member``'s season PDF: the season's key (its evenings' and
     tables' seals, the names) and the member himself (his name and role, as printed)."""
-    return season_key(season, member.club, "member", member.pk, member.name, member.role)
+    return season_key(season, club, "member", member.pk, member.name, member.role)
 
 
 def tournament_key(tournament, club, *parts) -> str:

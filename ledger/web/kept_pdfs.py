@@ -82,10 +82,10 @@ def season_standings(season, club) -> Pdf:
     )
 
 
-def member_season(season, member: Member) -> Pdf:
+def member_season(season, club, member: Member) -> Pdf:
     """A member's season, kept like the standings and by his name and role."""
     return (
-        kept.member_season_key(season, member),
+        kept.member_season_key(season, club, member),
         lambda: reports.member_season_pdf(season=season, member=member),
     )
 
@@ -136,7 +136,7 @@ def _evening_pdfs(evening: Evening, languages: list[str]) -> Iterator[tuple[str,
     if evening.season is None:
         return
     seated = Seat.objects.filter(table__evening=evening).values("member")
-    members = list(Member.objects.filter(pk__in=seated).select_related("club").order_by("pk"))
+    members = list(Member.objects.filter(pk__in=seated).order_by("pk"))
     own = dict(
         Profile.objects.filter(user__in={m.user_id for m in members if m.user_id})
         .exclude(language="")
@@ -145,7 +145,7 @@ def _evening_pdfs(evening: Evening, languages: list[str]) -> Iterator[tuple[str,
     for member in members:
         language = offered(own.get(member.user_id)) or offered(club.language)
         with translation.override(language or settings.LANGUAGE_CODE):
-            yield language or settings.LANGUAGE_CODE, member_season(evening.season, member)
+            yield language or settings.LANGUAGE_CODE, member_season(evening.season, club, member)
 
 
 def _tournament_pdfs(tournament, round_, languages: list[str]) -> Iterator[tuple[str, Pdf]]:

@@ -93,12 +93,12 @@ def test_a_reopen_changes_the_keys_and_the_next_close_keeps_them_again(
     season = evening.season
     anna = Member.objects.get(club=club, name="Anna")
     closed_keys = (
-        kept.member_season_key(season, anna),
+        kept.member_season_key(season, club, anna),
         kept.closed_evening_key(evening, "sheet", False),
     )
     services.evening_reopen(evening=evening, reason="a hand was missing")
     assert kept.closed_evening_key(evening, "sheet", False) is None  # open: never kept
-    assert kept.member_season_key(season, anna) != closed_keys[0]
+    assert kept.member_season_key(season, club, anna) != closed_keys[0]
     before = renders()
     treasurer.get(url("member_season_pdf", club, pk=anna.pk))
     assert renders() == before + 1  # the reopened season's is rendered by its reader
