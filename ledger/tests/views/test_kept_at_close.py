@@ -209,3 +209,41 @@ def test_after_a_round_closes_its_result_and_the_ranking_are_kept(
     tour.round_reopen(round_=r, reason="a score was misread")
     client.get(ranking)
     assert renders() == closed + 1
+
+
+class Started:
+    """What ``subprocess.Popen`` was asked to start (the render process is not run here)."""
+
+    calls: list = []
+
+    def __init__(self, command, **options):
+        Started.calls.append((command, options))
+        self.pid = 4242
+
+    def wait(self):
+        return 0
+
+
+def test_in_production_the_close_starts_the_render_process_and_renders_nothing_itself(
+    settings, club, treasurer, monkeypatch, django_capture_on_commit_callbacks
+):
+    settings.TAROK_KEPT_RENDER = "process"
+    monkeypatch.setattr(kept_pdfs.subprocess, "Popen", Started)
+    Started.calls = []
+    evening, _, _ = factories.evening_e(club)
+    before = renders()
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = treasurer.post(
+            url("treasury_close", club, pk=evening.pk), {"confirm_differences": "on"}
+        )
+    assert response.status_code == 302
+    assert Started.calls == [], "started before the close committed"
+    for callback in callbacks:
+        callback()
+    assert renders() == before
+    [(command, options)] = Started.calls
+    assert command[1].endswith("manage.py")
+    assert command[2:] == ["render_kept", "evening", str(evening.pk), "--language=da"]
+    assert options["start_new_session"] is True
+    # The worker's own settings (manage.py alone would default to a developer's DEBUG).
+    assert options["env"]["DJANGO_DEBUG"] == ("1" if settings.DEBUG else "0")
