@@ -9,7 +9,9 @@ writes bench/results.json. BENCH_SCALE=small runs a tenth of the history, for a 
 Then the tournament bench (``bench/tournament.py``, a process of its own on a PostgreSQL
 database of its own, whatever the database above), unless ``BENCH_TOURNAMENT=0``, and the
 score sheet's (``bench/sheet.py``: the evening sheet PDF against its former text rows),
-unless ``BENCH_SHEET=0``.
+unless ``BENCH_SHEET=0``, and the kept PDFs' (``bench/kept.py``: each heavy PDF against its
+page, kept downloads, the render process and a gunicorn worker's memory), unless
+``BENCH_KEPT=0``.
 """
 
 from __future__ import annotations
@@ -116,7 +118,19 @@ def main() -> int:
     ):
         print("the aims are recorded in docs/benchmarks.md")
     status = run_tournament(given_url)
-    return run_sheet() or status
+    status = run_sheet() or status
+    return run_kept() or status
+
+
+def run_kept() -> int:
+    """Run the kept PDFs' bench (``bench/kept.py``, on a SQLite database of its own, with
+    gunicorn) in a process of its own; return its exit status."""
+    if os.environ.get("BENCH_KEPT", "1") == "0":
+        print("BENCH_KEPT=0: the kept PDFs bench is skipped.")
+        return 0
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    print("\nThe kept PDFs bench (bench/kept.py) ...")
+    return subprocess.run([sys.executable, str(ROOT / "bench" / "kept.py")], env=env).returncode
 
 
 def run_sheet() -> int:

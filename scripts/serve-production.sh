@@ -6,7 +6,10 @@
 # front and set DJANGO_SECURE_SSL=1. GUNICORN_WORKERS sets the number of workers (default 2).
 # GUNICORN_TIMEOUT (default 60 s) stays above the services' lock and statement timeouts
 # (TAROK_LOCK_TIMEOUT 5 s, TAROK_STATEMENT_TIMEOUT 20 s): a stuck lock is answered "busy, try
-# again" by the application, never a 500 by the worker timeout. See docs/operator.md.
+# again" by the application, never a 500 by the worker timeout. GUNICORN_MAX_REQUESTS (default
+# 500) and GUNICORN_MAX_REQUESTS_JITTER (50) recycle a worker after that many requests (give or
+# take the jitter, so the workers do not restart together): a second bound on a worker's memory
+# after the render process (TAROK_KEPT_RENDER) that keeps PDFs out of it. See docs/operator.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-.venv/bin/python}"
@@ -22,4 +25,6 @@ exec "$GUNICORN" tarokclub.wsgi \
     --workers "${GUNICORN_WORKERS:-2}" \
     --timeout "${GUNICORN_TIMEOUT:-60}" \
     --graceful-timeout "${GUNICORN_GRACEFUL_TIMEOUT:-30}" \
+    --max-requests "${GUNICORN_MAX_REQUESTS:-500}" \
+    --max-requests-jitter "${GUNICORN_MAX_REQUESTS_JITTER:-50}" \
     --access-logfile -

@@ -212,6 +212,12 @@ TAROK_INSTALLATION_NAME = os.environ.get("TAROK_INSTALLATION_NAME", "")[:100] or
 TAROK_LOCK_TIMEOUT = env_seconds("TAROK_LOCK_TIMEOUT", "5")
 TAROK_STATEMENT_TIMEOUT = env_seconds("TAROK_STATEMENT_TIMEOUT", "20")
 TAROK_BUSY_RETRY_AFTER = round(env_seconds("TAROK_BUSY_RETRY_AFTER", "2"))
+# Where the PDFs read after a close are rendered (ledger/web/kept_pdfs.py): "process" (a
+# ``manage.py render_kept`` process of its own that exits after its batch), "inline" (in the
+# request, after the commit) or "off" (by the first reader). See docs/operator.md.
+TAROK_KEPT_RENDER = os.environ.get("TAROK_KEPT_RENDER", "process")
+if TAROK_KEPT_RENDER not in ("process", "inline", "off"):
+    raise ImproperlyConfigured("TAROK_KEPT_RENDER must be process, inline or off")
 
 # "default": per process, for what is the same whichever worker computes it (rendered tables
 # kept by their content, ledger/web/render_cache.py). "shared": one table in the database

@@ -15,3 +15,7 @@ from tarokclub.settings import *  # noqa: F403
 # (``ledger/tests/games/toy``) naming it.
 TAROK_GAMES = [*TAROK_GAMES, "ledger.tests.games.toy"]  # noqa: F405
 INSTALLED_APPS = [*INSTALLED_APPS, "ledger.tests.games.toy"]  # noqa: F405
+
+# Nothing rendered at a close (ledger/web/kept_pdfs.py): a test that closes an evening through
+# its view renders no PDF it does not ask for; the tests of the kept PDFs render "inline".
+TAROK_KEPT_RENDER = "off"

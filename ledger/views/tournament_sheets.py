@@ -20,7 +20,7 @@ from ledger.selectors.results_file import results_document
 from ledger.services.errors import LedgerError
 from ledger.tables.tournaments import TournamentStandingsTable
 from ledger.views.tournaments import ADMIN, round_clock, round_of, tournament_of
-from ledger.web import kept, render_cache
+from ledger.web import kept, kept_pdfs, render_cache
 from ledger.web.http import found
 from ledger.web.permissions import can, club_role
 
@@ -47,7 +47,8 @@ def round_result_pdf(request, pk):
     """The round's result as a PDF in large type for the notice board: every table's
     scores, places and points, the byes, the standings after the round."""
     round_ = _published(request, round_of(request, pk))
-    return pdf_response(request, lambda: reports.tournament_round_result_pdf(round_=round_))
+    key, render = kept_pdfs.round_result(round_, request.club)
+    return pdf_response(request, render, key)
 
 
 @club_role()
@@ -64,11 +65,12 @@ def round_table_sheet_pdf(request, pk, number):
     )
 
 
-def pdf_response(request, render) -> HttpResponse:
-    """Serve the report ``render()`` returns, rendered under the user's lock (one render at a
-    time per user, ``ledger.web.kept``; 429 while his last one is under way)."""
+def pdf_response(request, render, key: str | None = None) -> HttpResponse:
+    """Serve the report kept under ``key``, else the one ``render()`` returns, rendered under
+    the user's lock (one render at a time per user, ``ledger.web.kept``; 429 while his last
+    one is under way) and kept when there is a key (``ledger.web.kept_pdfs``)."""
     try:
-        filename, content_type, content = kept.kept_report(request, None, render)
+        filename, content_type, content = kept.kept_report(request, key, render)
     except kept.Busy:
         return kept.busy_response()
     response = HttpResponse(content, content_type=content_type)
@@ -126,7 +128,8 @@ def tournament_standings(request, pk):
 def tournament_ranking_pdf(request, pk):
     """The ranking (provisional or final) as a PDF in large type for the notice board."""
     tournament = tournament_of(request, pk)
-    return pdf_response(request, lambda: reports.tournament_ranking_pdf(tournament=tournament))
+    key, render = kept_pdfs.ranking(tournament, request.club)
+    return pdf_response(request, render, key)
 
 
 @club_role(ADMIN)

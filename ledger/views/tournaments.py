@@ -35,6 +35,7 @@ from ledger.services import tournaments as service
 from ledger.services.errors import LedgerError
 from ledger.tables.tournaments import draw_mode_text, round_kind_text
 from ledger.tournaments import engine
+from ledger.web import kept_pdfs
 from ledger.web.http import found
 from ledger.web.permissions import club_role
 from ledger.web.refusals import log_refusal
@@ -320,6 +321,8 @@ def tournament_finish(request, pk):
         service.tournament_finish(tournament=tournament, by=request.user)
     except LedgerError as error:
         _refused(request, error)
+    else:
+        kept_pdfs.after_close(request, "tournament", tournament.pk)
     return _to_tournament(request, tournament)
 
 
@@ -475,7 +478,12 @@ def round_close(request, pk):
             if early and t.status == "open" and (t.target is None or t.hands < t.target)
         ]
         return _round_page(request, round_, confirm_close={"early": early, "short": short})
-    return _round_action(request, pk, lambda r: service.round_close(round_=r, by=request.user))
+    return _round_action(request, pk, lambda r: _close_round(request, r))
+
+
+def _close_round(request, round_) -> None:
+    service.round_close(round_=round_, by=request.user)
+    kept_pdfs.after_close(request, "round", round_.pk)  # its result and the ranking, kept
 
 
 @club_role(ADMIN)

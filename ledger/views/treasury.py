@@ -22,7 +22,7 @@ from django.views.generic import TemplateView
 from django_tables2 import LazyPaginator, RequestConfig, SingleTableMixin
 from django_tables2.export import ExportMixin
 
-from ledger import reports, selectors, services
+from ledger import selectors, services
 from ledger.exports import FORMATS, SafeTableExport
 from ledger.forms.treasury import AdjustmentForm, CloseForm, JetonCountForm, ReopenForm
 from ledger.games.money import signed_points
@@ -42,7 +42,7 @@ from ledger.tables.season import (
 )
 from ledger.tables.sheet import EveningSheetTable, JetonTable, settlement_table
 from ledger.views.home import to_tournament
-from ledger.web import charts, kept, render_cache
+from ledger.web import charts, kept, kept_pdfs, render_cache
 from ledger.web.http import found, picked_season
 from ledger.web.permissions import can, club_role
 from ledger.web.refusals import log_refusal
@@ -304,11 +304,7 @@ def evening_sheet_pdf(request, pk):
     evening's is kept until it is reopened."""
     evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
     transfers = request.GET.get("transfers") == "1"
-    return _kept_pdf(
-        request,
-        kept.closed_evening_key(evening, "sheet", transfers),
-        lambda: reports.evening_sheet_pdf(evening=evening, transfers=transfers),
-    )
+    return _kept_pdf(request, *kept_pdfs.evening_sheet(evening, transfers))
 
 
 @club_role()
@@ -326,30 +322,23 @@ def table_sheet_pdf(request, pk, table):
             pk=round_table.round_id,
             number=round_table.number,
         )
-    return _kept_pdf(
-        request,
-        kept.closed_evening_key(evening, "table", table_obj.pk),
-        lambda: reports.table_sheet_pdf(table=table_obj),
-    )
+    return _kept_pdf(request, *kept_pdfs.table_sheet(evening, table_obj))
 
 
 @club_role()
 def standings_pdf(request):
     """The season's standings as a PDF (kept until any of its evenings changes)."""
     season, _ = _season(request, required=True)
-    return _kept_pdf(
-        request,
-        kept.season_key(season, request.club, "standings"),
-        lambda: reports.season_standings_pdf(season=season),
-    )
+    return _kept_pdf(request, *kept_pdfs.season_standings(season, request.club))
 
 
 @club_role()
 def member_season_pdf(request, pk):
-    """A member's season report as a PDF (one render at a time per user)."""
+    """A member's season report as a PDF, kept until any of the season's evenings changes
+    (rendered when its evening closes: ``ledger.web.kept_pdfs``)."""
     member = _member(request, pk)
     season, _ = _season(request, required=True)
-    return _kept_pdf(request, None, lambda: reports.member_season_pdf(season=season, member=member))
+    return _kept_pdf(request, *kept_pdfs.member_season(season, request.club, member))
 
 
 # --- the treasurer's screen ----------------------------------------------------------------
@@ -525,6 +514,7 @@ def treasury_close(request, pk):
             _add_ledger_error(request, form, error)
         else:
             messages.success(request, gettext("The evening is closed."))
+            kept_pdfs.after_close(request, "evening", evening.pk)
             return _back(request, evening, "results")
     # Refused: the page answers at the close section (the form posts to ``…#close``) with the
     # refusal on top of it and the confirmation box focused (static/ledger/focus.js).

@@ -12,7 +12,11 @@ the club's name and currency, the members' names, the language and the day print
 margin says "Printed <date>"). A repeat download with the same key is served from the store
 without rendering; a reopened evening has a new key, so its old PDF is never served again
 (it expires after ``KEPT_SECONDS``). Permissions are checked before the store is looked at,
-and a PDF holds nothing that depends on who reads it.
+and a PDF holds nothing that depends on who reads it. A PDF is kept whole or not at all: it
+is rendered into memory and written as one row of the store (one statement, in a
+transaction), so a render killed midway leaves nothing behind. A member's season PDF, a
+tournament's ranking and a closed round's result are kept the same way (the tournament's by
+its ``version``), and ``ledger.web.kept_pdfs`` renders them at the close, off the request.
 
 **One render at a time per user.** A PDF that is not kept is rendered under a per-user lock in
 the shared cache (``cache.add``: one row insert, atomic on both databases, so it holds across
@@ -39,7 +43,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import get_language, gettext
 
-from ledger.models import Evening, EveningLog, Member, Seal, Table
+from ledger.models import Evening, EveningLog, Member, Round, Seal, Table
 
 KEPT_SECONDS = 30 * 24 * 3600
 LOCK_SECONDS = 120
@@ -102,6 +106,28 @@ def season_key(season, club, *parts) -> str:
     )
     season_row = (season.pk, season.name, season.starts_on, season.ends_on)
     return "pdf:season:" + _digest((season_row, parts, seals, _frame(club)))
+
+
+def member_season_key(season, club, member) -> str:
+    """Return the store key of ``member``'s season PDF: the season's key (its evenings' and
+    tables' seals, the names) and the member himself (his name and role, as printed)."""
+    return season_key(season, club, "member", member.pk, member.name, member.role)
+
+
+def tournament_key(tournament, club, *parts) -> str:
+    """Return the store key of a PDF of ``tournament`` (``parts`` say which one): its id,
+    when it was made and its ``version``, which every tournament service raises before it
+    commits (entries, draws, results, corrections, the final), and the page frame."""
+    state = (tournament.pk, tournament.created_at.timestamp(), tournament.version)
+    return "pdf:tournament:" + _digest((state, tournament.status, parts, _frame(club)))
+
+
+def closed_round_key(round_, club) -> str | None:
+    """Return the store key of a round's result PDF, or None while the round is not closed
+    (a round at play changes with every hand; a closed one only through its services)."""
+    if round_.status != Round.Status.CLOSED:
+        return None
+    return tournament_key(round_.tournament, club, "round", round_.pk, round_.number)
 
 
 logger = logging.getLogger(__name__)

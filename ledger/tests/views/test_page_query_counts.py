@@ -49,7 +49,9 @@ QUERIES = {
     # (none); the page says nothing waits.
     "hand_confirm": 6,
     "member_season": 9,  # + the erased members seated in the season (their labels)
-    "member_season_pdf": 16,  # + the same
+    # + the same; kept now (issue 31): its version (the season's seals, the names), the
+    # store's read and 5 to keep it
+    "member_season_pdf": 24,
     "my_page": 11,  # + the member's running tournament entries
     # His own data: memberships, profile, tables, hands, results, entries, round results,
     # the club log, evening log, hand revisions and federation log he wrote.
@@ -85,7 +87,7 @@ QUERIES = {
     "tournament_round_table_sheet_pdf": 12,  # a published round's table before the start
     "tournament_standings": 7,  # entries, closed rounds, their results; the rest kept
     # The rounds' logs, for the corrections after the period; + the club's chain head.
-    "tournament_ranking_pdf": 15,
+    "tournament_ranking_pdf": 22,  # kept (issue 31): the names, the store's read, 5 to keep it
     "tournament_wall": 8,
     "series_ladder": 6,  # the club's series, its events (none in the world), its players
     # The evening, the clubs of its game (their cards may be tried), and its tables' seats,
