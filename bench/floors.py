@@ -3,11 +3,14 @@
 bench``; SQLite, or PostgreSQL when ``DATABASE_URL`` is set, on a database of its own), runs
 ANALYZE as the bulk load ends, then times the standings, a member's season and the evening
 sheet against their floors (``bench/pages.py``, every floor's numbers checked against its
-page's) and prints them with the machine's load (``uptime``)."""
+page's) and prints them with the machine's load (``uptime``). ``BENCH_KEEP=1`` measures the
+history the last run left (``bench/bench.sqlite3``, or ``<name>_bench``) without generating it
+again."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -19,8 +22,19 @@ sys.path.insert(0, str(ROOT))
 from bench import run  # noqa: E402  (sets the settings' environment)
 
 
+def kept_database() -> str:
+    """Point ``DATABASE_URL`` at the history the last run left; return its vendor."""
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        os.environ["DATABASE_URL"] = f"{url}_bench"
+        return "postgresql"
+    os.environ["DATABASE_URL"] = f"sqlite:///{ROOT / 'bench' / 'bench.sqlite3'}"
+    return "sqlite"
+
+
 def main() -> int:
-    vendor = run.prepare_database()
+    keep = os.environ.get("BENCH_KEEP") == "1"
+    vendor = kept_database() if keep else run.prepare_database()
     import django
 
     django.setup()
@@ -36,8 +50,9 @@ def main() -> int:
         else {"clubs": 3, "seasons": 1, "evenings": 20, "tables": 4, "hands": 40}
     )
     started = time.perf_counter()
-    counts = generate(**scale)
-    print(f"{vendor}: {counts} in {time.perf_counter() - started:.0f} s")
+    if not keep:
+        counts = generate(**scale)
+        print(f"{vendor}: {counts} in {time.perf_counter() - started:.0f} s", flush=True)
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     results = pages.measure(summary=run.summary, timed=run.timed, ms=run.ms)
     after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
