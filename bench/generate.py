@@ -110,7 +110,18 @@ def generate(
                 f"  club {c + 1}/{clubs} season {s + 1}/{seasons}: "
                 f"{counts['hands']} hands, {counts['transfers']} transfers"
             )
+    analyze()
     return counts
+
+
+def analyze() -> None:
+    """Give the planner the statistics of the tables just filled (issue 31), on both
+    databases, as a server's autovacuum (or ``restore``) would have: a bulk load leaves
+    PostgreSQL's planner without any and SQLite's without ``sqlite_stat1``."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
 
 
 def _evening(club, season, date, members, rates, rng, n_tables, n_hands, counts):

@@ -177,11 +177,11 @@ class Command(BaseCommand):
                 stats.rebuild()
                 if reseal:
                     seals.seal_all()
-                if connection.vendor == "postgresql":
-                    # The planner's statistics of the tables just filled: without them the
-                    # first pages after a restore plan as for empty tables (issue 31).
-                    with connection.cursor() as cursor:
-                        cursor.execute("ANALYZE")
+                # The planner's statistics of the tables just filled (PostgreSQL's pg_statistic,
+                # SQLite's sqlite_stat1): without them the first pages after a restore plan as
+                # for empty tables (issue 31).
+                with connection.cursor() as cursor:
+                    cursor.execute("ANALYZE")
                 report = verify_ledger()
                 if not report.ok:
                     raise Refused(

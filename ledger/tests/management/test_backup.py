@@ -119,3 +119,37 @@ def test_a_backup_keeps_each_clubs_language_currency_time_zone_and_members_choic
         "own": ("en", "EUR", "Europe/Copenhagen"),
     }
     assert Profile.objects.get(user__username="reader").language == "hu"
+
+
+def test_restore_gives_the_planner_the_statistics_of_the_tables_it_filled(tmp_path):
+    """Issue 31: restore runs ANALYZE after loading, so the first pages after it do not plan
+    as for empty tables: SQLite's sqlite_stat1 has the transfers' rows, PostgreSQL's
+    pg_class counts the transfers restored."""
+    from django.db import connection
+
+    from ledger.models import Transfer
+
+    club = make_club()
+    evening, table, _ = evening_e(club)
+    random_table_hands(table, 6, seed=3)
+    services.evening_close(evening=evening)
+    dump = tmp_path / "backup.json"
+    call_command("backup", str(dump))
+    wipe()
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute("ANALYZE")  # creates sqlite_stat1 if need be, then forget it all
+            cursor.execute("DELETE FROM sqlite_stat1")
+        else:
+            cursor.execute("ANALYZE ledger_transfer")  # of the wiped table: no rows
+    call_command("restore", str(dump))
+    transfers = Transfer.objects.count()
+    assert transfers > 0
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute("SELECT stat FROM sqlite_stat1 WHERE tbl = 'ledger_transfer'")
+            stats = [row[0] for row in cursor.fetchall()]
+            assert stats and all(int(s.split()[0]) == transfers for s in stats)
+        else:
+            cursor.execute("SELECT reltuples FROM pg_class WHERE relname = 'ledger_transfer'")
+            assert cursor.fetchone()[0] == transfers

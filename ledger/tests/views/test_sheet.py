@@ -530,3 +530,45 @@ def test_a_member_who_came_later_has_no_figures_before_he_came(club, bo):
     assert rows[4]["kind"] == "funding" and rows[4]["scores"][3][0].startswith("−")
     html = EveningSheetTable(sheet).as_html(None)
     assert html.count('<span class="away">–</span>') == 4  # the first funding and hands 1-3
+
+
+@pytest.mark.parametrize(
+    ("game", "language", "words"),
+    [
+        ("slovenian_tarok", "sl", ("radelc", "kontra")),
+        ("hungarian_tarokk", "hu", ("XXI-fogás", "Pagát ultimó")),
+    ],
+)
+def test_the_pdf_names_every_payment_as_the_screen_does(game, language, words):
+    """Issue 31: twelve seeded hands of a Slovenian and a Hungarian evening; the evening
+    sheet's PDF, read back, has each hand's what happened in the screen's words (radelci and
+    kontra, the Hungarian figures), in the club's language."""
+    import random
+
+    from ledger.games.base import Dealt
+    from ledger.games.registry import GAMES
+
+    club = factories.make_club(slug=language, name=f"Klub {language}", game=game)
+    names = ["Anna", "Bo", "Carl", "Dorte"]
+    members = [factories.make_member(club, n) for n in names]
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 6))
+    table = services.table_open(evening=evening, members=members, first_dealer=members[0])
+    engine = GAMES[game]
+    rates, rng, dealt = engine.rate_card({}), random.Random(4), []
+    for number in range(1, 13):
+        schedule = engine.schedule(names, dealt, rates, first=names[0])
+        record = engine.random_hand(rng, schedule, rates, services.table_state(table))
+        hand = services.hand_record(table=table, record=record, number=number)
+        dealt.append(Dealt(seats=names, dealer=hand.dealer.name))
+    evening = services.evening_close(evening=evening, confirm_differences=True)
+    with translation.override(language):
+        sheet = EveningSheetTable(selectors.evening_sheet(evening=evening).tables[0])
+        told = [
+            " ".join(str(row["events"]).replace("\u2212", "-").split())
+            for row in sheet.print_rows()
+        ]
+        _, _, content = reports.evening_sheet_pdf(evening=evening)
+    text = " ".join(pdf_text(content)[1].split())
+    assert all(line in text for line in told if line)
+    for word in words:
+        assert word in text, word
