@@ -143,9 +143,10 @@ def _evening_pdfs(evening: Evening, languages: list[str]) -> Iterator[tuple[str,
         .values_list("user", "language")
     )
     for member in members:
-        language = offered(own.get(member.user_id)) or offered(club.language)
-        with translation.override(language or settings.LANGUAGE_CODE):
-            yield language or settings.LANGUAGE_CODE, member_season(evening.season, club, member)
+        mine = own.get(member.user_id) if member.user_id is not None else None
+        chosen = offered(mine) or offered(club.language) or settings.LANGUAGE_CODE
+        with translation.override(chosen):
+            yield chosen, member_season(evening.season, club, member)
 
 
 def _tournament_pdfs(tournament, round_, languages: list[str]) -> Iterator[tuple[str, Pdf]]:
