@@ -20,6 +20,7 @@ export DJANGO_DEBUG="${DJANGO_DEBUG:-0}"
 exec "$GUNICORN" tarokclub.wsgi \
     --bind "${HOST:-127.0.0.1}:${PORT:-8000}" \
     --workers "${GUNICORN_WORKERS:-2}" \
+    --threads "${GUNICORN_THREADS:-1}" \
     --timeout "${GUNICORN_TIMEOUT:-60}" \
     --graceful-timeout "${GUNICORN_GRACEFUL_TIMEOUT:-30}" \
     --access-logfile -
