@@ -75,10 +75,24 @@ def browser(base: str, cookies: list[tuple[str, str]]) -> tablets.Tablet:
     for name, value in cookies:
         tab.cookies.set_cookie(
             http.cookiejar.Cookie(
-                0, name, value, None, False, "127.0.0.1", False, False, "/", True, False,
-                None, False, None, None, {},
+                0,
+                name,
+                value,
+                None,
+                False,
+                "127.0.0.1",
+                False,
+                False,
+                "/",
+                True,
+                False,
+                None,
+                False,
+                None,
+                None,
+                {},
             )
-        )  # fmt: skip
+        )
     return tab
 
 
@@ -366,8 +380,16 @@ def run_night(server: Server, progress=print) -> dict:
         tablet = {**common, "kind": "tablet", "cookies": keeper, "every": NIGHT_EVERY}
         # Alone: one tablet (its first hands), then one watcher's full renders.
         alone = crowd(
-            [{**tablet, "table": alone_table.pk, "entry": entry_url(alone_table), "seed": 1,
-              "every": 1.0, "stagger": 0}],  # fmt: skip
+            [
+                {
+                    **tablet,
+                    "table": alone_table.pk,
+                    "entry": entry_url(alone_table),
+                    "seed": 1,
+                    "every": 1.0,
+                    "stagger": 0,
+                }
+            ],
             ALONE_SAVES * 1.0,
         )
         reads = [
@@ -376,8 +398,18 @@ def run_night(server: Server, progress=print) -> dict:
             ("poll_wall", wall_url, True),
         ]
         alone += crowd(
-            [{**common, "kind": "watcher", "cookies": watcher, "reads": reads, "every": 0.3,
-              "etag": False, "count": 3 * ALONE_READS, "seed": 2}],  # fmt: skip
+            [
+                {
+                    **common,
+                    "kind": "watcher",
+                    "cookies": watcher,
+                    "reads": reads,
+                    "every": 0.3,
+                    "etag": False,
+                    "count": 3 * ALONE_READS,
+                    "seed": 2,
+                }
+            ],
             60,
         )
         progress(f"  the night alone: {len(alone)} clients done; now the crowd ...")
@@ -386,11 +418,16 @@ def run_night(server: Server, progress=print) -> dict:
             for i, t in enumerate(play)
         ]
         specs += [
-            {**common, "kind": "watcher", "cookies": watcher, "every": POLL_EVERY,
-             "seed": 100 + i,
-             "reads": [("poll_table", table_url(play[i % NIGHT_TABLES]), True), *reads[1:]]}
+            {
+                **common,
+                "kind": "watcher",
+                "cookies": watcher,
+                "every": POLL_EVERY,
+                "seed": 100 + i,
+                "reads": [("poll_table", table_url(play[i % NIGHT_TABLES]), True), *reads[1:]],
+            }
             for i in range(NIGHT_WATCHERS)
-        ]  # fmt: skip
+        ]
         loaded = crowd(specs, NIGHT_SECONDS)
     results["load_end"] = load_average()
     results.update(ledger_counts([r for r in loaded + alone if r["kind"] == "tablet"]))
@@ -428,8 +465,8 @@ def run_hall(server: Server, progress=print) -> dict:
 
     from bench import tournament as tb
     from ledger.models import Club, Member
-    from ledger.services import people
     from ledger.selectors.verify import verify_ledger
+    from ledger.services import people
 
     password = secrets.token_urlsafe(16)
     world = tb.setup(players=HALL_PLAYERS, rounds=2, password=password)
@@ -439,7 +476,7 @@ def run_hall(server: Server, progress=print) -> dict:
     )
     Member.objects.create(club=world.club, name="Gledalec", user=user)
     people.seal_clubs([world.club.pk])
-    round_, detail = tb.draw_and_start(world)
+    round_, _detail = tb.draw_and_start(world)
     tables = [rt.table_id for rt in round_.round_tables.order_by("number")]
     slug, t = world.club.slug, world.tournament.pk
     reads = {
@@ -470,14 +507,31 @@ def run_hall(server: Server, progress=print) -> dict:
         common = {"base": base, "game": "slovenian_tarok"}
         tablet = {**common, "kind": "tablet", "cookies": cookies["keeper"]}
         alone = crowd(
-            [{**tablet, "table": tables[0], "entry": entry(tables[0]), "seed": 1, "every": 1.0,
-              "stagger": 0}],  # fmt: skip
+            [
+                {
+                    **tablet,
+                    "table": tables[0],
+                    "entry": entry(tables[0]),
+                    "seed": 1,
+                    "every": 1.0,
+                    "stagger": 0,
+                }
+            ],
             ALONE_SAVES * 1.0,
         )
         for name, (path, htmx) in reads.items():
             alone += crowd(
-                [{**common, "kind": "spectator", "cookies": cookies[who[name]], "every": 0.3,
-                  "reads": [(name, path, htmx)], "count": ALONE_READS, "seed": 2}],  # fmt: skip
+                [
+                    {
+                        **common,
+                        "kind": "spectator",
+                        "cookies": cookies[who[name]],
+                        "every": 0.3,
+                        "reads": [(name, path, htmx)],
+                        "count": ALONE_READS,
+                        "seed": 2,
+                    }
+                ],
                 60,
             )
         progress("  the hall alone done; now the crowd ...")
@@ -490,9 +544,15 @@ def run_hall(server: Server, progress=print) -> dict:
             name = names[i % 3]
             path, htmx = reads[name]
             specs.append(
-                {**common, "kind": "spectator", "cookies": cookies[who[name]], "seed": 1000 + i,
-                 "reads": [(name, path, htmx)], "every": POLL_EVERY if htmx else READ_EVERY}
-            )  # fmt: skip
+                {
+                    **common,
+                    "kind": "spectator",
+                    "cookies": cookies[who[name]],
+                    "seed": 1000 + i,
+                    "reads": [(name, path, htmx)],
+                    "every": POLL_EVERY if htmx else READ_EVERY,
+                }
+            )
         loaded = crowd(specs, HALL_SECONDS)
     results["load_end"] = load_average()
     results.update(ledger_counts([r for r in loaded + alone if r["kind"] == "tablet"]))
@@ -577,6 +637,35 @@ def print_run(name: str, r: dict) -> None:
         print(f"  {'met' if met else 'NOT MET'}: {aim}")
 
 
+README_START = "<!-- bench:crowd:start (written by bench/crowd.py) -->"
+README_END = "<!-- bench:crowd:end -->"
+
+
+def readme_block(runs: list[dict], *, when: str, source: str) -> str:
+    """The latest run's figures as a Markdown table, between the markers."""
+    lines = [
+        README_START,
+        f"Latest `bench/crowd.py` ({when}, PostgreSQL, {os.cpu_count()} cores; `{source}`):",
+        "",
+        "| bench | server | load (1 min) start → end | saves offered / done, lost, doubled "
+        "| p95 loaded / alone (ms, ×) | aims |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in runs:
+        figures = "; ".join(
+            f"{name} {e['loaded']['p95_ms']} / {e['alone']['p95_ms']} (×{e['x']})"
+            for name, e in r["endpoints"].items()
+        )
+        missed = [aim for aim, met in r["aims"].items() if not met]
+        lines.append(
+            f"| {r['bench']} | {r['server']} | {r['load_start'][0]} → {r['load_end'][0]} "
+            f"| {r['offered']} / {r['saved']}, {r['lost']}, {r['doubled']} | {figures} "
+            f"| {'all met' if not missed else 'not met: ' + ', '.join(missed)} |"
+        )
+    lines.append(README_END)
+    return "\n".join(lines)
+
+
 def main() -> int:
     which = sys.argv[1] if len(sys.argv) > 1 else "all"
     import psycopg
@@ -602,6 +691,11 @@ def main() -> int:
     out = ROOT / "bench" / "results-crowd.json"
     out.write_text(json.dumps(runs, indent=2, ensure_ascii=False) + "\n")
     print(f"\nwritten to {out.relative_to(ROOT)}")
+    from bench.measure import replace_in_readme
+
+    block = readme_block(runs, when=time.strftime("%Y-%m-%d"), source=str(out.relative_to(ROOT)))
+    if replace_in_readme(ROOT / "docs" / "benchmarks.md", README_START, README_END, block):
+        print("the figures are recorded in docs/benchmarks.md")
     return 0 if all(r["verify_ok"] and r["lost"] == r["doubled"] == 0 for r in runs) else 1
 
 

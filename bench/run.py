@@ -9,7 +9,8 @@ writes bench/results.json. BENCH_SCALE=small runs a tenth of the history, for a 
 Then the tournament bench (``bench/tournament.py``, a process of its own on a PostgreSQL
 database of its own, whatever the database above), unless ``BENCH_TOURNAMENT=0``, and the
 score sheet's (``bench/sheet.py``: the evening sheet PDF against its former text rows),
-unless ``BENCH_SHEET=0``.
+unless ``BENCH_SHEET=0``, and the crowd benches (``bench/crowd.py``: a busy club night and a
+championship hall over HTTP against the production start), unless ``BENCH_CROWD=0``.
 """
 
 from __future__ import annotations
@@ -116,7 +117,19 @@ def main() -> int:
     ):
         print("the aims are recorded in docs/benchmarks.md")
     status = run_tournament(given_url)
+    status = run_crowd() or status
     return run_sheet() or status
+
+
+def run_crowd() -> int:
+    """Run the crowd benches (``bench/crowd.py``: the night and the hall against the
+    production start, on PostgreSQL databases of their own) in a process of their own, unless
+    ``BENCH_CROWD=0``; return their exit status."""
+    if os.environ.get("BENCH_CROWD", "1") == "0":
+        print("BENCH_CROWD=0: the crowd bench is skipped.")
+        return 0
+    print("\nThe crowd benches (bench/crowd.py) ...")
+    return subprocess.run([sys.executable, str(ROOT / "bench" / "crowd.py"), "all"]).returncode
 
 
 def run_sheet() -> int:
