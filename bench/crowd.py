@@ -607,10 +607,9 @@ def servers() -> list[Server]:
     return out
 
 
-def fresh_database(suffix: str) -> str:
+def fresh_database(url: str, suffix: str) -> str:
     import psycopg
 
-    url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
         url = "postgres://postgres@127.0.0.1:5432/tarokclub"
     base, name = url.split("?", 1)[0].rsplit("/", 1)
@@ -678,10 +677,11 @@ def main() -> int:
     import psycopg
 
     runs: list[dict] = []
+    given = os.environ.get("DATABASE_URL", "")
     for server in servers():
         for name in ("night", "hall") if which == "all" else (which,):
             try:
-                url = fresh_database(f"crowd_{name}")
+                url = fresh_database(given, f"crowd_{name}")
             except psycopg.OperationalError as error:
                 print(f"The crowd bench needs PostgreSQL ({error}); skipped.")
                 return 0
