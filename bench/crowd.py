@@ -131,7 +131,7 @@ def tablet_loop(tab, spec, start: float, end: float, rng, out) -> None:
     path = spec["entry"]
     next_at = start + rng.uniform(0, spec["every"]) * spec.get("stagger", 1.0)
     while True:
-        time.sleep(max(0.0, next_at - time.time()))
+        time.sleep(max(0.0, min(next_at, end) - time.time()))
         if time.time() >= end:
             return
         next_at += spec["every"] * rng.uniform(0.5, 1.5)
@@ -167,7 +167,8 @@ def reader_loop(tab, spec, start: float, end: float, rng, out) -> None:
     """Read each of ``spec["reads"]`` (name, path, htmx) in turn, then wait about
     ``spec["every"]`` seconds; an htmx read names the ETag of its last answer."""
     etags: dict[str, str] = {}
-    time.sleep(max(0.0, start - time.time()) + rng.uniform(0, spec["every"]))
+    first = start + rng.uniform(0, spec["every"])
+    time.sleep(max(0.0, min(first, end) - time.time()))
     while time.time() < end:
         for name, path, htmx in spec["reads"]:
             headers = {"HX-Request": "true"} if htmx else {}
@@ -187,7 +188,7 @@ def reader_loop(tab, spec, start: float, end: float, rng, out) -> None:
                 out["errors"].append(f"{name}: {status}")
         if spec.get("count") and out["status"].total() >= spec["count"]:
             return
-        time.sleep(spec["every"] * rng.uniform(0.5, 1.5))
+        time.sleep(max(0.0, min(spec["every"] * rng.uniform(0.5, 1.5), end - time.time())))
 
 
 def client(spec: dict, clock, outbox) -> None:
@@ -296,7 +297,10 @@ def ledger_counts(reports: list[dict]) -> dict:
         "saved": sum(r["saved"] for r in tablets_),
         "held": sum(held.values()),
         "lost": sum(max(0, r["saved"] - held.get(r["table"], 0)) for r in tablets_),
-        "doubled": sum(max(0, held.get(r["table"], 0) - r["saved"]) for r in tablets_),
+        # A save the tablet gave up on (its 60 s timeout) may still have been recorded: more
+        # hands than the saves offered would be doubled ones.
+        "doubled": sum(max(0, held.get(r["table"], 0) - r["offered"]) for r in tablets_),
+        "unanswered": sum(r["offered"] - r["saved"] for r in tablets_),
         "resent": len(tokens),
         "resent_answered_saved": sum(
             1 for r in tablets_ if r["resent_token"] in once and r["resent"] == 302
