@@ -9,9 +9,10 @@ writes bench/results.json. BENCH_SCALE=small runs a tenth of the history, for a 
 Then the tournament bench (``bench/tournament.py``, a process of its own on a PostgreSQL
 database of its own, whatever the database above), unless ``BENCH_TOURNAMENT=0``, and the
 score sheet's (``bench/sheet.py``: the evening sheet PDF against its former text rows),
-unless ``BENCH_SHEET=0``, and the kept PDFs' (``bench/kept.py``: each heavy PDF against its
+unless ``BENCH_SHEET=0``, the kept PDFs' (``bench/kept.py``: each heavy PDF against its
 page, kept downloads, the render process and a gunicorn worker's memory), unless
-``BENCH_KEPT=0``.
+``BENCH_KEPT=0``, and the crowd benches (``bench/crowd.py``: a busy club night and a
+championship hall over HTTP against the production start), unless ``BENCH_CROWD=0``.
 """
 
 from __future__ import annotations
@@ -118,6 +119,7 @@ def main() -> int:
     ):
         print("the aims are recorded in docs/benchmarks.md")
     status = run_tournament(given_url)
+    status = run_crowd() or status
     status = run_sheet() or status
     return run_kept() or status
 
@@ -131,6 +133,17 @@ def run_kept() -> int:
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     print("\nThe kept PDFs bench (bench/kept.py) ...")
     return subprocess.run([sys.executable, str(ROOT / "bench" / "kept.py")], env=env).returncode
+
+
+def run_crowd() -> int:
+    """Run the crowd benches (``bench/crowd.py``: the night and the hall against the
+    production start, on PostgreSQL databases of their own) in a process of their own, unless
+    ``BENCH_CROWD=0``; return their exit status."""
+    if os.environ.get("BENCH_CROWD", "1") == "0":
+        print("BENCH_CROWD=0: the crowd bench is skipped.")
+        return 0
+    print("\nThe crowd benches (bench/crowd.py) ...")
+    return subprocess.run([sys.executable, str(ROOT / "bench" / "crowd.py"), "all"]).returncode
 
 
 def run_sheet() -> int:

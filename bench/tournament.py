@@ -128,6 +128,8 @@ class Server:
     production: bool = True
 
     def describe(self) -> str:
+        if not self.workers:
+            return "the production start's default (scripts/serve-production.sh)"
         if self.threads > 1:
             return f"gunicorn, {self.workers} workers x {self.threads} threads (gthread)"
         return f"gunicorn, {self.workers} sync workers"
@@ -150,11 +152,19 @@ def serve(database_url: str, *, seal_secret: str, server: Server):
         "DATABASE_URL": database_url,
         "HOST": "127.0.0.1",
         "PORT": str(port),
-        "GUNICORN_WORKERS": str(server.workers),
-        "GUNICORN_CMD_ARGS": f"--threads {server.threads}" if server.threads > 1 else "",
     }
-    for name in ("DJANGO_SECURE_SSL", "DJANGO_CSRF_TRUSTED_ORIGINS", "TEST_DATABASE_NAME"):
+    for name in (
+        "DJANGO_SECURE_SSL",
+        "DJANGO_CSRF_TRUSTED_ORIGINS",
+        "TEST_DATABASE_NAME",
+        "GUNICORN_WORKERS",
+        "GUNICORN_THREADS",
+        "GUNICORN_CMD_ARGS",
+    ):
         env.pop(name, None)
+    if server.workers:  # else the production start's own default (scripts/serve-production.sh)
+        env["GUNICORN_WORKERS"] = str(server.workers)
+        env["GUNICORN_THREADS"] = str(server.threads)
     if server.production:
         command = ["bash", str(ROOT / "scripts" / "serve-production.sh")]
     else:
@@ -164,7 +174,9 @@ def serve(database_url: str, *, seal_secret: str, server: Server):
             "--bind",
             f"127.0.0.1:{port}",
             "--workers",
-            str(server.workers),
+            str(server.workers or 2),
+            "--threads",
+            str(server.threads or 1),
         ]
     log = tempfile.TemporaryFile(mode="w+")
     process = subprocess.Popen(

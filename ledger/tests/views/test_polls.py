@@ -77,7 +77,8 @@ def test_after_a_hand_is_saved_the_poll_gets_the_new_content(world, page):
 def test_a_quiet_tables_poll_is_304_while_another_table_of_the_evening_saves(world):
     """Versions are per table: a hand saved at one table of the evening leaves the other
     table's version as it was (its poll, naming its ETag, is a 304 for the pinned number of
-    queries) and changes the saved table's (its poll gets 200 with the new content)."""
+    queries) and changes the saved table's (its poll gets 200 with the new content), the
+    evening's and the wall's (their polls get 200)."""
     club, client = world["club"], world["client"]
     others = [new_member(club=club, name=name) for name in ("Dan", "Eva", "Finn")]
     quiet = services.table_open(evening=world["evening"], members=others)
@@ -85,7 +86,11 @@ def test_a_quiet_tables_poll_is_304_while_another_table_of_the_evening_saves(wor
         name: reverse("table", kwargs={"club": club.slug, "pk": table.pk})
         for name, table in (("busy", world["table"]), ("quiet", quiet))
     }
+    evenings = {name: url for name, url in poll_urls(world).items() if name != "table"}
+    urls.update(evenings)
     before = {name: client.get(url, **HTMX) for name, url in urls.items()}
+    for name, url in evenings.items():
+        assert client.get(url, HTTP_IF_NONE_MATCH=before[name]["ETag"], **HTMX).status_code == 304
     factories.random_table_hands(world["table"], 1, seed=6)
     with CaptureQueriesContext(connection) as captured:
         quiet_poll = client.get(urls["quiet"], HTTP_IF_NONE_MATCH=before["quiet"]["ETag"], **HTMX)
@@ -95,6 +100,10 @@ def test_a_quiet_tables_poll_is_304_while_another_table_of_the_evening_saves(wor
     assert busy_poll.status_code == 200
     assert busy_poll["ETag"] != before["busy"]["ETag"]
     assert busy_poll.content != before["busy"].content
+    for name, url in evenings.items():
+        changed = client.get(url, HTTP_IF_NONE_MATCH=before[name]["ETag"], **HTMX)
+        assert changed.status_code == 200, name
+        assert changed["ETag"] != before[name]["ETag"]
 
 
 def record_reads(captured) -> list[str]:
