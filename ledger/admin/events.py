@@ -20,6 +20,7 @@ from ledger.models import (
     Series,
     SeriesEvent,
     Tournament,
+    UploadToken,
 )
 
 
@@ -101,6 +102,17 @@ class ImportedEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["name", "federation", "date", "source", "revision", "imported_at"]
     list_filter = ["federation"]
     list_select_related = ["federation"]
+
+
+@admin.register(UploadToken)
+class UploadTokenAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """The federations' upload tokens: their labels and prefixes, never the tokens (only
+    their digests are stored); created and revoked on the officer's page."""
+
+    list_display = ["label", "federation", "prefix", "created_at", "last_used_at", "revoked_at"]
+    list_filter = ["federation"]
+    list_select_related = ["federation"]
+    exclude = ["digest"]
 
 
 @admin.register(ImportedPlacing)

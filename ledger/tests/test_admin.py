@@ -28,6 +28,7 @@ from ledger.models import (
 from ledger.selectors.verify import verify_ledger
 from ledger.services import federation as federation_services
 from ledger.services import tournaments
+from ledger.services.federation import tokens
 from ledger.tests.factories import evening_e, make_club, make_member, make_season
 from ledger.tests.helpers import form_data, next_random_record
 
@@ -185,6 +186,7 @@ def ledger_data():
         name="Dansk Tarokforbund", slug="dtf", game="danish_tarok", language="da"
     )
     federation_services.club_join(federation=federation, club=club)
+    tokens.upload_token_create(federation=federation, label="Hjørring's laptop")
     federation_services.player_set_licence(
         player=federation_services.player_for_member(dorte), federation=federation, licence="DK-7"
     )
