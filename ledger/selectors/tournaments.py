@@ -509,6 +509,7 @@ LOG_ACTIONS = {
     "cancel": _("cancelled"),
     "days": _("the tournament's days changed"),
     "day": _("the round's day changed"),
+    "entries_series": _("entered from a qualifying series"),
 }
 
 
@@ -545,6 +546,12 @@ def log_lines(log: list[dict], names: dict[str, str]) -> list[LogLine]:
             )
         if line.get("change"):
             details.append(str(line["change"]))
+        if verb == "entries_series":
+            details.append(
+                gettext("{n} entered, {k} already entered").format(
+                    n=line.get("entered"), k=line.get("skipped")
+                )
+            )
         if line.get("reason"):
             details.append(str(line["reason"]))
         lines.append(

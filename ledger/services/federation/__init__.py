@@ -6,7 +6,8 @@ one person:
 - ``players``: ``player_for_member``, ``player_match_guest``, ``player_merge``,
   ``player_set_licence``;
 - ``series``: ``series_create``, ``series_event_add``, ``series_ladder``, ``ladder_ranks_for``,
-  ``tournament_ladder_set``, ``ladder_ranks_apply``, ``ladder_rank_override``.
+  ``tournament_ladder_set``, ``ladder_ranks_apply``, ``ladder_rank_override``,
+  ``entries_from_series`` (a Masters filled from a qualifying series).
 
 Every service writes in one ``writing()`` transaction and refuses bad input with a
 ``LedgerError`` naming its field, writing nothing.
@@ -21,6 +22,7 @@ from ledger.services.federation.players import (
     player_set_licence,
 )
 from ledger.services.federation.series import (
+    entries_from_series,
     ladder_rank_override,
     ladder_ranks_apply,
     ladder_ranks_for,
@@ -32,6 +34,7 @@ from ledger.services.federation.series import (
 
 __all__ = [
     "club_join",
+    "entries_from_series",
     "federation_create",
     "federation_of_club",
     "ladder_rank_override",
