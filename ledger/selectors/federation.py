@@ -183,4 +183,8 @@ def published_federation(slug: str) -> Federation | None:
 
 def federation_series(federation: Federation) -> list[Series]:
     """A federation's own series, the latest season first."""
-    return list(Series.objects.filter(federation=federation).order_by("-starts_on", "name", "pk"))
+    return list(
+        Series.objects.filter(federation=federation)
+        .select_related("federation")
+        .order_by("-starts_on", "name", "pk")
+    )

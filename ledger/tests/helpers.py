@@ -828,6 +828,7 @@ def pdftotext(content: bytes, tmp_path) -> str:
 # methods it answers ("GET", "POST"); every one is for the federation's officers only.
 FEDERATION_MATRIX = {
     "federation_home": ("GET",),
+    "federation_publish": ("POST",),
 }
 
 

@@ -3,7 +3,8 @@
 Each area keeps its own URL module in this package: ``scoring`` (evenings, tables, hands: the
 scorekeeper's tablet), ``treasury`` (closing, jetons, standings, reports, PDFs), ``setup``,
 ``me``, ``tournaments`` (the director's screens and the hall's wall), ``federation`` (a
-federation's officer pages, mounted at /f/<federation>/), ``public``
+federation's officer pages, mounted at /f/<federation>/), ``public_federation`` (a federation's
+public ladders, mounted at /pf/<federation>/), ``public``
 (mounted at /p/) and ``password`` (mounted at /password-reset/).
 """
 
@@ -24,5 +25,6 @@ urlpatterns = [
     path("c/<slug:club>/", include("ledger.urls.me")),
     path("c/<slug:club>/", include("ledger.urls.tournaments")),
     path("f/<slug:federation>/", include("ledger.urls.federation")),
+    path("pf/<slug:federation>/", include("ledger.urls.public_federation")),
     path("", include(urls_setup.public_urlpatterns)),
 ]

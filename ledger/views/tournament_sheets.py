@@ -64,11 +64,12 @@ def round_table_sheet_pdf(request, pk, number):
     )
 
 
-def pdf_response(request, render) -> HttpResponse:
+def pdf_response(request, render, key: str | None = None) -> HttpResponse:
     """Serve the report ``render()`` returns, rendered under the user's lock (one render at a
-    time per user, ``ledger.web.kept``; 429 while his last one is under way)."""
+    time per user, ``ledger.web.kept``; 429 while his last one is under way), kept under
+    ``key`` when one is given."""
     try:
-        filename, content_type, content = kept.kept_report(request, None, render)
+        filename, content_type, content = kept.kept_report(request, key, render)
     except kept.Busy:
         return kept.busy_response()
     response = HttpResponse(content, content_type=content_type)

@@ -2,7 +2,7 @@
 clubs, players across clubs, the entries' players, and an officer's merge of two records of
 one person:
 
-- ``clubs``: ``federation_create``, ``club_join``;
+- ``clubs``: ``federation_create``, ``club_join``, ``federation_publish_set``;
 - ``players``: ``player_for_member``, ``player_match_guest``, ``player_merge``,
   ``player_set_licence``;
 - ``series``: ``series_create``, ``series_event_add``, ``series_ladder``, ``ladder_ranks_for``,
@@ -13,7 +13,7 @@ Every service writes in one ``writing()`` transaction and refuses bad input with
 ``LedgerError`` naming its field, writing nothing.
 """
 
-from ledger.services.federation.clubs import club_join, federation_create
+from ledger.services.federation.clubs import club_join, federation_create, federation_publish_set
 from ledger.services.federation.players import (
     federation_of_club,
     player_for_member,
@@ -37,6 +37,7 @@ __all__ = [
     "entries_from_series",
     "federation_create",
     "federation_of_club",
+    "federation_publish_set",
     "ladder_rank_override",
     "ladder_ranks_apply",
     "ladder_ranks_for",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.web import game_choices
-from ledger.models import Club, Federation, language_choices, text_limit
+from ledger.models import Club, Federation, FederationLog, language_choices, text_limit
 from ledger.services.errors import LedgerError
 from ledger.services.ledger import writing
 
@@ -44,3 +44,19 @@ def club_join(*, federation: Federation, club: Club, by=None) -> None:
                 "club",
             )
         federation.clubs.add(club)
+
+
+def federation_publish_set(*, federation: Federation, publish: bool, by=None) -> Federation:
+    """Publish the federation's series and their ladders at /pf/<federation>/ (or stop);
+    logged in the federation's log when it changes."""
+    if not isinstance(publish, bool):
+        raise LedgerError(_("publish is yes or no"), "publish")
+    with writing():
+        federation = Federation.objects.select_for_update().get(pk=federation.pk)
+        if federation.publish_results != publish:
+            federation.publish_results = publish
+            federation.save(update_fields=["publish_results"])
+            FederationLog.objects.create(
+                federation=federation, action="publish", details={"publish": publish}, by=by
+            )
+    return federation
