@@ -64,7 +64,7 @@ class LadderTable(tables.Table):
         return Decimal(two_decimals(value))
 
     def value_qualified(self, value):
-        return str(_("qualified")) if value else ""
+        return str(_("Qualified")) if value else ""
 
     def render_counted(self, value):
         return ", ".join(value)

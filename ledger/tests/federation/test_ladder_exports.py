@@ -74,10 +74,10 @@ def test_the_csv_has_exact_and_decimal_totals_and_no_formula():
         "1",
         "DP 1",
         "",
-        "qualified",
+        "Qualified",
     ]
     assert rows[2][:5] == ["2", "Bor", "Tarok Kranj", "4.50", "9/2"]
-    assert rows[2][-1] == "qualified" and rows[3][-1] == ""
+    assert rows[2][-1] == "Qualified" and rows[3][-1] == ""
     assert rows[4][:5] == ["4", "Dan", "'=HYPERLINK(1)", "1.50", "3/2"]
 
 

@@ -87,7 +87,7 @@ def test_public_csv_and_pdf(tmp_path):
     text = client.get(pages["public_ladder"], {"_export": "csv"}).content.decode("utf-8")
     rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
     assert [r[1] for r in rows[1:]] == ["Ana", "Bor", "Cene", "Dan"]
-    assert rows[1][-1] == "qualified" and rows[3][-1] == ""
+    assert rows[1][-1] == "Qualified" and rows[3][-1] == ""
     pdf = client.get(pages["public_ladder_pdf"])
     assert pdf["Content-Type"] == "application/pdf"
     read = pdftotext(pdf.content, tmp_path)
