@@ -374,7 +374,7 @@ def entries_from_series(*, tournament: Tournament, series: Series, by=None) -> l
             if player.pk in entered:
                 continue
             member = members.get(player.pk)
-            home = player.home_club.name if player.home_club_id else player.club_name
+            home = player.home_club.name if player.home_club is not None else player.club_name
             if member is None:
                 member = guest_member(tournament, player.name, "series", by=by)
                 member.player = player
