@@ -510,6 +510,9 @@ LOG_ACTIONS = {
     "days": _("the tournament's days changed"),
     "day": _("the round's day changed"),
     "entries_series": _("entered from a qualifying series"),
+    "ladder_series": _("the ladder's series named"),
+    "ladder": _("ladder ranks taken from the series"),
+    "ladder_rank": _("a ladder rank set by hand"),
 }
 
 
