@@ -261,6 +261,14 @@ class Federation(models.Model):
         related_name="federations_as_officer",
         blank=True,
     )
+    publish_results = models.BooleanField(
+        _("publish results"),
+        default=False,
+        help_text=_(
+            "Anyone, without logging in, may read the federation's series and their ladders "
+            "at /pf/<federation>/: players' names, clubs and totals."
+        ),
+    )
 
     class Meta:
         verbose_name = _("federation")

@@ -23,11 +23,13 @@ from ledger.games.money import MINUS, points_text, signed_points
 from ledger.games.registry import get_game
 from ledger.games.web import stats_notes
 from ledger.models import Evening, Member, Season, Table
+from ledger.selectors import federation as federation_reads
 from ledger.selectors import round_tables as table_reads
 from ledger.selectors import tournaments as reads
 from ledger.selectors.chain import club_head
 from ledger.selectors.privacy import erased_seat_names
 from ledger.tables.columns import price_text
+from ledger.tables.federation import LadderTable
 from ledger.tables.season import (
     MemberEveningsTable,
     MemberHandsTable,
@@ -511,3 +513,22 @@ def whatif_pdf(
     heading = gettext("What if: {scope}").format(scope=title)
     content = _render("ledger/pdf/whatif.html", context, club=club, title=heading, landscape=True)
     return filename, PDF, content
+
+
+# --- a series' ladder (issue 30) -------------------------------------------------------------
+
+
+def series_ladder_pdf(*, series, board=None) -> tuple[str, str, bytes]:
+    """Return a series' ladder in large type for the notice board (14 pt, A4 landscape):
+    position, player, club, total, best, wins, events, struck events and the qualified line
+    marked; the date of the standings (the last final event counted), the rule in words."""
+    board = board or federation_reads.ladder_board(series)
+    owner = series.federation or series.club
+    title = gettext("Ladder: {name}").format(name=series.name)
+    context = {
+        "series": series,
+        "board": board,
+        "table": LadderTable(board.lines, exclude=("counted",), orderable=False),
+    }
+    content = _render("ledger/pdf/ladder.html", context, club=owner, title=title, landscape=True)
+    return f"ladder-{owner.slug}-{series.pk}.pdf", PDF, content

@@ -9,7 +9,9 @@ from fractions import Fraction
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
+from django.utils.translation import gettext
 
+from ledger.federation.engine import series as engine
 from ledger.models import (
     Club,
     Entry,
@@ -23,7 +25,7 @@ from ledger.models import (
     SeriesEvent,
     Tournament,
 )
-from ledger.services.federation.series import event_key, series_ladder
+from ledger.services.federation.series import event_key, rule_of, series_events, series_ladder
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,10 @@ class LadderLine:
 def ladder_lines(series: Series, as_of: datetime.date | None = None) -> list[LadderLine]:
     """The series' ladder (``services.federation.series_ladder``), every row's player read
     and every event named by its tournament's name."""
-    rows = series_ladder(series, as_of)
+    return _lines(series, series_ladder(series, as_of))
+
+
+def _lines(series: Series, rows) -> list[LadderLine]:
     players = Player.objects.select_related("home_club").in_bulk(int(r.player) for r in rows)
     names = {
         event_key(tournament_id, imported_id): tournament_name or imported_name
@@ -67,6 +72,87 @@ def ladder_lines(series: Series, as_of: datetime.date | None = None) -> list[Lad
         )
         for r in rows
     ]
+
+
+@dataclass(frozen=True)
+class LadderBoard:
+    """A series' ladder for the notice board and the public page: its lines, how many final
+    events it counts and the date of the last of them (None: no event yet), the rule in
+    words."""
+
+    lines: list[LadderLine]
+    events: int
+    last_event: datetime.date | None
+    rule: list[str]
+
+
+def ladder_board(series: Series) -> LadderBoard:
+    """The series' ladder over all its final events, with the facts printed around it."""
+    events = series_events(series)
+    rows = engine.series_standings(series.seed, rule_of(series), events, None)
+    return LadderBoard(
+        lines=_lines(series, rows),
+        events=len(events),
+        last_event=max((e.date for e in events), default=None),
+        rule=rule_text(series),
+    )
+
+
+def exact_text(value: Fraction) -> str:
+    """An exact rational as the commands print it: ``13/2``, or ``7``."""
+    return (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    )
+
+
+def rule_text(series: Series) -> list[str]:
+    """The series' rule in words, a sentence each: what an event gives, what counts, who
+    qualifies and the order."""
+    rule = rule_of(series)
+    scale = rule.scale
+    if rule.source != engine.PLACEMENT or scale is None:
+        sentences = [gettext("Each event gives a player his tournament points.")]
+    elif scale.kind == engine.TABLE:
+        sentences = [
+            gettext("Each event gives points by place: {points}; a later place {beyond}.").format(
+                points=" / ".join(exact_text(p) for p in scale.points),
+                beyond=exact_text(scale.beyond),
+            )
+        ]
+    elif scale.kind == engine.LINEAR:
+        sentences = [
+            gettext("Each event gives points by place: the last gets 1, each place above one more.")
+        ]
+    else:
+        sentences = [
+            gettext(
+                "Each event gives points by place: the winner {base} and one per player, then "
+                "fixed gaps down the field, the last at least 1."
+            ).format(base=exact_text(scale.base))
+        ]
+    sentences.append(gettext("An event's factor multiplies its points."))
+    if rule.best_of is not None:
+        sentences.append(
+            gettext("A player's best {n} results count; the others are struck.").format(
+                n=rule.best_of
+            )
+        )
+    elif rule.strike_worst is not None:
+        sentences.append(
+            gettext(
+                "Every event counts, a missed one as 0; each player's {k} worst are struck."
+            ).format(k=rule.strike_worst)
+        )
+    else:
+        sentences.append(gettext("Every result counts."))
+    if rule.qualify:
+        sentences.append(gettext("The first {q} qualify (marked).").format(q=rule.qualify))
+    sentences.append(
+        gettext("Order: total, then wins, then best result, then the lot (seed {seed}).").format(
+            seed=series.seed
+        )
+    )
+    return sentences
 
 
 def club_series(club) -> list[Series]:
@@ -209,3 +295,30 @@ def user_by_pk(pk) -> object | None:
     if not 0 < number < 2**31:
         return None
     return get_user_model().objects.filter(pk=number).first()
+
+
+def qualifying_series(tournament) -> list[Series]:
+    """The series that may fill the tournament's entries: of its club or its federations, of
+    its game, with qualifying places (``qualify``), by name."""
+    return sorted(
+        (
+            s
+            for s in club_series(tournament.club)
+            if s.game == tournament.game and (s.rule or {}).get("qualify")
+        ),
+        key=lambda s: (s.name, s.pk),
+    )
+
+
+def published_federation(slug: str) -> Federation | None:
+    """The federation of short name ``slug`` when it publishes its results, else None."""
+    return Federation.objects.filter(slug=slug, publish_results=True).first()
+
+
+def public_series(federation: Federation) -> list[Series]:
+    """A federation's own series as its public pages list them, the latest season first."""
+    return list(
+        Series.objects.filter(federation=federation)
+        .select_related("federation")
+        .order_by("-starts_on", "name", "pk")
+    )

@@ -509,6 +509,10 @@ LOG_ACTIONS = {
     "cancel": _("cancelled"),
     "days": _("the tournament's days changed"),
     "day": _("the round's day changed"),
+    "entries_series": _("entered from a qualifying series"),
+    "ladder_series": _("the ladder's series named"),
+    "ladder": _("ladder ranks taken from the series"),
+    "ladder_rank": _("a ladder rank set by hand"),
 }
 
 
@@ -545,6 +549,12 @@ def log_lines(log: list[dict], names: dict[str, str]) -> list[LogLine]:
             )
         if line.get("change"):
             details.append(str(line["change"]))
+        if verb == "entries_series":
+            details.append(
+                gettext("{n} entered, {k} already entered").format(
+                    n=line.get("entered"), k=line.get("skipped")
+                )
+            )
         if line.get("reason"):
             details.append(str(line["reason"]))
         lines.append(

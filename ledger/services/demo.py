@@ -67,6 +67,11 @@ class Demo:
     fixture: str
     build: Callable[[], Club]
     after_load: Callable[[Club], object] | None = None
+    # What ``after_load`` adds besides the club: other clubs (short names), log-ins, and the
+    # demo federation's short name (its officer printed with the log-ins).
+    extra_clubs: tuple[str, ...] = ()
+    extra_users: tuple[str, ...] = ()
+    federation: str = ""
 
 
 def demo_password(password: str, username: str) -> str:

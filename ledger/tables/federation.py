@@ -11,6 +11,7 @@ from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from ledger.selectors.federation import exact_text
 from ledger.tables.columns import MORE_NUM_ATTRS, NUM_ATTRS, CountColumn, decimal_points_html
 
 
@@ -33,6 +34,10 @@ class LadderTable(tables.Table):
     name = tables.Column(verbose_name=_("Player"), orderable=False, accessor="player__name")
     club = tables.Column(verbose_name=_("Club"), orderable=False, empty_values=())
     total = FigureColumn(verbose_name=_("Total"), orderable=False, attrs=NUM_ATTRS)
+    # The exports' exact total (``13/2``) beside the decimal one; not on the page.
+    total_exact = tables.Column(
+        verbose_name=_("Total (exact)"), orderable=False, accessor="total", visible=False
+    )
     best = FigureColumn(verbose_name=_("Best"), orderable=False, attrs=MORE_NUM_ATTRS)
     wins = CountColumn(verbose_name=_("Wins"), orderable=False, attrs=MORE_NUM_ATTRS)
     events = CountColumn(verbose_name=_("Events"), orderable=False, attrs=MORE_NUM_ATTRS)
@@ -47,6 +52,23 @@ class LadderTable(tables.Table):
     def render_club(self, record):
         player = record.player
         return player.home_club.name if player.home_club_id else player.club_name
+
+    # The exports' cells: a total and the best as typed numbers (two decimals, half to
+    # even), the total also exact; the events' names; the qualified line in words.
+    def value_club(self, record):
+        return self.render_club(record)
+
+    def value_total(self, value):
+        return Decimal(two_decimals(value))
+
+    def value_total_exact(self, value):
+        return exact_text(value)
+
+    def value_best(self, value):
+        return Decimal(two_decimals(value))
+
+    def value_qualified(self, value):
+        return str(_("Qualified")) if value else ""
 
     def render_counted(self, value):
         return ", ".join(value)

@@ -441,6 +441,9 @@ MATRIX = {
     "tournament_round_substitute": (None, "admin"),
     "tournament_round_cards_pdf": ("admin", None),
     "series_ladder": ("member", None),
+    "series_ladder_pdf": ("member", None),
+    # A Masters' entries filled from a qualifying series (the director's).
+    "tournament_entries_series": (None, "admin"),
     # A round table's own link: open to whoever has it (no log-in); its report of a missing
     # player is taken only from the device holding the link (others are sent to the link).
     "table_link": ("anonymous", None),
@@ -461,6 +464,7 @@ TOURNAMENT_URLS = {
     "tournament_wall",
     "tournament_ranking_pdf",
     "tournament_results_file",
+    "tournament_entries_series",
 }
 ROUND_URLS = {name for name in MATRIX if name.startswith("tournament_round")}
 # The round URLs a member reads once the draw is published (the director before): the matrix
@@ -589,7 +593,7 @@ def kwargs_for(name, w, *, foreign=False):
         "setup_invitation_new": member.pk,
         "setup_season_edit": season.pk,
     }.get(name)
-    if name == "series_ladder":
+    if name in ("series_ladder", "series_ladder_pdf"):
         pk = (w["b_series"] if foreign else w["series"]).pk
     elif name in TOURNAMENT_URLS:
         pk = (w["b_tournament"] if foreign else w["tournament"]).pk
@@ -839,6 +843,7 @@ FEDERATION_MATRIX = {
     "federation_import": ("GET",),
     "federation_import_file": ("GET",),
     "federation_tokens": ("GET", "POST"),
+    "federation_publish": ("POST",),
 }
 # The federation pages that name an imported event (``imported_results``).
 FEDERATION_EVENT_PAGES = {"federation_import", "federation_import_file"}

@@ -4,7 +4,8 @@ Each area keeps its own URL module in this package: ``scoring`` (evenings, table
 scorekeeper's tablet), ``treasury`` (closing, jetons, standings, reports, PDFs), ``setup``,
 ``me``, ``tournaments`` (the director's screens and the hall's wall), ``federation`` (a
 federation's officer pages, mounted at /f/<federation>/), ``api`` (mounted at /api/: the
-results files posted with an upload token), ``public``
+results files posted with an upload token), ``public_federation`` (a federation's public
+ladders, mounted at /pf/<federation>/), ``public``
 (mounted at /p/) and ``password`` (mounted at /password-reset/).
 """
 
@@ -26,5 +27,6 @@ urlpatterns = [
     path("c/<slug:club>/", include("ledger.urls.tournaments")),
     path("f/<slug:federation>/", include("ledger.urls.federation")),
     path("api/", include("ledger.urls.api")),
+    path("pf/<slug:federation>/", include("ledger.urls.public_federation")),
     path("", include(urls_setup.public_urlpatterns)),
 ]

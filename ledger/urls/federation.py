@@ -8,6 +8,7 @@ from django.urls import path
 
 from ledger.views import federation as views
 from ledger.views import federation_imports as imports
+from ledger.views import federation_ladder as ladder_views
 from ledger.views import federation_officer as officer
 
 urlpatterns = [
@@ -33,4 +34,7 @@ urlpatterns += [
     path("imports/<int:pk>/", imports.federation_import, name="federation_import"),
     path("imports/<int:pk>/file/", imports.federation_import_file, name="federation_import_file"),
     path("tokens/", imports.federation_tokens, name="federation_tokens"),
+]
+urlpatterns += [
+    path("publish/", ladder_views.federation_publish, name="federation_publish"),
 ]

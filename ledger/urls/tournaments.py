@@ -27,6 +27,16 @@ urlpatterns = [
         name="tournament_results_file",
     ),
     path("t/series/<int:pk>/", federation_views.series_ladder, name="series_ladder"),
+    path(
+        "t/series/<int:pk>/ladder.pdf",
+        federation_views.series_ladder_pdf,
+        name="series_ladder_pdf",
+    ),
+    path(
+        "t/<int:pk>/entries/series/",
+        federation_views.tournament_entries_series,
+        name="tournament_entries_series",
+    ),
     path("t/round/<int:pk>/", views.tournament_round, name="tournament_round"),
     path("t/round/<int:pk>/draw.pdf", sheet_views.round_pdf, name="tournament_round_pdf"),
     path(

@@ -3,25 +3,98 @@ pages under ``/f/<federation>/`` (``ledger.web.federation_access``)."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
+from ledger import reports
+from ledger.exports import FORMATS, SafeTableExport
 from ledger.selectors import federation as reads
+from ledger.services import federation as services
+from ledger.services.errors import LedgerError
 from ledger.tables.federation import LadderTable
+from ledger.views.tournament_sheets import pdf_response
+from ledger.views.tournaments import ADMIN, tournament_of
 from ledger.web.federation_access import federation_officer
 from ledger.web.permissions import club_role
 
 
-@club_role()
-def series_ladder(request, pk):
-    """A series' ladder (a series of the club or of a federation it belongs to)."""
+def _club_series(request, pk):
     series = next((s for s in reads.club_series(request.club) if s.pk == pk), None)
     if series is None:
         raise Http404
+    return series
+
+
+def ladder_export(request, series, table, name: str):
+    """The ladder as CSV or XLSX when ``?_export=`` asks for it (every text cell neutralised,
+    ``ledger.exports``), else None."""
+    export_format = request.GET.get("_export")
+    if export_format not in FORMATS:
+        return None
+    exporter = SafeTableExport(export_format, table, dataset_kwargs={"title": name[:31]})
+    return exporter.response(filename=f"{name}.{export_format}")
+
+
+@club_role()
+def series_ladder(request, pk):
+    """A series' ladder (a series of the club or of a federation it belongs to); CSV and XLSX
+    with ``?_export=``."""
+    series = _club_series(request, pk)
     table = LadderTable(reads.ladder_lines(series))
     RequestConfig(request, paginate=False).configure(table)
-    return render(request, "ledger/federation/ladder.html", {"series": series, "table": table})
+    exported = ladder_export(request, series, table, f"ladder-{request.club.slug}-{series.pk}")
+    if exported is not None:
+        return exported
+    return render(
+        request,
+        "ledger/federation/ladder.html",
+        {
+            "series": series,
+            "table": table,
+            "pdf_url": reverse(
+                "series_ladder_pdf", kwargs={"club": request.club.slug, "pk": series.pk}
+            ),
+        },
+    )
+
+
+@club_role()
+def series_ladder_pdf(request, pk):
+    """A series' ladder as a PDF in large type for the notice board."""
+    series = _club_series(request, pk)
+    return pdf_response(request, lambda: reports.series_ladder_pdf(series=series))
+
+
+@club_role(ADMIN)
+@require_POST
+def tournament_entries_series(request, pk):
+    """Fill the tournament's entries from a qualifying series (``entries_from_series``), the
+    director having ticked the confirmation; back to the tournament's page with the outcome."""
+    tournament = tournament_of(request, pk)
+    given = request.POST.get("series", "")
+    series = next(
+        (s for s in reads.qualifying_series(tournament) if given.isdigit() and str(s.pk) == given),
+        None,
+    )
+    try:
+        if series is None:
+            raise LedgerError(gettext("choose a qualifying series"), "series")
+        if not request.POST.get("confirm"):
+            raise LedgerError(
+                gettext("tick the box to confirm that the qualified players are entered"),
+                "confirm",
+            )
+        added = services.entries_from_series(tournament=tournament, series=series, by=request.user)
+    except LedgerError as error:
+        messages.error(request, str(error.message))
+    else:
+        messages.success(request, gettext("{n} entered.").format(n=len(added)))
+    return redirect(tournament.get_absolute_url())
 
 
 @federation_officer()

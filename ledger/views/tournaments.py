@@ -29,6 +29,7 @@ from ledger.forms.tournaments import (
 )
 from ledger.forms.treasury import ReopenForm
 from ledger.models import Entry, Member, Round, RoundTable, tournament_format_choices
+from ledger.selectors import federation as federation_reads
 from ledger.selectors import round_tables as table_reads
 from ledger.selectors import tournaments as reads
 from ledger.services import tournaments as service
@@ -173,6 +174,10 @@ def _tournament_page(request, tournament, *, status: int = 200):
             "members_form": MembersEntryForm(),
             "guest_form": GuestForm(),
             "import_form": ImportForm(),
+            # A Masters filled from a qualifying series, before round 1.
+            "qualifying": federation_reads.qualifying_series(tournament)
+            if changing and not rounds
+            else [],
             "log": reads.log_lines(tournament.log, {}),
         },
         status=status,

@@ -15,10 +15,13 @@ from __future__ import annotations
 import datetime
 import random
 
+from django.contrib.auth import get_user_model
+
 from ledger import services
-from ledger.models import Club, Member, Tournament
+from ledger.models import Club, Federation, Member, Tournament
+from ledger.services import federation as fed
 from ledger.services import tournaments as tour
-from ledger.services.demo import Clock, Demo, DemoUser, demo_setup
+from ledger.services.demo import Clock, Demo, DemoUser, demo_password, demo_setup
 
 from .engine import rotation
 from .engine.generate import random_hand
@@ -273,6 +276,134 @@ def build_tournament(club: Club) -> Tournament:
     return t
 
 
+# The demo federation (issue 30): "Tarok zveza (demo)" of the demo club and a second, small
+# club, TK Maribor, whose members are the demo tournament's Maribor guests; two final DPs
+# played at Maribor before the demo tournament, a series of the three, published.
+FEDERATION_SLUG = "demo-tzs"
+FEDERATION_NAME = "Tarok zveza (demo)"
+OFFICER = "sl-zveza"  # the federation's officer, with the demo's password
+MARIBOR_SLUG = "demo-sl-mb"
+MARIBOR_NAME = "TK Maribor"
+MARIBOR_MEMBERS = ("Jože", "Irena", "Stanko", "Darko", "Alenka", "Boris", "Simona", "Zoran")
+# Each past DP: its name, date and the Ljubljana members who play it as guests.
+PAST_DPS = (
+    ("DP Maribor 1 (demo)", datetime.date(2026, 10, 17), ("Janez", "Marija", "Franc", "Ana")),
+    ("DP Maribor 2 (demo)", datetime.date(2026, 10, 31), ("Marko", "Mojca", "Luka", "Nina")),
+)
+PAST_HANDS = 4  # hands per table: short, so `make run` stays fast
+SERIES_NAME = "DP 2026/2027 (demo)"
+# Fixed points per place (the Masters' kind of table), the first eight qualify.
+SERIES_RULE = {
+    "source": "placement",
+    "scale": {"kind": "table", "points": [25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4], "beyond": 2},
+    "qualify": 8,
+}
+
+
+def _play_rounds(t: Tournament, rng: random.Random, clock: Clock, rounds: int, hands: int, by):
+    """Play ``rounds`` rounds of ``t`` on its date: drawn, published, started, ``hands``
+    random hands in turn at every table, closed."""
+    for number in range(1, rounds + 1):
+        minute = (number - 1) * 120 - 540
+        clock.set(t.date, minute)
+        r = tour.round_publish(round_=tour.round_draw(tournament=t, by=by), by=by)
+        clock.set(t.date, minute + 10)
+        r = tour.round_start(round_=r, by=by)
+        for rt in r.round_tables.select_related("table").order_by("number"):
+            table = rt.started_table
+            seats = [s.name for s in table.seats.order_by("position")]
+            for hand in range(1, hands + 1):
+                clock.set(t.date, minute + 10 + 9 * hand)
+                dealer = rotation.dealer_of(seats, seats[0], hand)
+                record = random_hand(rng, seats, dealer, services.table_state(table))
+                record.pop("radli_before", None)
+                services.hand_record(table=table, record=record, by=by)
+        clock.set(t.date, minute + 15 + 9 * hands)
+        tour.round_close(round_=r, by=by)
+
+
+def build_federation(club: Club) -> Federation | None:
+    """Build the demo federation once (a second call finds it and writes nothing): TK
+    Maribor and its members, the federation of both clubs with its officer, and the two final
+    DPs played at Maribor through the tournament services (Ljubljana's members as guests, each
+    his own player). Returns the federation, new (None: it was there).
+
+    The lead extends this with the federation's rating list (``services.federation.ratings``)."""
+    if Federation.objects.filter(slug=FEDERATION_SLUG).exists():
+        return None
+    rng = random.Random(f"{FEDERATION_SLUG}-{DEMO_SEED}")
+    clock = Clock()
+    with clock.installed():
+        clock.set(SEASON[1], -200)
+        maribor, _users, _people = demo_setup(
+            slug=MARIBOR_SLUG,
+            name=MARIBOR_NAME,
+            game=GAME_CODE,
+            rate_card=RateCard().as_dict(),
+            users=(),
+            password=DEMO_PASSWORD,
+            members=MARIBOR_MEMBERS,
+            season=SEASON,
+            clock=clock,
+        )
+        officer = get_user_model().objects.create(
+            username=OFFICER,
+            password=demo_password(DEMO_PASSWORD, OFFICER),
+            first_name="Zveza",
+            date_joined=clock.now,
+        )
+        federation = fed.federation_create(
+            name=FEDERATION_NAME,
+            slug=FEDERATION_SLUG,
+            game=GAME_CODE,
+            language="sl",
+            officers=[officer],
+        )
+        for member_club in (club, maribor):
+            fed.club_join(federation=federation, club=member_club)
+            for member in member_club.members.order_by("pk"):
+                fed.player_for_member(member)  # a guest elsewhere is matched to him
+        for name, date, guests in PAST_DPS:
+            clock.set(date, -600)
+            t = tour.tournament_create(
+                club=maribor,
+                name=name,
+                date=date,
+                game=GAME_CODE,
+                tournament_format="sl_dp",
+                params={"rounds": 2, "hands_target": PAST_HANDS},
+                seed=f"DEMO-SL-{date.isoformat()}",
+            )
+            tour.entries_add(tournament=t, members=list(maribor.members.order_by("pk")))
+            for guest in guests:
+                tour.entry_add_guest(tournament=t, name=guest, club_name=club.name)
+            _play_rounds(t, rng, clock, 2, PAST_HANDS, None)
+            tour.tournament_finish(tournament=t)
+    return federation
+
+
+def build_season(club: Club) -> Tournament:
+    """What ``seed_demo`` adds after loading the Slovenian demo: the demo federation with its
+    two past DPs (``build_federation``), the demo tournament (``build_tournament``), and the
+    series of the three, published, named as the demo tournament's ladder. Once."""
+    federation = build_federation(club)
+    t = build_tournament(club)
+    if federation is not None:
+        past = Tournament.objects.filter(club__slug=MARIBOR_SLUG).order_by("date", "pk")
+        series = fed.series_create(
+            federation=federation,
+            name=SERIES_NAME,
+            seed=SERIES_NAME,
+            starts_on=SEASON[1],
+            ends_on=SEASON[2],
+            rule=SERIES_RULE,
+            events=[(p, "1") for p in past] + [(t, "1")],
+        )
+        fed.tournament_ladder_set(tournament=t, series=series)
+        fed.federation_publish_set(federation=federation, publish=True)
+    return t
+
+
 def build_demo(*, seed: int = DEMO_SEED) -> Club:
     """Build the Slovenian demo club, its members and log-ins through the services."""
     return _Builder(seed=seed).build()
@@ -285,5 +416,8 @@ DEMO = Demo(
     users=DEMO_USERS,
     fixture="demo-sl.json",
     build=build_demo,
-    after_load=build_tournament,
+    after_load=build_season,
+    extra_clubs=(MARIBOR_SLUG,),
+    extra_users=(OFFICER,),
+    federation=FEDERATION_SLUG,
 )

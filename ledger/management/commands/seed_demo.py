@@ -15,7 +15,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
 
-from ledger.models import Club, Member, Table, Tournament
+from ledger.models import Club, Federation, Member, Table, Tournament
 from ledger.services import balances, seals, stats
 from ledger.services.demo import Demo, all_demos, write_fixture
 
@@ -97,6 +97,7 @@ class Command(BaseCommand):
             self.add_extras(demos)
         for demo in demos:
             self.print_logins(demo, options["url"].rstrip("/"))
+            self.print_federation(demo, options["url"].rstrip("/"))
 
     def load(self, demo: Demo, path: Path) -> None:
         self.refuse_taken_usernames(demo)
@@ -146,6 +147,24 @@ class Command(BaseCommand):
             raise CommandError(
                 f"The demo's usernames are taken by other users: {', '.join(sorted(taken))}."
             )
+
+    def print_federation(self, demo: Demo, url: str) -> None:
+        """Say where the demo's federation is and how its officer logs in."""
+        federation = (
+            Federation.objects.filter(slug=demo.federation).first() if demo.federation else None
+        )
+        if federation is None:
+            return
+        officers = ", ".join(
+            federation.officers.order_by("username").values_list("username", flat=True)
+        )
+        home = reverse("federation_home", kwargs={"federation": federation.slug})
+        public = reverse("public_federation", kwargs={"federation": federation.slug})
+        self.stdout.write("")
+        self.stdout.write(
+            f"Demo federation {federation.name}: {url}{home} (its public ladders: {url}{public}); "
+            f"its officer logs in as {officers} with the password {demo.password}"
+        )
 
     def print_logins(self, demo: Demo, url: str) -> None:
         club = Club.objects.filter(slug=demo.slug).first()
@@ -199,8 +218,11 @@ class Command(BaseCommand):
 
 def foreign_rows(demos: list[Demo]) -> str:
     """Say what this database holds besides the demos (clubs, users), or '' when nothing."""
-    clubs = Club.objects.exclude(slug__in=[d.slug for d in demos]).count()
+    clubs = Club.objects.exclude(
+        slug__in=[d.slug for d in demos] + [slug for d in demos for slug in d.extra_clubs]
+    ).count()
     usernames = [user.username for d in demos for user in d.users]
+    usernames += [username for d in demos for username in d.extra_users]
     users = get_user_model().objects.exclude(username__in=usernames).count()
     held = []
     if clubs:

@@ -2,11 +2,13 @@
 clubs, players across clubs, the entries' players, and an officer's merge of two records of
 one person:
 
-- ``clubs``: ``federation_create``, ``club_join``, ``officer_add``, ``officer_remove``;
+- ``clubs``: ``federation_create``, ``club_join``, ``officer_add``, ``officer_remove``,
+  ``federation_publish_set``;
 - ``players``: ``player_for_member``, ``player_match_guest``, ``player_merge``,
   ``player_set_licence``;
 - ``series``: ``series_create``, ``series_event_add``, ``series_ladder``, ``ladder_ranks_for``,
-  ``tournament_ladder_set``, ``ladder_ranks_apply``, ``ladder_rank_override``.
+  ``tournament_ladder_set``, ``ladder_ranks_apply``, ``ladder_rank_override``,
+  ``entries_from_series`` (a Masters filled from a qualifying series).
 
 Every service writes in one ``writing()`` transaction and refuses bad input with a
 ``LedgerError`` naming its field, writing nothing.
@@ -15,6 +17,7 @@ Every service writes in one ``writing()`` transaction and refuses bad input with
 from ledger.services.federation.clubs import (
     club_join,
     federation_create,
+    federation_publish_set,
     officer_add,
     officer_remove,
 )
@@ -26,6 +29,7 @@ from ledger.services.federation.players import (
     player_set_licence,
 )
 from ledger.services.federation.series import (
+    entries_from_series,
     ladder_rank_override,
     ladder_ranks_apply,
     ladder_ranks_for,
@@ -37,8 +41,10 @@ from ledger.services.federation.series import (
 
 __all__ = [
     "club_join",
+    "entries_from_series",
     "federation_create",
     "federation_of_club",
+    "federation_publish_set",
     "ladder_rank_override",
     "ladder_ranks_apply",
     "ladder_ranks_for",

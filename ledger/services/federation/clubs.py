@@ -98,3 +98,19 @@ def officer_remove(*, federation: Federation, user, by=None) -> None:
             details={"user": user.pk, "username": user.get_username()},
             by=by,
         )
+
+
+def federation_publish_set(*, federation: Federation, publish: bool, by=None) -> Federation:
+    """Publish the federation's series and their ladders at /pf/<federation>/ (or stop);
+    logged in the federation's log when it changes."""
+    if not isinstance(publish, bool):
+        raise LedgerError(_("publish is yes or no"), "publish")
+    with writing():
+        federation = Federation.objects.select_for_update().get(pk=federation.pk)
+        if federation.publish_results != publish:
+            federation.publish_results = publish
+            federation.save(update_fields=["publish_results"])
+            FederationLog.objects.create(
+                federation=federation, action="publish", details={"publish": publish}, by=by
+            )
+    return federation

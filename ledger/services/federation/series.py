@@ -19,6 +19,8 @@ from ledger.models import (
     Federation,
     FederationLog,
     ImportedEvent,
+    Member,
+    Player,
     Series,
     SeriesEvent,
     Tournament,
@@ -316,3 +318,86 @@ def ladder_rank_override(*, entry: Entry, rank, reason: str, by=None) -> Entry:
         )
         tournament.save(update_fields=["log"])
     return entry
+
+
+def entries_from_series(*, tournament: Tournament, series: Series, by=None) -> list[Entry]:
+    """Fill a tournament (a Masters, a final) from a qualifying series, before its round 1:
+    each qualified player of the series' ladder as of the day before the tournament is
+    entered, with his position as his ladder rank (a member of the tournament's club as that
+    member, anyone else as a guest with his club), players already entered skipped; the
+    series becomes the tournament's ladder. Logged on the tournament. Refused: a series
+    without ``qualify``, of another game or of neither the club nor its federations, a
+    tournament already drawn or over. All or nothing."""
+    # entries imports this package (players): its helpers are read here, not at the top.
+    from ledger.services.tournaments.common import check_not_over
+    from ledger.services.tournaments.entries import _entry_for, guest_member
+
+    if not rule_of(series).qualify:
+        raise LedgerError(
+            _("{name} names no qualifying places (qualify)").format(name=series.name), "series"
+        )
+    with writing():
+        tournament = lock_tournament(tournament)
+        check_not_over(tournament)
+        if series.game != tournament.game or not (
+            series.club_id == tournament.club_id
+            or (
+                series.federation is not None
+                and series.federation.clubs.filter(pk=tournament.club_id).exists()
+            )
+        ):
+            raise LedgerError(
+                _("{name} is not a ladder of this tournament's game and club").format(
+                    name=series.name
+                ),
+                "series",
+            )
+        if tournament.rounds.exists():
+            raise LedgerError(
+                _("the tournament's round 1 is drawn: enter players one by one"), "series"
+            )
+        qualified = [r for r in series_ladder(series, tournament.date) if r.qualified]
+        players = Player.objects.select_related("home_club").in_bulk(
+            int(r.player) for r in qualified
+        )
+        entered = set(tournament.entries.values_list("player_id", flat=True))
+        members = {
+            m.player_id: m
+            # an active member before an inactive row (a guest's) of the same player
+            for m in Member.objects.filter(club=tournament.club, player__in=list(players)).order_by(
+                "active", "-pk"
+            )
+        }
+        entries = []
+        for row in qualified:
+            player = players[int(row.player)]
+            if player.pk in entered:
+                continue
+            member = members.get(player.pk)
+            home = player.home_club.name if player.home_club is not None else player.club_name
+            if member is None:
+                member = guest_member(tournament, player.name, "series", by=by)
+                member.player = player
+                member.save(update_fields=["player"])
+            entries.append(
+                _entry_for(
+                    tournament,
+                    member,
+                    code="",
+                    club_name=home if not member.active else tournament.club.name,
+                    rank=row.position,
+                    guest=not member.active,
+                    from_round=1,
+                )
+            )
+        tournament.ladder = series
+        log_act(
+            tournament,
+            "entries_series",
+            by,
+            series=series.pk,
+            entered=len(entries),
+            skipped=len(qualified) - len(entries),
+        )
+        tournament.save(update_fields=["ladder", "log"])
+    return entries

@@ -169,3 +169,39 @@ class TestSlovenianDemoTournament:
         html = client.get(reverse("my_page", kwargs={"club": DEMO_SLUG})).content.decode()
         assert f'id="my-seat-{t.pk}"' in html and 'data-round="2"' in html
         assert f"{table}, " in html
+
+
+class TestSlovenianDemoFederation:
+    """The demo federation seed_demo builds with the demo tournament (issue 30): TK Maribor
+    beside the demo club, two final DPs played at Maribor before the demo tournament, the
+    series of the three named as its ladder, published, and the officer's log-in printed."""
+
+    def test_the_federation_its_series_and_its_officer(self, demo, client):
+        from ledger.games.slovenian import demo as sl_demo
+        from ledger.models import Federation, Series
+        from ledger.selectors import federation as federation_reads
+
+        federation = Federation.objects.get(slug=sl_demo.FEDERATION_SLUG)
+        assert federation.name == "Tarok zveza (demo)" and federation.publish_results
+        assert set(federation.clubs.values_list("slug", flat=True)) == {
+            DEMO_SLUG,
+            sl_demo.MARIBOR_SLUG,
+        }
+        series = Series.objects.get(federation=federation)
+        running = Tournament.objects.get(club__slug=DEMO_SLUG)
+        past = list(Tournament.objects.filter(club__slug=sl_demo.MARIBOR_SLUG).order_by("date"))
+        assert [(t.status, t.date < running.date) for t in past] == [("final", True)] * 2
+        assert running.ladder_id == series.pk and series.events.count() == 3
+        board = federation_reads.ladder_board(series)
+        assert board.events == 2 and len(board.lines) == 16
+        assert sum(bool(line.qualified) for line in board.lines) == 8
+        # The Maribor guests of the demo tournament are the Maribor members' players.
+        joze = running.entries.get(name="Jože")
+        assert joze.player.home_club.slug == sl_demo.MARIBOR_SLUG
+        assert f"its officer logs in as {sl_demo.OFFICER}" in demo and "/pf/demo-tzs/" in demo
+        assert client.login(username=sl_demo.OFFICER, password=DEMO_PASSWORD)
+        home = reverse("federation_home", kwargs={"federation": federation.slug})
+        assert client.get(home).status_code == 200
+        client.logout()
+        ladder = reverse("public_ladder", kwargs={"federation": federation.slug, "pk": series.pk})
+        assert client.get(ladder).status_code == 200

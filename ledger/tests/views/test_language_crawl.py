@@ -67,6 +67,7 @@ WORDS = {
 # The pages of the matrix a GET answers with HTML (the rest: PDFs and JSON).
 NOT_HTML = {
     "standings_pdf",
+    "series_ladder_pdf",
     "member_season_pdf",
     "evening_sheet_pdf",
     "table_sheet_pdf",
@@ -226,6 +227,18 @@ class TestLanguageCrawl:
             reverse("public_standings", kwargs={"club": slug}),
             reverse("public_evening", kwargs={"club": slug, "pk": closed}),
         ]
+        # The demo federation's public ladders (its clubs' game's demo), published by the demo.
+        for series in Series.objects.filter(
+            federation__clubs=club, federation__publish_results=True
+        ):
+            public.append(
+                reverse("public_federation", kwargs={"federation": series.federation.slug})
+            )
+            public.append(
+                reverse(
+                    "public_ladder", kwargs={"federation": series.federation.slug, "pk": series.pk}
+                )
+            )
         admin = admin_client(slug, language)
         problems, own = [], set()
         for client, url in [(admin, u) for u in urls_of(slug)] + [(visitor, u) for u in public]:

@@ -90,6 +90,7 @@ QUERIES = {
     "tournament_ranking_pdf": 22,  # kept (issue 31): the names, the store's read, 5 to keep it
     "tournament_wall": 8,
     "series_ladder": 6,  # the club's series, its events (none in the world), its players
+    "series_ladder_pdf": 13,  # + its events named, the user's render lock (+6), the store
     # The evening, the clubs of its game (their cards may be tried), and its tables' seats,
     # accounts, postings and transfers (selectors.whatif: five, whatever the evenings).
     "whatif": 10,
