@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils.translation import gettext_lazy as _
 
 from ledger.federation.engine import rating as engine
@@ -60,7 +60,7 @@ class Source:
     key: str
     date: datetime.date
     label: str
-    scores: dict[int, Fraction]
+    scores: dict[int, int | Fraction]
     round_table_id: int | None = None
     table_id: int | None = None
     imported_id: int | None = None
@@ -157,7 +157,11 @@ def rating_list_recompute(*, rating_list: RatingList, from_date=None) -> int:
 
 
 def _score(value) -> Fraction:
-    return Fraction(str(value))
+    """A table score, exact (an integer as an int: the engine compares many of them)."""
+    if type(value) is int:
+        return value  # type: ignore[return-value]
+    score = Fraction(str(value))
+    return score.numerator if score.denominator == 1 else score  # type: ignore[return-value]
 
 
 def collect(rating_list: RatingList, from_date=None) -> list[Source]:
@@ -282,7 +286,7 @@ def _evening_tables(game: str, clubs, from_date) -> Iterable[Source]:
         scores = {}
         for member_id, player_id in seats.get(pk, ()):
             if player_id not in scores:
-                scores[player_id] = Fraction(balances.get((pk, member_id), 0))
+                scores[player_id] = int(balances.get((pk, member_id), 0))
         if len(scores) < 2:
             continue
         yield Source(
@@ -321,14 +325,28 @@ def rate(rating_list: RatingList, sources: list[Source], start) -> engine.Rating
     return engine.rate_tables(tables, params_of(rating_list), start)
 
 
+def _insert(model, columns: tuple[str, ...], rows) -> None:
+    """Insert plain rows in batches (derived rows by the ten thousand: a model instance each
+    would cost more than the rating itself)."""
+    table = connection.ops.quote_name(model._meta.db_table)
+    names = ", ".join(connection.ops.quote_name(c) for c in columns)
+    sql = f"INSERT INTO {table} ({names}) VALUES ({', '.join(['%s'] * len(columns))})"  # noqa: S608
+    batch: list = []
+    with connection.cursor() as cursor:
+        for row in rows:
+            batch.append(row)
+            if len(batch) == BATCH:
+                cursor.executemany(sql, batch)
+                batch = []
+        if batch:
+            cursor.executemany(sql, batch)
+
+
 def _recompute(rating_list: RatingList, from_date) -> int:
     """Rebuild the list from its first table dated ``from_date`` (None: from the start), in
     the caller's transaction."""
     stored = RatedTable.objects.filter(rating_list=rating_list)
-    if from_date is None:
-        keep = 0
-    else:
-        keep = stored.filter(date__lt=from_date).count()
+    keep = 0 if from_date is None else stored.filter(date__lt=from_date).count()
     RatingChange.objects.filter(
         rated_table__rating_list=rating_list, rated_table__position__gte=keep
     ).delete()
@@ -336,50 +354,69 @@ def _recompute(rating_list: RatingList, from_date) -> int:
     sources = collect(rating_list, from_date)
     start = _start(rating_list, keep)
     result = rate(rating_list, sources, start)
-    rows = RatedTable.objects.bulk_create(
+    _insert(
+        RatedTable,
         (
-            RatedTable(
-                rating_list=rating_list,
-                position=keep + i,
-                date=s.date,
-                key=s.key,
-                round_table_id=s.round_table_id,
-                table_id=s.table_id,
-                imported_id=s.imported_id,
-                label=s.label[:200],
+            "rating_list_id",
+            "position",
+            "date",
+            "key",
+            "round_table_id",
+            "table_id",
+            "imported_id",
+            "label",
+        ),
+        (
+            (
+                rating_list.pk,
+                keep + i,
+                s.date,
+                s.key,
+                s.round_table_id,
+                s.table_id,
+                s.imported_id,
+                s.label[:200],
             )
             for i, s in enumerate(sources)
         ),
-        batch_size=BATCH,
     )
-    RatingChange.objects.bulk_create(
+    pks = dict(stored.filter(position__gte=keep).values_list("position", "pk"))
+    _insert(
+        RatingChange,
         (
-            RatingChange(
-                rated_table=row,
-                player_id=int(seat.player),
-                seat=n,
-                score=str(source.scores[int(seat.player)]),
-                before=seat.before,
-                expected=seat.expected,
-                actual=seat.actual,
-                k=seat.k,
-                delta=seat.delta,
-                after=seat.after,
+            "rated_table_id",
+            "player_id",
+            "seat",
+            "score",
+            "before",
+            "expected",
+            "actual",
+            "k",
+            "delta",
+            "after",
+        ),
+        (
+            (
+                pks[keep + i],
+                int(seat.player),
+                n,
+                str(source.scores[int(seat.player)]),
+                seat.before,
+                seat.expected,
+                seat.actual,
+                seat.k,
+                seat.delta,
+                seat.after,
             )
-            for row, source, table in zip(rows, sources, result.tables, strict=True)
+            for i, (source, table) in enumerate(zip(sources, result.tables, strict=True))
             for n, seat in enumerate(table.seats, start=1)
         ),
-        batch_size=BATCH,
     )
     PlayerRating.objects.filter(rating_list=rating_list).delete()
-    PlayerRating.objects.bulk_create(
-        (
-            PlayerRating(
-                rating_list=rating_list, player_id=int(p), rating=s.rating, tables=s.tables
-            )
-            for p, s in result.players.items()
-        ),
-        batch_size=BATCH,
+    _insert(
+        PlayerRating,
+        ("rating_list_id", "player_id", "rating", "tables"),
+        ((rating_list.pk, int(p), s.rating, s.tables) for p, s in result.players.items()),
     )
     return len(sources)
 
