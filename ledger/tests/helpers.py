@@ -824,6 +824,8 @@ def pdftotext(content: bytes, tmp_path) -> str:
 # methods it answers ("GET", "POST"); every one is for the federation's officers only.
 FEDERATION_MATRIX = {
     "federation_home": ("GET",),
+    "federation_ratings": ("GET", "POST"),
+    "federation_rating_recompute": ("POST",),
 }
 
 
@@ -849,6 +851,7 @@ def federation_world():
         officers=[officer],
     )
     services.club_join(federation=fed, club=club)
+    services.rating_list_create(federation=fed, name="Rating")
     other = services.federation_create(
         name="Other", slug="other", game="slovenian_tarok", language="sl", officers=[b_officer]
     )
@@ -864,4 +867,9 @@ def federation_world():
 
 def federation_kwargs(name, w, *, foreign=False):
     """The URL kwargs of federation page ``name`` in ``federation_world`` ``w``."""
-    return {"federation": (w["other"] if foreign else w["federation"]).slug}
+    from ledger.models import RatingList
+
+    kwargs = {"federation": (w["other"] if foreign else w["federation"]).slug}
+    if name == "federation_rating_recompute":
+        kwargs["pk"] = RatingList.objects.filter(federation=w["federation"]).first().pk
+    return kwargs

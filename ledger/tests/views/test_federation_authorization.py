@@ -65,6 +65,7 @@ def test_home_lists_the_officers_federations(world):
 # federation with the officer's check in one query), over ``federation_world``.
 FEDERATION_QUERIES = {
     "federation_home": 4,  # + the member clubs
+    "federation_ratings": 5,  # + the lists, the chosen list's ratings
 }
 
 
