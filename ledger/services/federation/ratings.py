@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -60,7 +60,7 @@ class Source:
     key: str
     date: datetime.date
     label: str
-    scores: dict[int, int | Fraction]
+    scores: Mapping[int, Fraction]
     round_table_id: int | None = None
     table_id: int | None = None
     imported_id: int | None = None
@@ -179,14 +179,14 @@ def collect(rating_list: RatingList, from_date=None) -> list[Source]:
 
 
 def _tournament_tables(game: str, clubs, from_date) -> Iterable[Source]:
-    rows = RoundTable.objects.filter(
+    found = RoundTable.objects.filter(
         round__tournament__club__in=clubs,
         round__tournament__game=game,
         round__tournament__status=Tournament.Status.FINAL,
     )
     if from_date is not None:
-        rows = rows.filter(round__day__gte=from_date)
-    rows = rows.values_list(
+        found = found.filter(round__day__gte=from_date)
+    values = found.values_list(
         "pk",
         "number",
         "seats",
@@ -196,7 +196,7 @@ def _tournament_tables(game: str, clubs, from_date) -> Iterable[Source]:
         "round__tournament_id",
         "round__tournament__name",
     )
-    rows = list(rows)
+    rows: list[tuple] = list(values)
     tournaments = {r[6] for r in rows}
     players = dict(
         ((t, code), p)
@@ -224,10 +224,10 @@ def _tournament_tables(game: str, clubs, from_date) -> Iterable[Source]:
 
 
 def _imported_tables(federation: Federation, game: str, from_date) -> Iterable[Source]:
-    events = ImportedEvent.objects.filter(federation=federation, game=game)
+    found = ImportedEvent.objects.filter(federation=federation, game=game)
     if from_date is not None:
-        events = events.filter(date__gte=from_date)
-    events = list(events.values_list("pk", "date", "name", "document"))
+        found = found.filter(date__gte=from_date)
+    events: list[tuple] = list(found.values_list("pk", "date", "name", "document"))
     players = {
         (e, code): p
         for e, code, p in ImportedPlacing.objects.filter(
@@ -286,7 +286,7 @@ def _evening_tables(game: str, clubs, from_date) -> Iterable[Source]:
         scores = {}
         for member_id, player_id in seats.get(pk, ()):
             if player_id not in scores:
-                scores[player_id] = int(balances.get((pk, member_id), 0))
+                scores[player_id] = _score(balances.get((pk, member_id), 0))
         if len(scores) < 2:
             continue
         yield Source(
@@ -350,7 +350,7 @@ def _recompute(rating_list: RatingList, from_date) -> int:
     RatingChange.objects.filter(
         rated_table__rating_list=rating_list, rated_table__position__gte=keep
     ).delete()
-    stored.filter(position__gte=keep)._raw_delete(stored.db)  # type: ignore[attr-defined]
+    stored.filter(position__gte=keep)._raw_delete(stored.db)
     sources = collect(rating_list, from_date)
     start = _start(rating_list, keep)
     result = rate(rating_list, sources, start)
