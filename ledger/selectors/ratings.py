@@ -8,6 +8,8 @@ import datetime
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from django.utils.translation import gettext
+
 from ledger.models import (
     Entry,
     ImportedPlacing,
@@ -149,3 +151,35 @@ def user_players(user) -> list[PlayerPage]:
         results.sort(key=lambda r: r.date, reverse=True)
         pages.append(PlayerPage(player, memberships, results, player_ratings(player)))
     return pages
+
+
+def tournament_rating_lists(tournament: Tournament) -> list[RatingList]:
+    """The rating lists that may seed the tournament: of its game, of a federation its club
+    belongs to."""
+    return list(
+        RatingList.objects.filter(federation__clubs=tournament.club_id, game=tournament.game)
+        .distinct()
+        .order_by("name", "pk")
+    )
+
+
+def rank_sources(tournament: Tournament) -> dict[str, str]:
+    """Where each entry's ladder rank came from, by entry code, read from the tournament's
+    log: the rating list (or "unrated", ranked after the rated), the ladder series, or the
+    director's override; an entry not named has the rank it was entered with."""
+    sources: dict[str, str] = {}
+    codes = None
+    for act in tournament.log:
+        if act.get("action") == "ladder":
+            if codes is None:
+                codes = list(tournament.entries.values_list("code", flat=True))
+            unrated = set(act.get("unrated", ()))
+            if "rating_list" in act:
+                sources = {
+                    c: gettext("unrated") if c in unrated else gettext("rating") for c in codes
+                }
+            else:
+                sources = dict.fromkeys(codes, gettext("ladder"))
+        elif act.get("action") == "ladder_rank" and act.get("entry"):
+            sources[act["entry"]] = gettext("override")
+    return sources

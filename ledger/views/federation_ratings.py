@@ -1,5 +1,6 @@
 """A federation's rating lists for its officers (``federation.md`` section 3): the lists,
-a new list, a list's recomputation (POST) and its current ratings."""
+a new list, a list's recomputation (POST) and its current ratings; and the director's
+seeding of a tournament by a rating list (a club admin's POST under the club's URLs)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,16 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from ledger.forms.ratings import RatingListForm
+from ledger.models import Member
 from ledger.selectors import ratings as reads
+from ledger.selectors import tournaments as tournament_reads
+from ledger.services import federation as federation_services
 from ledger.services.errors import LedgerError
 from ledger.services.federation import ratings as service
 from ledger.tables.federation import RatingsTable
 from ledger.web.federation_access import federation_officer
+from ledger.web.http import found
+from ledger.web.permissions import club_role
 from ledger.web.refusals import log_refusal
 
 
@@ -74,3 +80,27 @@ def federation_rating_recompute(request, pk):
         gettext("{name}: {count} tables rated.").format(name=rating_list.name, count=tables),
     )
     return redirect("federation_ratings", federation=request.federation.slug)
+
+
+@club_role(Member.Role.ADMIN)
+@require_POST
+def tournament_rating(request, pk):
+    """The director seeds a tournament from a rating list (its ladder ranks by rating as of
+    the day before, the unrated after), or names none (``rating_list`` empty)."""
+    tournament = found(tournament_reads.tournament_for_club(club=request.club, pk=pk), "tournament")
+    value = request.POST.get("rating_list", "")
+    lists = reads.tournament_rating_lists(tournament)
+    chosen = next((x for x in lists if str(x.pk) == value), None)
+    if value and chosen is None:
+        messages.error(request, gettext("rating_list: choose one of the lists shown."))
+        return redirect("tournament", club=request.club.slug, pk=tournament.pk)
+    try:
+        federation_services.tournament_rating_set(
+            tournament=tournament, rating_list=chosen, by=request.user
+        )
+        if chosen is not None:
+            federation_services.ladder_ranks_apply(tournament=tournament, by=request.user)
+    except LedgerError as error:
+        log_refusal(request, error)
+        messages.error(request, str(error.message))
+    return redirect("tournament", club=request.club.slug, pk=tournament.pk)

@@ -550,20 +550,21 @@ def ratings_as_of(rating_list: RatingList, date: datetime.date) -> dict[int, flo
     return ratings
 
 
-def rating_ranks_for(tournament: Tournament) -> dict[int, int]:
+def rating_ranks_for(tournament: Tournament) -> tuple[dict[int, int], list[str]]:
     """Each entry's ladder rank from the tournament's rating list as of the day before its
     date: the rated entries by rating, highest first (equal ratings by name), then the unrated
-    by name: {entry id: rank}."""
+    by name: ({entry id: rank}, the unrated entries' codes)."""
     rating_list = tournament.rating_list
     if rating_list is None:
-        return {}
+        return {}, []
     ratings = ratings_as_of(rating_list, tournament.date)
-    entries = list(tournament.entries.values_list("pk", "player_id", "name"))
+    entries = list(tournament.entries.values_list("pk", "player_id", "name", "code"))
     rated = sorted(
         (e for e in entries if e[1] in ratings), key=lambda e: (-ratings[e[1]], e[2], e[0])
     )
     unrated = sorted((e for e in entries if e[1] not in ratings), key=lambda e: (e[2], e[0]))
-    return {e[0]: i for i, e in enumerate([*rated, *unrated], start=1)}
+    ranks = {e[0]: i for i, e in enumerate([*rated, *unrated], start=1)}
+    return ranks, [e[3] for e in unrated]
 
 
 def rated_entries(tournament: Tournament) -> dict[int, float]:

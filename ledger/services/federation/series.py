@@ -286,8 +286,8 @@ def ladder_ranks_apply(*, tournament: Tournament, by=None) -> dict[int, int]:
     with writing():
         tournament = lock_tournament(tournament)
         if tournament.rating_list_id is not None:
-            ranks = rating_ranks_for(tournament)
-            source = {"rating_list": tournament.rating_list_id}
+            ranks, unrated = rating_ranks_for(tournament)
+            source = {"rating_list": tournament.rating_list_id, "unrated": unrated}
         elif tournament.ladder_id is not None:
             ranks = ladder_ranks_for(tournament)
             source = {"series": tournament.ladder_id}

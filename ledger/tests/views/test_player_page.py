@@ -102,3 +102,37 @@ def test_the_officer_creates_lists_and_a_bad_k_is_refused_by_field():
     }
     page = client.get(f"{url}?list={created.pk}").content.decode()
     assert "Second" in page and 'id="rating-recompute"' in page
+
+
+def test_the_director_seeds_by_rating_and_sees_each_ranks_source(rated):
+    """On the tournament's page the director picks the list: the entries get their ranks by
+    rating (Anja, who won, first; the unrated after), each shown with its source."""
+    from ledger.models import Member
+    from ledger.services import tournaments as tour
+
+    club = rated.club
+    admin = make_member(club, "Admin", role=Member.Role.ADMIN, login=True)
+    t = tour.tournament_create(
+        club=club,
+        name="Next",
+        date=datetime.date(2026, 10, 8),
+        game="slovenian_tarok",
+        tournament_format="sl_dp",
+        params={"rounds": 1},
+    )
+    names = ("Anja", "Bor", "Eva")
+    eva = make_member(club, "Eva")
+    tour.entries_add(
+        tournament=t, members=[*Member.objects.filter(club=club, name__in=names[:2]), eva]
+    )
+    listed = RatingList.objects.get()
+    client = client_for(admin.user)
+    url = reverse("tournament_rating", kwargs={"club": club.slug, "pk": t.pk})
+    assert client.post(url, {"rating_list": "999"}).status_code == 302
+    t.refresh_from_db()
+    assert t.rating_list_id is None
+    assert client.post(url, {"rating_list": str(listed.pk)}).status_code == 302
+    assert dict(t.entries.values_list("name", "ladder_rank")) == {"Anja": 1, "Bor": 2, "Eva": 3}
+    page = client.get(reverse("tournament", kwargs={"club": club.slug, "pk": t.pk}))
+    text = page.content.decode()
+    assert 'id="seeded-by"' in text and "rank-source" in text
