@@ -427,7 +427,10 @@ def _recompute(rating_list: RatingList, from_date) -> int:
 def _follow(lists, from_date) -> None:
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("the ratings follow inside the service's transaction")
-    for rating_list in lists.select_for_update().order_by("pk"):
+    pks = set(lists.values_list("pk", flat=True))  # a join: no FOR UPDATE with DISTINCT
+    if not pks:
+        return
+    for rating_list in RatingList.objects.filter(pk__in=pks).select_for_update().order_by("pk"):
         _recompute(rating_list, from_date)
 
 
@@ -435,9 +438,7 @@ def ratings_follow_tournament(tournament: Tournament) -> None:
     """Re-rate the lists of the federations of the tournament's club and game from its date
     (it became final, was corrected or reopened)."""
     _follow(
-        RatingList.objects.filter(
-            federation__clubs=tournament.club_id, game=tournament.game
-        ).distinct(),
+        RatingList.objects.filter(federation__clubs=tournament.club_id, game=tournament.game),
         tournament.date,
     )
 
@@ -449,7 +450,7 @@ def ratings_follow_evening(evening: Evening) -> None:
     _follow(
         RatingList.objects.filter(
             federation__clubs=evening.club_id, game=evening.game, club_evenings=True
-        ).distinct(),
+        ),
         evening.date,
     )
 
