@@ -55,14 +55,17 @@ def club_and_membership(slug: str, user) -> tuple[Club | None, Member | None]:
         return clubs.first(), None
     mine = Member.objects.filter(club=OuterRef("pk"), user=user.pk, active=True)
     club = clubs.annotate(
-        **{f"my_{name}": Subquery(mine.values(name)[:1]) for name in ("pk", "name", "role")}
+        **{
+            f"my_{name}": Subquery(mine.values(name)[:1])
+            for name in ("pk", "name", "role", "player")
+        }
     ).first()
     if club is None or club.my_pk is None:
         return club, None
     member = Member.from_db(
         club._state.db,
-        ["id", "club_id", "name", "user_id", "role", "active"],
-        [club.my_pk, club.pk, club.my_name, user.pk, club.my_role, True],
+        ["id", "club_id", "name", "user_id", "role", "active", "player_id"],
+        [club.my_pk, club.pk, club.my_name, user.pk, club.my_role, True, club.my_player],
     )
     member.club = club
     member.user = user

@@ -334,3 +334,35 @@ def test_verify_ledger_finds_a_tampered_change():
     ]
     fed.rating_list_recompute(rating_list=listed, from_date=D(2026, 10, 2))
     assert verify_ledger().ok
+
+
+def test_an_imported_event_is_rated_by_its_round_tables():
+    """An import rates the event's round tables, dated by the event, in the lists of its
+    federation and game: here a tournament's own file, so each of its tables is rated twice
+    (as played, then as imported), with the same players and scores."""
+    from django.utils import timezone
+
+    from ledger.selectors.results_file import results_document
+    from ledger.services.federation.results import results_import
+    from ledger.tests.federation.test_results_file import final_tournament
+
+    t = final_tournament()
+    federation = t.club.federations.get()
+    listed = fed.rating_list_create(federation=federation, name="Rating")
+    local = list(
+        RatedTable.objects.filter(rating_list=listed).order_by("position").values_list("key")
+    )
+    assert local and all(k[0].startswith("t") for k in local)
+    event = results_import(document=results_document(t, exported_at=timezone.now())).event
+    rated = RatedTable.objects.filter(rating_list=listed)
+    imported = rated.filter(imported=event).order_by("position")
+    assert imported.count() == len(local) and rated.count() == 2 * len(local)
+    for row in imported:
+        assert row.key.startswith(f"i{event.pk}.") and row.date == event.date
+        twin = rated.get(
+            key=f"t{t.rounds.get(number=int(row.key.split('.')[1])).round_tables.get(number=int(row.key.split('.')[2])).pk}"
+        )
+        assert sorted(row.changes.values_list("player", "score")) == sorted(
+            twin.changes.values_list("player", "score")
+        )
+    assert verify_ledger().ok
