@@ -1319,6 +1319,15 @@ class Tournament(models.Model):
         blank=True,
         help_text=_("The series whose ladder, as of the day before, gives the ladder ranks."),
     )
+    rating_list = models.ForeignKey(
+        "RatingList",
+        verbose_name=_("rating list"),
+        on_delete=models.PROTECT,
+        related_name="seeded_tournaments",
+        null=True,
+        blank=True,
+        help_text=_("The rating list whose ratings, as of the day before, give the ladder ranks."),
+    )
     # Raised by every tournament service that locks the tournament (its entries, draws and
     # results change only there), in the same transaction: the kept standings are keyed by it.
     version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)
@@ -1773,3 +1782,153 @@ class SeriesEvent(models.Model):
 
     def __str__(self):
         return f"{self.series} {self.tournament or self.imported}"
+
+
+class RatingList(models.Model):
+    """A federation's rating list of its game (``federation.md`` section 3): its parameters
+    (``params``: initial, scale, k, k_new, new_tables) and whether the member clubs' closed
+    evening tables are rated too. Its rated tables, changes and ratings are derived data,
+    never money: ``services.federation.ratings`` rebuilds them from the final tournaments
+    (and evenings) whenever these change, and ``verify_ledger`` compares them."""
+
+    federation = models.ForeignKey(
+        Federation,
+        verbose_name=_("federation"),
+        on_delete=models.PROTECT,
+        related_name="rating_lists",
+    )
+    game = models.CharField(_("game"), max_length=30, choices=game_choices)
+    name = models.CharField(_("name"), max_length=100)
+    params = models.JSONField(_("parameters"), default=dict)
+    club_evenings = models.BooleanField(
+        _("club evenings"),
+        default=False,
+        help_text=_("Also rate the closed tables of the member clubs' evenings."),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("rating list")
+        verbose_name_plural = _("rating lists")
+        ordering = ["name", "pk"]
+
+    def __str__(self):
+        return self.name
+
+
+class RatedTable(models.Model):
+    """A table of a rating list, at its ``position`` in the spec's order: a round table of a
+    final tournament, a closed table of a club evening, or a table of an imported event
+    (``key``: ``t<round table>``, ``e<table>``, ``i<event>.<round>.<table>``). Derived data:
+    rebuilt by the list's recomputation."""
+
+    rating_list = models.ForeignKey(
+        RatingList,
+        verbose_name=_("rating list"),
+        on_delete=models.CASCADE,
+        related_name="rated_tables",
+    )
+    position = models.PositiveIntegerField(_("position"))
+    date = models.DateField(_("date"))
+    key = models.CharField(_("id"), max_length=40)
+    round_table = models.ForeignKey(
+        RoundTable,
+        verbose_name=_("round table"),
+        on_delete=models.CASCADE,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    table = models.ForeignKey(
+        Table,
+        verbose_name=_("table"),
+        on_delete=models.CASCADE,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    imported = models.ForeignKey(
+        ImportedEvent,
+        verbose_name=_("imported event"),
+        on_delete=models.CASCADE,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    label = models.CharField(_("table"), max_length=200)
+
+    class Meta:
+        verbose_name = _("rated table")
+        verbose_name_plural = _("rated tables")
+        ordering = ["rating_list", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["rating_list", "position"], name="rated_table_position_unique"
+            )
+        ]
+
+    def __str__(self):
+        return self.label
+
+
+class RatingChange(models.Model):
+    """What one rated table did to one player's rating (the line his page explains): his
+    rating before, expected and actual score, K, the change and the rating after, as exact
+    IEEE doubles; ``score`` his table score (an exact rational as a string). Derived data."""
+
+    rated_table = models.ForeignKey(
+        RatedTable, verbose_name=_("rated table"), on_delete=models.CASCADE, related_name="changes"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    score = models.CharField(_("score"), max_length=40)
+    before = models.FloatField(_("rating before"))
+    expected = models.FloatField(_("expected"))
+    actual = models.FloatField(_("actual"))
+    k = models.FloatField(_("K"))
+    delta = models.FloatField(_("change"))
+    after = models.FloatField(_("rating after"))
+
+    class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        ordering = ["rated_table", "seat"]
+        indexes = [models.Index(fields=["player", "rated_table"])]
+
+    def __str__(self):
+        return f"{self.rated_table} {self.player_id}"
+
+
+class PlayerRating(models.Model):
+    """A player's current rating on a list and how many rated tables he has played (the
+    last change's rating after, kept for the list's page). Derived data."""
+
+    rating_list = models.ForeignKey(
+        RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE, related_name="ratings"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="ratings"
+    )
+    rating = models.FloatField(_("rating"))
+    tables = models.PositiveIntegerField(_("tables"))
+
+    class Meta:
+        verbose_name = _("player rating")
+        verbose_name_plural = _("player ratings")
+        ordering = ["rating_list", "-rating", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "player"], name="player_rating_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.player_id}: {self.rating:.0f}"

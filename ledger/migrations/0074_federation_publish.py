@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ledger", "0072_upload_tokens"),
+        ("ledger", "0073_ratings"),
     ]
 
     operations = [

@@ -22,6 +22,7 @@ from ledger.models import (
     HandRevision,
     Posting,
     PostingSeat,
+    RatingList,
     Round,
     Seal,
     Seat,
@@ -31,6 +32,7 @@ from ledger.models import (
 )
 from ledger.selectors.verify_people import verify_people
 from ledger.services import seals, stats, tournaments
+from ledger.services.federation.ratings import rating_list_difference
 
 Kind = Seal.Kind
 
@@ -93,7 +95,23 @@ def verify_ledger(tables=None, *, club=None) -> Report:
         _verify_tournaments(report.problems, club)
         _verify_chains(report.problems, club)
         verify_people(report.problems, club)
+        _verify_ratings(report.problems, club)
     return report
+
+
+def _verify_ratings(problems, club=None) -> None:
+    """Check that every stored rating list (of the club's federations) equals its
+    recomputation from its rated tables; report its first differing table."""
+    lists = RatingList.objects.select_related("federation").order_by("pk")
+    if club is not None:
+        lists = lists.filter(federation__clubs=club).distinct()
+    for rating_list in lists:
+        try:
+            difference = rating_list_difference(rating_list)
+        except Exception as error:  # a damaged list must be reported, never crash the check
+            difference = f"cannot be checked: {type(error).__name__}: {error}"
+        if difference is not None:
+            problems.append(f"rating list {rating_list.name}: {difference}")
 
 
 def _verify_chains(problems, club=None) -> None:

@@ -207,6 +207,10 @@ def evening_close(*, evening: Evening, by=None, confirm_differences: bool = Fals
         evening.status = Evening.Status.CLOSED
         evening.closed_at = timezone.now()
         evening.save(update_fields=["status", "closed_at"])
+        # The ratings follow here (ratings imports the ledger's services: no module-level import).
+        from ledger.services.federation.ratings import ratings_follow_evening
+
+        ratings_follow_evening(evening)
     return evening
 
 
@@ -238,6 +242,10 @@ def evening_reopen(*, evening: Evening, reason: str, by=None) -> Evening:
         seals.seal_log(
             EveningLog.objects.create(evening=evening, action="reopen", reason=reason, by=by)
         )
+        # The ratings follow here (ratings imports the ledger's services: no module-level import).
+        from ledger.services.federation.ratings import ratings_follow_evening
+
+        ratings_follow_evening(evening)
     return evening
 
 

@@ -106,3 +106,30 @@ def table_row(row):
             cell = localize(cell) if column.localize else unlocalize(cell)
         cells.append(f"<td {column.attrs['td'].as_html()}>{conditional_escape(cell)}</td>")
     return format_html("<tr {}>{}</tr>", row.attrs.as_html(), mark_safe("".join(cells)))  # noqa: S308
+
+
+@register.simple_tag
+def rating_block(player_list):
+    """A player's rating on one list for ``ledger/federation/_player_ratings.html``: its
+    history as a line chart (SVG, from the initial rating) and its rated tables explained in
+    a django-tables2 table: ``{"chart", "table", "rating"}``."""
+    from django.utils.translation import gettext
+
+    from ledger.federation.engine.rating import RatingParams
+    from ledger.tables.federation import RatingChangesTable, whole
+    from ledger.web import charts
+
+    initial = RatingParams(**player_list.rating_list.params).initial
+    title = gettext("Rating over time: {name}").format(name=player_list.rating_list.name)
+    return {
+        "rating": whole(player_list.rating) if player_list.rating is not None else "",
+        "chart": charts.cumulative_points_svg(
+            points=player_list.history,
+            title=title,
+            font_size=24,
+            height=360,
+            start=round(initial),
+            text=whole,
+        ),
+        "table": RatingChangesTable(player_list.changes),
+    }

@@ -418,6 +418,7 @@ MATRIX = {
     "tournament_draw": (None, "admin"),
     "tournament_days": (None, "admin"),
     "tournament_finish": (None, "admin"),
+    "tournament_rating": (None, "admin"),
     "tournament_reopen": (None, "admin"),
     "tournament_cancel": (None, "admin"),
     "tournament_standings": ("member", None),
@@ -458,6 +459,7 @@ TOURNAMENT_URLS = {
     "tournament_draw",
     "tournament_days",
     "tournament_finish",
+    "tournament_rating",
     "tournament_reopen",
     "tournament_cancel",
     "tournament_standings",
@@ -844,6 +846,8 @@ FEDERATION_MATRIX = {
     "federation_import_file": ("GET",),
     "federation_tokens": ("GET", "POST"),
     "federation_publish": ("POST",),
+    "federation_ratings": ("GET", "POST"),
+    "federation_rating_recompute": ("POST",),
 }
 # The federation pages that name an imported event (``imported_results``).
 FEDERATION_EVENT_PAGES = {"federation_import", "federation_import_file"}
@@ -917,6 +921,7 @@ def federation_world(*, series: bool = False):
         officers=[officer],
     )
     services.club_join(federation=fed, club=club)
+    services.rating_list_create(federation=fed, name="Rating")
     other = services.federation_create(
         name="Other", slug="other", game="slovenian_tarok", language="sl", officers=[b_officer]
     )
@@ -962,10 +967,15 @@ FEDERATION_PK = {
 def federation_kwargs(name, w, *, foreign=False):
     """The URL kwargs of federation page ``name`` in ``federation_world`` ``w`` (one naming a
     player or a series: the world made with ``series``; a page of an imported event names the
-    federation's own, even on another federation's URL)."""
+    federation's own, even on another federation's URL; a rating list's, its first)."""
+    from ledger.models import RatingList
+
     kwargs: dict = {"federation": (w["other"] if foreign else w["federation"]).slug}
     if name in FEDERATION_PK:
         kwargs["pk"] = w[FEDERATION_PK[name]].pk
     if name in FEDERATION_EVENT_PAGES:
         kwargs["pk"] = imported_results(w["federation"]).pk
+    if name == "federation_rating_recompute":
+        found = RatingList.objects.filter(federation=w["federation"]).first()
+        kwargs["pk"] = found.pk if found is not None else 0
     return kwargs

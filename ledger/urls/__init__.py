@@ -14,11 +14,13 @@ from django.urls import include, path
 
 from ledger.urls import setup as urls_setup
 from ledger.views import home as views
+from ledger.views import me as views_me
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", views.TabletLogoutView.as_view(), name="logout"),
+    path("me/player/", views_me.my_player, name="my_player"),
     path("c/<slug:club>/", views.club_home, name="club"),
     path("c/<slug:club>/", include("ledger.urls.scoring")),
     path("c/<slug:club>/", include("ledger.urls.treasury")),

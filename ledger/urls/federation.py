@@ -10,6 +10,7 @@ from ledger.views import federation as views
 from ledger.views import federation_imports as imports
 from ledger.views import federation_ladder as ladder_views
 from ledger.views import federation_officer as officer
+from ledger.views import federation_ratings
 
 urlpatterns = [
     path("", views.federation_home, name="federation_home"),
@@ -37,4 +38,14 @@ urlpatterns += [
 ]
 urlpatterns += [
     path("publish/", ladder_views.federation_publish, name="federation_publish"),
+]
+
+# Rating lists (``federation.md`` section 3): ``ledger.views.federation_ratings``.
+urlpatterns += [
+    path("ratings/", federation_ratings.federation_ratings, name="federation_ratings"),
+    path(
+        "ratings/<int:pk>/recompute/",
+        federation_ratings.federation_rating_recompute,
+        name="federation_rating_recompute",
+    ),
 ]

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.utils.translation import gettext
+from django_tables2 import RequestConfig
 
 from ledger import selectors
 from ledger.games.money import signed_points
 from ledger.games.registry import get_web
+from ledger.selectors.ratings import user_players
 from ledger.selectors.tournaments import my_tournaments
+from ledger.tables.federation import PlayerResultsTable
 from ledger.tables.season import standing_summary
 from ledger.web import charts
 from ledger.web.http import picked_season
@@ -72,3 +76,15 @@ def my_page(request):
     for item in context.get("tonight", []):
         item.balance_text = signed_points(item.balance)
     return render(request, "ledger/me/my_page.html", context)
+
+
+@login_required
+def my_player(request):
+    """The user's own player page across clubs (site-level): each player his memberships link
+    to, with his clubs, tournament results, imported placings and ratings explained."""
+    players = []
+    for page in user_players(request.user):
+        results = PlayerResultsTable(page.results)
+        RequestConfig(request, paginate=False).configure(results)
+        players.append({"page": page, "results": results})
+    return render(request, "ledger/me/my_player.html", {"players": players})

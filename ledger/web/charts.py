@@ -30,23 +30,27 @@ def _nice_step(span: float, ticks: int = 5) -> int:
 
 def cumulative_points_svg(
     *,
-    points: list[tuple[datetime.date, int]],
+    points: list[tuple[datetime.date, int]] | list[tuple[datetime.date, float]],
     title: str,
     width: int = 720,
     height: int = 260,
     font_size: int = 13,
+    start: int = 0,
+    text=signed_points,
 ) -> SafeString:
     """Return an SVG line chart of cumulative points, one point per evening.
 
     ``points`` are ``(date, cumulative points after that evening)`` in date order; the line
-    starts at 0 before the first evening. The chart scales to its container (``viewBox``).
+    starts at ``start`` (0) before the first evening, the line of ``start`` drawn darker and
+    each point green above it, red below; ``text`` writes a value (a rating chart: the
+    initial rating and whole numbers). The chart scales to its container (``viewBox``).
     ``font_size`` is in viewBox units: a chart shown narrow needs it larger to stay legible
     (720 units shown 358 px wide make 24 units 11.9 px); the margins grow with it.
     """
     scale = font_size / 13
     left, right, top, bottom = (round(m * scale) for m in (64, 56, 18, 40))
     plot_w, plot_h = width - left - right, height - top - bottom
-    values = [0] + [v for _, v in points]
+    values = [start] + [v for _, v in points]
     low, high = min(values), max(values)
     step = _nice_step(high - low or 10)
     low = math.floor(low / step) * step
@@ -68,8 +72,8 @@ def cumulative_points_svg(
     ]
     for tick in range(int(low), int(high) + 1, step):
         ty = y(tick)
-        stroke = MUTED if tick == 0 else GRID
-        stroke_width = 1.5 if tick == 0 else 1
+        stroke = MUTED if tick == start else GRID
+        stroke_width = 1.5 if tick == start else 1
         parts.append(
             f'<line x1="{left}" x2="{left + plot_w}" y1="{ty:.1f}" y2="{ty:.1f}" '
             f'stroke="{stroke}" stroke-width="{stroke_width}"/>'
@@ -77,7 +81,7 @@ def cumulative_points_svg(
         parts.append(
             f'<text x="{left - round(8 * scale)}" y="{ty + 4 * scale:.1f}" text-anchor="end" '
             f'fill="{MUTED}">'
-            f"{signed_points(tick)}</text>"
+            f"{text(tick)}</text>"
         )
     labels = max(2, min(12, int(plot_w // (font_size * 3.8))))
     every = max(1, math.ceil(len(points) / labels))
@@ -93,19 +97,19 @@ def cumulative_points_svg(
         'stroke-linejoin="round" stroke-linecap="round"/>'
     )
     for i, v in enumerate(values[1:], start=1):
-        colour = GOOD if v > 0 else BAD if v < 0 else MUTED
+        colour = GOOD if v > start else BAD if v < start else MUTED
         parts.append(
             f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="4.5" fill="{colour}" '
             f'stroke="#fff" stroke-width="1.5"><title>{points[i - 1][0].isoformat()}: '
-            f"{signed_points(v)}</title></circle>"
+            f"{text(v)}</title></circle>"
         )
     if points:
         last = values[-1]
-        colour = GOOD if last > 0 else BAD if last < 0 else MUTED
+        colour = GOOD if last > start else BAD if last < start else MUTED
         parts.append(
             f'<text x="{x(len(values) - 1) + 8 * scale:.1f}" y="{y(last) + 5 * scale:.1f}" '
             f'fill="{colour}" '
-            f'font-weight="bold" font-size="{round(15 * scale)}">{signed_points(last)}</text>'
+            f'font-weight="bold" font-size="{round(15 * scale)}">{text(last)}</text>'
         )
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - every interpolated text is escaped

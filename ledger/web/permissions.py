@@ -55,14 +55,17 @@ def club_and_membership(slug: str, user) -> tuple[Club | None, Member | None]:
         return clubs.first(), None
     mine = Member.objects.filter(club=OuterRef("pk"), user=user.pk, active=True)
     club = clubs.annotate(
-        **{f"my_{name}": Subquery(mine.values(name)[:1]) for name in ("pk", "name", "role")}
+        **{
+            f"my_{name}": Subquery(mine.values(name)[:1])
+            for name in ("pk", "name", "role", "player")
+        }
     ).first()
     mine_pk = getattr(club, "my_pk", None)
     if club is None or mine_pk is None:
         return club, None
     member = Member.from_db(
         club._state.db,
-        ["id", "club_id", "name", "user_id", "role", "active"],
+        ["id", "club_id", "name", "user_id", "role", "active", "player_id"],
         [
             mine_pk,
             club.pk,
@@ -70,6 +73,7 @@ def club_and_membership(slug: str, user) -> tuple[Club | None, Member | None]:
             user.pk,
             getattr(club, "my_role", ""),
             True,
+            getattr(club, "my_player", None),
         ],
     )
     member.club = club

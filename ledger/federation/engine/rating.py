@@ -109,17 +109,18 @@ def rate_table(
     for x in seats:
         mine = ratings[x].rating
         expected = 0.0
-        actual = Fraction(0)
+        halves = 0  # the actual score in halves: 2 a win, 1 a tie (exact, in integers)
         for y in seats:
             if y == x:
                 continue
             expected += 1.0 / (1.0 + 10.0 ** ((ratings[y].rating - mine) / params.scale))
             if scores[x] > scores[y]:
-                actual += 1
+                halves += 2
             elif scores[x] == scores[y]:
-                actual += Fraction(1, 2)
+                halves += 1
         expected /= n - 1
-        actual_score = float(actual / (n - 1))
+        # An integer quotient is correctly rounded, as float(Fraction(halves, 2 (n - 1))) is.
+        actual_score = halves / (2 * (n - 1))
         k = params.k_new if ratings[x].tables < params.new_tables else params.k
         lines.append(SeatRating(x, mine, expected, actual_score, k, k * (actual_score - expected)))
     return tuple(lines)

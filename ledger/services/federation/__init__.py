@@ -8,7 +8,9 @@ one person:
   ``player_set_licence``;
 - ``series``: ``series_create``, ``series_event_add``, ``series_ladder``, ``ladder_ranks_for``,
   ``tournament_ladder_set``, ``ladder_ranks_apply``, ``ladder_rank_override``,
-  ``entries_from_series`` (a Masters filled from a qualifying series).
+  ``entries_from_series`` (a Masters filled from a qualifying series);
+- ``ratings``: ``rating_list_create``, ``rating_list_recompute``, ``tournament_rating_set``
+  (the lists' tables, changes and ratings are derived data, rebuilt when their events change).
 
 Every service writes in one ``writing()`` transaction and refuses bad input with a
 ``LedgerError`` naming its field, writing nothing.
@@ -27,6 +29,11 @@ from ledger.services.federation.players import (
     player_match_guest,
     player_merge,
     player_set_licence,
+)
+from ledger.services.federation.ratings import (
+    rating_list_create,
+    rating_list_recompute,
+    tournament_rating_set,
 )
 from ledger.services.federation.series import (
     entries_from_series,
@@ -54,8 +61,11 @@ __all__ = [
     "player_match_guest",
     "player_merge",
     "player_set_licence",
+    "rating_list_create",
+    "rating_list_recompute",
     "series_create",
     "series_event_add",
     "series_ladder",
     "tournament_ladder_set",
+    "tournament_rating_set",
 ]

@@ -30,6 +30,7 @@ from ledger.federation.engine.errors import FederationError
 from ledger.games.registry import get_web
 from ledger.models import Federation, FederationLog, ImportedEvent, ImportedPlacing, Player
 from ledger.services.errors import LedgerError
+from ledger.services.federation.ratings import ratings_follow_import
 from ledger.services.federation.series import engine_refused
 from ledger.services.ledger import in_transaction, writing
 
@@ -161,6 +162,7 @@ def results_import(
             "by": getattr(by, "username", None),
             "corrections": document["corrections"],
         }
+        rerate_from = fields["date"] if event is None else min(event.date, fields["date"])
         if event is None:
             event = ImportedEvent.objects.create(
                 federation=federation, uid=document["id"], log=[entry], **fields
@@ -197,4 +199,5 @@ def results_import(
             },
             by=by,
         )
+        ratings_follow_import(event, rerate_from)
     return ImportResult(event, action, new)

@@ -272,23 +272,33 @@ def tournament_ladder_set(*, tournament: Tournament, series: Series | None, by=N
                     "ladder",
                 )
         tournament.ladder = series
+        if series is not None:  # a ladder series instead of a rating list
+            tournament.rating_list = None
         log_act(tournament, "ladder_series", by, series=getattr(series, "pk", None))
-        tournament.save(update_fields=["ladder", "log"])
+        tournament.save(update_fields=["ladder", "rating_list", "log"])
     return tournament
 
 
 def ladder_ranks_apply(*, tournament: Tournament, by=None) -> dict[int, int]:
     """Give every entry its ladder rank from the tournament's ladder series (none when his
-    player is not on it); logged on the tournament."""
+    player is not on it), or from its rating list (the unrated after the rated: section 3);
+    logged on the tournament with its source."""
+    from ledger.services.federation.ratings import rating_ranks_for  # ratings imports models
+
     with writing():
         tournament = lock_tournament(tournament)
-        if tournament.ladder_id is None:
+        if tournament.rating_list_id is not None:
+            ranks, unrated = rating_ranks_for(tournament)
+            source = {"rating_list": tournament.rating_list_id, "unrated": unrated}
+        elif tournament.ladder_id is not None:
+            ranks = ladder_ranks_for(tournament)
+            source = {"series": tournament.ladder_id}
+        else:
             raise LedgerError(_("the tournament names no series as its ladder"), "ladder")
-        ranks = ladder_ranks_for(tournament)
         for entry in tournament.entries.all():
             entry.ladder_rank = ranks.get(entry.pk)
             entry.save(update_fields=["ladder_rank"])
-        log_act(tournament, "ladder", by, series=tournament.ladder_id)
+        log_act(tournament, "ladder", by, **source)
         tournament.save(update_fields=["log"])
     return ranks
 

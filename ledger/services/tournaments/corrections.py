@@ -14,6 +14,7 @@ from ledger.models import (
     Posting,
     Round,
     RoundTable,
+    Tournament,
 )
 from ledger.services import hands as hand_services
 from ledger.services.errors import LedgerError
@@ -89,7 +90,7 @@ def tournament_hand_correct(
     if late and not (override_reason or "").strip():
         raise LedgerError(_("an override needs a reason"), "override_reason")
     with writing():
-        lock_tournament(rt.round.tournament)
+        tournament = lock_tournament(rt.round.tournament)
         round_ = lock_round(rt.round_id)
         if round_.status != Round.Status.CLOSED:
             raise LedgerError(_("the round is not closed: correct the hand at its table"), "hand")
@@ -135,4 +136,9 @@ def tournament_hand_correct(
             override_reason=(override_reason or "").strip()[:500],
         )
         round_.save(update_fields=["log"])
+        if tournament.status == Tournament.Status.FINAL:
+            # The ratings re-rate from the tournament (imported here: no import circle).
+            from ledger.services.federation.ratings import ratings_follow_tournament
+
+            ratings_follow_tournament(tournament)
     return changed

@@ -136,6 +136,10 @@ def tournament_finish(*, tournament: Tournament, by=None) -> Tournament:
         tournament.status = Tournament.Status.FINAL
         log_act(tournament, "finish", by)
         tournament.save(update_fields=["status", "log"])
+        # The ratings follow (the federation's services import this package: imported here).
+        from ledger.services.federation.ratings import ratings_follow_tournament
+
+        ratings_follow_tournament(tournament)
     return tournament
 
 
@@ -150,6 +154,10 @@ def tournament_reopen(*, tournament: Tournament, reason: str, by=None) -> Tourna
         tournament.status = Tournament.Status.PROVISIONAL
         log_act(tournament, "reopen", by, reason=reason.strip()[:500])
         tournament.save(update_fields=["status", "log"])
+        # The ratings follow (the federation's services import this package: imported here).
+        from ledger.services.federation.ratings import ratings_follow_tournament
+
+        ratings_follow_tournament(tournament)
     return tournament
 
 

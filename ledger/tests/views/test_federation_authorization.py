@@ -80,6 +80,7 @@ FEDERATION_QUERIES = {
     "federation_import": 6,  # + the event, its ranking with the players, its series
     "federation_import_file": 4,  # + the event
     "federation_tokens": 4,  # + the tokens
+    "federation_ratings": 5,  # + the lists, the chosen list's ratings
 }
 
 
