@@ -322,13 +322,15 @@ def _play_rounds(t: Tournament, rng: random.Random, clock: Clock, rounds: int, h
         tour.round_close(round_=r, by=by)
 
 
+# The demo federation's rating list.
+RATING_NAME = "Rating TZS (demo)"
+
+
 def build_federation(club: Club) -> Federation | None:
     """Build the demo federation once (a second call finds it and writes nothing): TK
     Maribor and its members, the federation of both clubs with its officer, and the two final
     DPs played at Maribor through the tournament services (Ljubljana's members as guests, each
-    his own player). Returns the federation, new (None: it was there).
-
-    The lead extends this with the federation's rating list (``services.federation.ratings``)."""
+    his own player). Returns the federation, new (None: it was there)."""
     if Federation.objects.filter(slug=FEDERATION_SLUG).exists():
         return None
     rng = random.Random(f"{FEDERATION_SLUG}-{DEMO_SEED}")
@@ -385,7 +387,8 @@ def build_federation(club: Club) -> Federation | None:
 def build_season(club: Club) -> Tournament:
     """What ``seed_demo`` adds after loading the Slovenian demo: the demo federation with its
     two past DPs (``build_federation``), the demo tournament (``build_tournament``), and the
-    series of the three, published, named as the demo tournament's ladder. Once."""
+    series of the three, published, named as the demo tournament's ladder, and the federation's
+    rating list (rated from the two past DPs). Once."""
     federation = build_federation(club)
     t = build_tournament(club)
     if federation is not None:
@@ -401,6 +404,7 @@ def build_season(club: Club) -> Tournament:
         )
         fed.tournament_ladder_set(tournament=t, series=series)
         fed.federation_publish_set(federation=federation, publish=True)
+        fed.rating_list_create(federation=federation, name=RATING_NAME)
     return t
 
 

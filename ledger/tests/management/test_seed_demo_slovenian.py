@@ -205,3 +205,10 @@ class TestSlovenianDemoFederation:
         client.logout()
         ladder = reverse("public_ladder", kwargs={"federation": federation.slug, "pk": series.pk})
         assert client.get(ladder).status_code == 200
+        # The federation's rating list, rated from the two past DPs' round tables.
+        from ledger.models import PlayerRating, RatedTable, RatingList
+
+        ratings = RatingList.objects.get(federation=federation, name=sl_demo.RATING_NAME)
+        tables = RatedTable.objects.filter(rating_list=ratings)
+        assert tables.count() > 0 and not tables.exclude(date__lt=running.date).exists()
+        assert PlayerRating.objects.filter(rating_list=ratings).count() >= 8
