@@ -222,6 +222,8 @@ LOG_ACTIONS = {
     "officer_remove": _("Officer removed"),
     "token_create": _("Upload token created"),
     "token_revoke": _("Upload token revoked"),
+    "publish": _("Publishing of the ladders changed"),
+    "rating_list": _("Rating list created"),
 }
 
 
@@ -249,6 +251,10 @@ def log_details(action: str, details: dict) -> str:
         )
     if action in ("officer_add", "officer_remove"):
         return str(d.get("username", ""))
+    if action == "publish":
+        return _("published") if d.get("publish") else _("not published")
+    if action == "rating_list":
+        return str(d.get("name", ""))
     if action in ("token_create", "token_revoke"):
         return _("{label} ({prefix}…)").format(label=d.get("label", ""), prefix=d.get("prefix", ""))
     return ""

@@ -24,6 +24,7 @@ from ledger.forms.federation import (
     SeriesForm,
 )
 from ledger.selectors import federation as reads
+from ledger.selectors import ratings as rating_reads
 from ledger.services import federation as services
 from ledger.services.errors import LedgerError
 from ledger.tables.federation import (
@@ -133,7 +134,10 @@ def federation_player(request, pk):
     }
     for table in tables.values():
         RequestConfig(request, paginate=False).configure(table)
-    return _page(request, "player.html", status, player=player, form=form, **tables)
+    ratings = rating_reads.player_ratings(player)
+    return _page(
+        request, "player.html", status, player=player, form=form, ratings=ratings, **tables
+    )
 
 
 @federation_officer()

@@ -67,7 +67,7 @@ FEDERATION_QUERIES = {
     "federation_home": 4,  # + the member clubs
     "federation_clubs": 5,  # + the joinable clubs, the member clubs with their members
     "federation_players": 5,  # + the count, the page of players (their clubs joined)
-    "federation_player": 7,  # + the player, his memberships, entries, placings
+    "federation_player": 9,  # + the player, his memberships, entries, placings, his ratings (2)
     "federation_player_merge": 5,  # + the players of both choices (one read each)
     "federation_series_list": 5,  # + the count, the page of series
     "federation_series_new": 4,  # + the final tournaments (their clubs joined)
