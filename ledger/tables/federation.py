@@ -252,7 +252,7 @@ def log_details(action: str, details: dict) -> str:
     if action in ("officer_add", "officer_remove"):
         return str(d.get("username", ""))
     if action == "publish":
-        return _("published") if d.get("publish") else _("not published")
+        return str(_("published") if d.get("publish") else _("not published"))
     if action == "rating_list":
         return str(d.get("name", ""))
     if action in ("token_create", "token_revoke"):
