@@ -15,6 +15,10 @@ from ledger.models import (
     ImportedEvent,
     ImportedPlacing,
     Player,
+    PlayerRating,
+    RatedTable,
+    RatingChange,
+    RatingList,
     Round,
     RoundTable,
     Series,
@@ -102,6 +106,36 @@ class ImportedEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["name", "federation", "date", "source", "revision", "imported_at"]
     list_filter = ["federation"]
     list_select_related = ["federation"]
+
+
+@admin.register(RatingList)
+class RatingListAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """The federations' rating lists (derived data: recomputed from their rated tables by
+    ``services.federation.ratings``, checked by ``verify_ledger``)."""
+
+    list_display = ["name", "federation", "game", "club_evenings", "created_at"]
+    list_filter = ["federation"]
+    list_select_related = ["federation"]
+
+
+@admin.register(RatedTable)
+class RatedTableAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["rating_list", "position", "date", "label"]
+    list_filter = ["rating_list"]
+    list_select_related = ["rating_list"]
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["rated_table", "player", "before", "expected", "actual", "k", "delta", "after"]
+    list_select_related = ["rated_table", "player"]
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["player", "rating_list", "rating", "tables"]
+    list_filter = ["rating_list"]
+    list_select_related = ["player", "rating_list"]
 
 
 @admin.register(UploadToken)

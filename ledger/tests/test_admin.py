@@ -206,6 +206,11 @@ def ledger_data():
         rule={"source": "placement", "scale": {"kind": "linear"}},
         events=[(dm, "1")],
     )
+    # A rating list (its rated tables and changes: none while no tournament is final; the
+    # club's closed evening rated, as the list says, its members being players).
+    for member in club.members.order_by("pk"):
+        federation_services.player_for_member(member)
+    federation_services.rating_list_create(federation=federation, name="Rating", club_evenings=True)
     # An event imported from another installation (its rows as the import writes them).
     imported = ImportedEvent.objects.create(
         federation=federation,

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from ledger.views import federation as federation_views
-from ledger.views import federation_ratings
+from ledger.views import federation_ratings, seeding
 from ledger.views import table_links as link_views
 from ledger.views import tournament_sheets as sheet_views
 from ledger.views import tournaments as views
@@ -16,6 +16,8 @@ urlpatterns = [
     path("t/<int:pk>/days/", views.tournament_days, name="tournament_days"),
     path("t/<int:pk>/finish/", views.tournament_finish, name="tournament_finish"),
     path("t/<int:pk>/rating/", federation_ratings.tournament_rating, name="tournament_rating"),
+    path("t/<int:pk>/ladder/", seeding.tournament_ladder, name="tournament_ladder"),
+    path("t/<int:pk>/ladder/rank/", seeding.tournament_ladder_rank, name="tournament_ladder_rank"),
     path("t/<int:pk>/reopen/", views.tournament_reopen, name="tournament_reopen"),
     path("t/<int:pk>/cancel/", views.tournament_cancel, name="tournament_cancel"),
     path("t/<int:pk>/standings/", sheet_views.tournament_standings, name="tournament_standings"),

@@ -29,14 +29,13 @@ from ledger.forms.tournaments import (
 )
 from ledger.forms.treasury import ReopenForm
 from ledger.models import Entry, Member, Round, RoundTable, tournament_format_choices
-from ledger.selectors import federation as federation_reads
-from ledger.selectors import ratings as rating_reads
 from ledger.selectors import round_tables as table_reads
 from ledger.selectors import tournaments as reads
 from ledger.services import tournaments as service
 from ledger.services.errors import LedgerError
 from ledger.tables.tournaments import draw_mode_text, round_kind_text
 from ledger.tournaments import engine
+from ledger.views.seeding import seeding_context
 from ledger.web import kept_pdfs
 from ledger.web.http import found
 from ledger.web.permissions import club_role
@@ -153,10 +152,6 @@ def _tournament_page(request, tournament, *, status: int = 200):
     can_draw = (not rounds or rounds[-1].status == Round.Status.CLOSED) and len(rounds) < last
     changing = tournament.status in ("draft", "running")
     next_day = service.next_round_day(tournament, rounds[-1] if rounds else None)
-    sources = rating_reads.rank_sources(tournament)
-    for entry in entries:
-        entry.rank_source = sources.get(entry.code, "")  # type: ignore[attr-defined]
-    rating_lists = rating_reads.tournament_rating_lists(tournament)
     return render(
         request,
         "ledger/tournaments/tournament.html",
@@ -179,13 +174,8 @@ def _tournament_page(request, tournament, *, status: int = 200):
             "members_form": MembersEntryForm(),
             "guest_form": GuestForm(),
             "import_form": ImportForm(),
-            # A Masters filled from a qualifying series, before round 1.
-            "qualifying": federation_reads.qualifying_series(tournament)
-            if changing and not rounds
-            else [],
             "log": reads.log_lines(tournament.log, {}),
-            "rating_lists": rating_lists,
-            "seeded_by": next((x for x in rating_lists if x.pk == tournament.rating_list_id), None),
+            **seeding_context(tournament, entries, changing=changing, drawn=bool(rounds)),
         },
         status=status,
     )

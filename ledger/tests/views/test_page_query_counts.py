@@ -78,7 +78,7 @@ QUERIES = {
     "table_sheet_pdf": 20,  # + the club's chain head
     "table_new": 10,
     "tournaments": 4,
-    "tournament": 8,  # + the rating lists that may seed it
+    "tournament": 9,  # + the rating lists and the ladder series that may seed it
     "tournament_round": 8,
     # The tournament's PDFs are rendered under the user's render lock (+6, see above).
     "tournament_round_pdf": 14,
