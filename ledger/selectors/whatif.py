@@ -34,7 +34,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import cast
+from typing import Any, cast
 
 from django.utils.translation import gettext
 
@@ -70,7 +70,7 @@ class Card:
     """The rate card to replay under: its game, the card, and how the screens name it."""
 
     game: str
-    rates: object
+    rates: Any  # the game's rate card (``Game.rate_card``)
     label: str
 
 

@@ -10,6 +10,7 @@ standings and the wall.
 from __future__ import annotations
 
 import logging
+from typing import cast
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
@@ -155,7 +156,7 @@ def _tournament_page(request, tournament, *, status: int = 200):
     next_day = service.next_round_day(tournament, rounds[-1] if rounds else None)
     sources = rating_reads.rank_sources(tournament)
     for entry in entries:
-        entry.rank_source = sources.get(entry.code, "")  # type: ignore[attr-defined]
+        entry.rank_source = sources.get(entry.code, "")
     rating_lists = rating_reads.tournament_rating_lists(tournament)
     return render(
         request,
@@ -206,9 +207,9 @@ def tournament_entries(request, pk):
     refused = True  # until an action is done
     try:
         if action == "members":
-            form = MembersEntryForm(request.POST)
-            if form.is_valid():
-                names = _names(form.cleaned_data["names"])
+            members_form = MembersEntryForm(request.POST)
+            if members_form.is_valid():
+                names = _names(members_form.cleaned_data["names"])
                 found_members = {
                     m.name: m for m in Member.objects.filter(club=request.club, name__in=names)
                 }
@@ -228,29 +229,33 @@ def tournament_entries(request, pk):
             else:
                 messages.error(request, gettext("Type the members' names."))
         elif action == "guest":
-            form = GuestForm(request.POST)
-            if form.is_valid():
+            guest_form = GuestForm(request.POST)
+            if guest_form.is_valid():
                 service.entry_add_guest(
                     tournament=tournament,
-                    name=form.cleaned_data["name"],
-                    club_name=form.cleaned_data["club_name"],
-                    ladder_rank=form.cleaned_data["ladder_rank"],
+                    name=guest_form.cleaned_data["name"],
+                    club_name=guest_form.cleaned_data["club_name"],
+                    ladder_rank=guest_form.cleaned_data["ladder_rank"],
                     by=request.user,
                 )
                 messages.success(request, gettext("The guest is entered."))
                 refused = False
             else:
-                messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+                messages.error(
+                    request, " ".join(str(e) for errs in guest_form.errors.values() for e in errs)
+                )
         elif action == "import":
-            form = ImportForm(request.POST, request.FILES)
-            if form.is_valid():
+            import_form = ImportForm(request.POST, request.FILES)
+            if import_form.is_valid():
                 added = service.entries_import(
-                    tournament=tournament, text=form.cleaned_data["text"], by=request.user
+                    tournament=tournament, text=import_form.cleaned_data["text"], by=request.user
                 )
                 messages.success(request, gettext("{n} entered.").format(n=len(added)))
                 refused = False
             else:
-                messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+                messages.error(
+                    request, " ".join(str(e) for errs in import_form.errors.values() for e in errs)
+                )
         elif action in ("withdraw", "remove"):
             given = request.POST.get("entry", "")
             entry = (
@@ -487,7 +492,8 @@ def round_close(request, pk):
         short = [
             t
             for t in view.tables
-            if early and t.status == "open" and (t.target is None or t.hands < t.target)
+            # an open table has its hands counted
+            if early and t.status == "open" and (t.target is None or cast(int, t.hands) < t.target)
         ]
         return _round_page(request, round_, confirm_close={"early": early, "short": short})
     return _round_action(request, pk, lambda r: _close_round(request, r))
@@ -573,7 +579,7 @@ def round_substitute(request, pk):
         form = _substitute_form(request, round_, reads.round_view(round_), request.POST)
         if not form.is_valid():
             raise LedgerError(
-                " ".join(e for errors in form.errors.values() for e in errors), "__all__"
+                " ".join(str(e) for errors in form.errors.values() for e in errors), "__all__"
             )
         data = form.cleaned_data
         rt = next((rt for rt in round_.round_tables.all() if data["absent"] in rt.seats), None)
