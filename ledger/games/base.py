@@ -196,6 +196,11 @@ class Record(Protocol):
     seats: Sequence[str]
     dealer: str
 
+    @property
+    def sitting_out(self) -> Sequence[str]:
+        """The seats that sit this hand out (none when all play)."""
+        ...
+
     def as_dict(self) -> dict: ...
 
 

@@ -121,7 +121,7 @@ def evening_jetons(*, evening: Evening) -> list[JetonTable]:
         .annotate(v=Max("pk"))
         .values_list("table_id", "v")
     )
-    seat_order = {
+    seat_order: dict[tuple[int, int | None], int] = {
         (table_id, member_id): position
         for table_id, member_id, position in Seat.objects.filter(
             table__evening=evening

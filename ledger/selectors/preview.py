@@ -21,7 +21,7 @@ def transfer_summary(transfers, seats, game_code: str) -> dict:
     """Group a settlement's transfers into who pays whom, per pair of accounts, for display."""
     pools = get_game(game_code).features.pool_codes
     web = get_web(game_code)
-    flows = defaultdict(int)
+    flows: defaultdict[tuple[str, str], int] = defaultdict(int)
     for t in transfers:
         flows[(t["from"], t["to"])] += t["points"]
     order = {name: i for i, name in enumerate(list(seats) + list(pools))}

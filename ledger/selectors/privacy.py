@@ -195,29 +195,31 @@ def _log(user, ids: list[int], players: list[int]) -> list[dict]:
         | Q(details__kept__id__in=players)
         | Q(details__merged__id__in=players)
     )
-    for entry in FederationLog.objects.filter(Q(by=user) | named if user else named).select_related(
-        "federation"
-    ):
+    for federation_entry in FederationLog.objects.filter(
+        Q(by=user) | named if user else named
+    ).select_related("federation"):
         rows.append(
             {
                 "log": "federation",
-                "federation": entry.federation.name if entry.federation else None,
-                "action": entry.action,
-                "details": entry.details,
-                "at": _when(entry.at),
+                "federation": (
+                    federation_entry.federation.name if federation_entry.federation else None
+                ),
+                "action": federation_entry.action,
+                "details": federation_entry.details,
+                "at": _when(federation_entry.at),
             }
         )
     if user is None:
         return rows
-    for entry in EveningLog.objects.filter(by=user).select_related("evening__club"):
+    for evening_entry in EveningLog.objects.filter(by=user).select_related("evening__club"):
         rows.append(
             {
                 "log": "evening",
-                "club": entry.evening.club.name,
-                "date": _when(entry.evening.date),
-                "action": entry.action,
-                "reason": entry.reason,
-                "at": _when(entry.at),
+                "club": evening_entry.evening.club.name,
+                "date": _when(evening_entry.evening.date),
+                "action": evening_entry.action,
+                "reason": evening_entry.reason,
+                "at": _when(evening_entry.at),
             }
         )
     for revision in HandRevision.objects.filter(by=user).select_related(

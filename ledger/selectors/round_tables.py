@@ -92,12 +92,12 @@ def round_table_sheet(round_: Round, rt: RoundTable | None, number: int) -> Roun
     by_member = {e.member_id: e for e in entries}
     codes = list(rt.seats) if rt is not None else list(round_.tables[number - 1])
     closed = round_.status == Round.Status.CLOSED and rt is not None
-    results = rt.results if closed else {}
+    results = rt.results if closed and rt is not None else {}
     players: list[SheetPlayer] = []
     ended_at = None
     hands = None
     table = rt.table if rt is not None else None
-    if table is not None:
+    if rt is not None and table is not None:  # a table only with its round table
         scores = service.table_scores(table)
         replaced = {
             sub.get("member"): by_code[code].name if code in by_code else code

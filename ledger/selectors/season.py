@@ -127,10 +127,10 @@ def _points_matrix(
     the sum of the account's transfers) and the statistics from the statistics summary
     (``AccountStats``, ``services.stats``): one row per member account of the season, whatever
     the number of hands or transfers."""
-    evenings = Evening.objects.filter(season=season)
+    rows = Evening.objects.filter(season=season)
     if closed_only:
-        evenings = evenings.exclude(status=Evening.Status.OPEN)
-    evenings = {e.pk: e for e in evenings.only("pk", "date", "status", "price_per_point", "game")}
+        rows = rows.exclude(status=Evening.Status.OPEN)
+    evenings = {e.pk: e for e in rows.only("pk", "date", "status", "price_per_point", "game")}
     games = sorted({e.game for e in evenings.values()})
     accounts = Account.objects.filter(kind=Account.Kind.MEMBER, table__evening__in=list(evenings))
     if member is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db.models import (
     Count,
@@ -31,6 +32,9 @@ from ledger.models import (
 )
 from ledger.selectors.privacy import shown
 from ledger.selectors.settleup import Payment, fewest_payments
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 # --- an evening's sheet --------------------------------------------------------------------
 
@@ -121,7 +125,11 @@ def evening_for_club(*, club: Club, pk: int) -> Evening | None:
     return Evening.objects.filter(club=club, pk=pk).select_related("season", "club").first()
 
 
-def _insert_voided(sheet: SheetTable, hand: Hand) -> None:
+class _VoidReason(TypedDict):
+    reason: str | None
+
+
+def _insert_voided(sheet: SheetTable, hand: WithAnnotations[Hand, _VoidReason]) -> None:
     """Show a voided hand in its place among the hands: no transfers, pools unchanged."""
     at = next(
         (
@@ -297,7 +305,8 @@ def _log_entries(evening: Evening) -> list[EveningLog]:
     """Return the evening's log, each entry with ``who`` (the member's name in the club, else
     the username) and ``differences`` ((table number, account's name, points)) (one query)."""
     who = Member.objects.filter(club_id=evening.club_id, user=OuterRef("by")).values("name")[:1]
-    log = list(
+    # Any: each entry gains ``who`` and ``differences`` (read by the template), no model field.
+    log: list[Any] = list(
         EveningLog.objects.filter(evening=evening)
         .select_related("by")
         .annotate(member_name=Subquery(who))

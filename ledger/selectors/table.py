@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from typing import cast
 
 from django.core.cache import cache
 from django.db.models import Count, OuterRef, Q, Subquery
@@ -19,6 +20,7 @@ from ledger.models import (
     AccountBalance,
     Evening,
     Hand,
+    Member,
     Posting,
     Seal,
     Seat,
@@ -169,7 +171,7 @@ def pools_before_hand(table_id: int, hand: Hand, codes) -> dict[str, int]:
 def live_hand_postings(table_id: int) -> dict[int, Posting]:
     """Return the live hand posting of every recorded hand of a table, by hand id."""
     return {
-        p.hand_id: p
+        cast(int, p.hand_id): p  # a hand posting always has its hand
         for p in Posting.objects.filter(
             table_id=table_id, kind=Posting.Kind.HAND, reversed_by__isnull=True
         )
@@ -246,8 +248,8 @@ def next_deals(table: Table, seats: list[str], rates, dealt) -> tuple | None:
     if not game.features.min_seats <= len(seats) <= game.features.max_seats:
         return None
     first = seats[0]
-    if table.first_dealer_id and table.first_dealer.name in seats:
-        first = table.first_dealer.name
+    if table.first_dealer_id and cast(Member, table.first_dealer).name in seats:
+        first = cast(Member, table.first_dealer).name
     schedule = game.schedule(seats, dealt, rates, first=first)
     after = [*dealt, Dealt(tuple(seats), schedule.dealer, tuple(schedule.sitting_out))]
     return schedule, game.schedule(seats, after, rates, first=first).dealer
@@ -316,8 +318,8 @@ def _state(
                 "erased": seat.member.erased_at is not None,
                 "left": seat.left,
                 "balance": signed_figure(balances.get(name, 0)),
-                "deals": bool(nxt) and nxt["dealer"] == name and not seat.left,
-                "sits_out": bool(nxt) and name in nxt["sitting_out"],
+                "deals": nxt is not None and nxt["dealer"] == name and not seat.left,
+                "sits_out": nxt is not None and name in nxt["sitting_out"],
                 "marks": web.seat_marks(state, name) if state is not None else [],
             }
         )
@@ -393,7 +395,9 @@ DEALS_SECONDS = 24 * 3600
 
 
 def _deals_key(table: Table, seal: str, current: list[str], rate_card) -> str:
-    first = table.first_dealer.name if table.first_dealer_id else None  # as next_deals reads it
+    first = (
+        cast(Member, table.first_dealer).name if table.first_dealer_id else None
+    )  # as next_deals reads it
     parts = (table.pk, seal, tuple(current), first, rate_card)
     return "deals:" + hashlib.sha256(repr(parts).encode()).hexdigest()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import cast
 
 from django.db.models import Q
 from django.utils.dateparse import parse_datetime
@@ -161,8 +162,9 @@ def round_view(round_: Round) -> RoundView:
         if rt is not None and rt.table is not None:
             view.table_id = rt.table_id
             view.status = rt.table.status
-            view.hands = counts.get(rt.table_id, 0)
-            view.unconfirmed = unconfirmed.get(rt.table_id, [])
+            table_id = cast(int, rt.table_id)  # rt.table is set
+            view.hands = counts.get(table_id, 0)
+            view.unconfirmed = unconfirmed.get(table_id, [])
         tables.append(view)
     bye_points = {b.entry.code: b.points for b in round_.bye_rows.select_related("entry")}
     byes = [
@@ -281,7 +283,7 @@ def standings_after(
         StandingLine(
             rank=row.rank,
             code=row.id,
-            name=entries[row.id].name,
+            name=cast(str, entries[row.id].name),  # standings_input names every entry
             club=entries[row.id].club or "",
             ladder_rank=entries[row.id].ladder_rank,
             round_points=[engine.points_decimal(p) for p in row.round_points],

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any, cast
+
+from django.db.models import QuerySet
 
 from ledger.games.errors import RulesError
 from ledger.games.money import to_money
@@ -165,13 +168,13 @@ def _verify_chains(problems, club=None) -> None:
             for pk, status, name in rows.values_list("pk", "status", extra):
                 present[(kind, pk)] = (status, name)
         for (kind, object_id), (status, name) in sorted(present.items()):
-            have = last.get((kind, object_id))
-            if have is None:
+            seen = last.get((kind, object_id))
+            if seen is None:
                 problems.append(f"{label}: {kind} {name} is not in the club's chain")
-            elif have[1] != status:
+            elif seen[1] != status:
                 problems.append(
                     f"{label}: {kind} {name} is {status}, but the club's chain last saw it "
-                    f"{have[1]} (link {have[0]})"
+                    f"{seen[1]} (link {seen[0]})"
                 )
         for (kind, object_id), (number, status) in sorted(last.items(), key=lambda i: i[1]):
             if (kind, object_id) not in present:
@@ -187,7 +190,9 @@ def _verify_tournaments(problems, club=None) -> None:
     tournament, of the round's day, holding the round's tables), and every closed round: its stored
     table scores, places, points and byes' points must be what its tables' closes give now
     (``services.tournaments.round_results``, recomputed through the engine)."""
-    events = Tournament.objects.all() if club is None else club.tournaments.all()
+    events: QuerySet[Tournament] = (
+        Tournament.objects.all() if club is None else club.tournaments.all()
+    )
     heads = dict(
         Seal.objects.filter(kind=Kind.TOURNAMENT, object_id__in=events.values("pk")).values_list(
             "object_id", "digest"
@@ -276,9 +281,10 @@ def _verify_confirmations(problems, events) -> None:
             stored[(round_id, table, hand)] = (saved_by, confirmed_by, revision)
     for key in sorted(set(logged) | set(stored), key=str):
         if logged.get(key) != stored.get(key):
-            round_id, table, hand = key
+            key_round, key_table, key_hand = key
             problems.append(
-                f"{names.get(round_id, round_id)} table {table} hand {hand}: its confirmation "
+                f"{names.get(key_round, key_round)} table {key_table} hand {key_hand}: "
+                "its confirmation "
                 f"{stored.get(key)} differs from its round's log {logged.get(key)}"
             )
 
@@ -308,7 +314,7 @@ def _check_chain(where, kind, rows, stored, problems, content=list) -> None:
 
 def _verify_table_seals(table, label, problems) -> None:
     """Recompute the seals of the table's postings, hands, revisions and head."""
-    stored = defaultdict(dict)
+    stored: defaultdict[str, dict] = defaultdict(dict)
     hand_ids = list(Hand.objects.filter(table=table).values_list("pk", flat=True))
     for kind, object_id, digest in Seal.objects.filter(
         kind__in=[Kind.POSTING, Kind.HAND], scope=table.pk
@@ -453,9 +459,8 @@ def _verify_orphan_seals(problems, club=None) -> None:
             sealed = sealed.filter(scope__in=evenings)
         elif club is not None:
             sealed = sealed.filter(scope=club.pk)
-        gone = sealed.exclude(object_id__in=model.objects.values("pk")).values_list(
-            "object_id", flat=True
-        )
+        present: QuerySet[Any, Any] = model.objects.values("pk")
+        gone = sealed.exclude(object_id__in=present).values_list("object_id", flat=True)
         for object_id in gone.order_by("object_id"):
             problems.append(f"{noun} {object_id} was sealed and is missing")
 
@@ -496,14 +501,16 @@ def _verify_table(table: Table, report: Report) -> None:
         problems.append(f"{label}: the rate card is invalid: {error}")
         return
     accounts = {a.pk: a for a in Account.objects.filter(table=table)}
-    codes = {pk: a.code for pk, a in accounts.items()}
+    # account id -> code; looked up too with what an adjustment's intent names (any JSON)
+    codes: dict[Any, str] = {pk: a.code for pk, a in accounts.items()}
     pools = game.features.pool_codes
     guarded = [p.code for p in game.features.pools if not p.may_go_negative]
     for code in pools:
         if code not in codes.values():
             problems.append(f"{label}: the table has no {code} account")
     moves = defaultdict(list)
-    derived = defaultdict(lambda: [0, 0])  # account id -> [balance, transfers], from transfers
+    # account id -> [balance, transfers], from transfers
+    derived: defaultdict[int, list[int]] = defaultdict(lambda: [0, 0])
     for row in (
         Transfer.objects.filter(table=table)
         .order_by("posting_id", "pk")
@@ -536,17 +543,17 @@ def _verify_table(table: Table, report: Report) -> None:
         posting__table=table
     ).values_list("posting_id", "account_id", "role", "played", "counts"):
         seat_rows[posting_id][codes.get(account_id, account_id)] = (role, played, counts)
-    balance = defaultdict(int)
+    balance: defaultdict[str, int] = defaultdict(int)
     live_states: dict[int, dict | None] = {}  # live hand postings, in order: their state after
     for posting in postings:
         previous_state = live_states[max(live_states)] if live_states else None
         these = moves.get(posting.pk, [])
         pool_now = {code: balance[code] for code in pools}
         where = f"{label} posting {posting.pk} ({posting.kind}"
-        where += f", hand {posting.hand.number})" if posting.hand_id else ")"
+        where += f", hand {cast(Hand, posting.hand).number})" if posting.hand_id else ")"
         if posting.kind == Posting.Kind.HAND:
             report.hands += 1
-            record = posting.revision.record if posting.revision_id else None
+            record = cast(HandRevision, posting.revision).record if posting.revision_id else None
             if record is None:
                 problems.append(f"{where}: points at no revision")
             else:
@@ -597,7 +604,7 @@ def _verify_table(table: Table, report: Report) -> None:
                         )
                 live_states[posting.pk] = settlement.state_after if settlement else None
         elif posting.kind == Posting.Kind.REVERSAL:
-            original = by_id.get(posting.reverses_id)
+            original = by_id.get(posting.reverses_id) if posting.reverses_id is not None else None
             mirrored = (
                 [(t, s, p, r) for s, t, p, r in reversed(moves.get(original.pk, []))]
                 if original
@@ -616,7 +623,7 @@ def _verify_table(table: Table, report: Report) -> None:
             if not these or any(t not in allowed for t in these):
                 problems.append(f"{where}: funding other than the rate card's")
         elif posting.kind == Posting.Kind.ADJUSTMENT:
-            intent = posting.intent or {}
+            intent: dict[str, Any] = posting.intent or {}
             asked = [
                 (
                     codes.get(intent.get("source")),
@@ -668,13 +675,13 @@ def _verify_summary(label, codes, derived, problems) -> None:
 
 
 def _verify_hands(table, label, postings, reversed_ids, seats, problems) -> None:
-    live = defaultdict(int)
+    live: defaultdict[int, int] = defaultdict(int)
     for p in postings:
         if p.kind == Posting.Kind.HAND and p.pk not in reversed_ids:
             live[p.hand_id] += 1
-    latest = {}
-    for revision in HandRevision.objects.filter(hand__table=table).order_by("hand_id", "number"):
-        latest[revision.hand_id] = revision
+    latest: dict[int, HandRevision] = {}
+    for stored in HandRevision.objects.filter(hand__table=table).order_by("hand_id", "number"):
+        latest[stored.hand_id] = stored
     members = {s.name: s.member_id for s in seats}
     hands = list(Hand.objects.filter(table=table).order_by("number"))
     numbers = [h.number for h in hands]

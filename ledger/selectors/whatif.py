@@ -29,10 +29,12 @@ evening of the demo clubs).
 from __future__ import annotations
 
 import copy
+import datetime
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any, cast
 
 from django.utils.translation import gettext
 
@@ -68,7 +70,7 @@ class Card:
     """The rate card to replay under: its game, the card, and how the screens name it."""
 
     game: str
-    rates: object
+    rates: Any  # the game's rate card (``Game.rate_card``)
     label: str
 
 
@@ -177,7 +179,7 @@ class Unscored:
     """A hand (or a table's close, ``hand`` None) the other card cannot score, and why."""
 
     evening_id: int
-    date: object
+    date: datetime.date
     table: int
     hand: int | None
     reasons: list[str]
@@ -198,7 +200,7 @@ class HandChange:
     played and as they would have been, and both stories in the preview's words."""
 
     evening_id: int
-    date: object
+    date: datetime.date
     table: int
     hand: int
     change: int  # the points that moved differently, summed over the members
@@ -613,7 +615,11 @@ def compare_tournament(tournament, format_code: str) -> TournamentComparison:
     results: dict[int, list[dict]] = {}
     for number, table_results in given.results:
         results.setdefault(number, []).append(table_results)
-    lines: dict[str, EntryLine] = {e.id: EntryLine(code=e.id, name=e.name) for e in given.entries}
+    lines: dict[str, EntryLine] = {
+        # standings_input names every entry (the engine's name is optional)
+        e.id: EntryLine(code=e.id, name=cast(str, e.name))
+        for e in given.entries
+    }
     for which, subject in (("played", tournament), ("whatif", other)):
         played = [
             service.played_round(subject, draw, results.get(draw.number, []))

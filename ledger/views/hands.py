@@ -5,6 +5,7 @@ correction and its void): thin views over ``services.hand_record``, ``hand_corre
 from __future__ import annotations
 
 import uuid
+from typing import cast
 
 from django.contrib import messages
 from django.http import Http404, JsonResponse
@@ -457,7 +458,8 @@ def hand_correct(request, pk):
     table_url = reverse("table", kwargs={"club": request.club.slug, "pk": table.pk})
     hand_url = reverse("hand", kwargs={"club": request.club.slug, "pk": hand.pk})
     seats = list(hand.record["seats"])
-    latest = hand.revisions.order_by("-number").first()
+    # every hand has its first revision
+    latest = cast(HandRevision, hand.revisions.order_by("-number").first())
     round_table = _tournament_correction(request, table)  # a tournament's closed round
     if not (table.evening.is_open and (table.status == Table.Status.OPEN or round_table)):
         messages.error(request, str(EveningClosedError().message))

@@ -74,7 +74,7 @@ def errors_by_section(error, game_code: str) -> dict[str, list[str]]:
 
 
 def form_errors(form) -> dict[str, list[str]]:
-    errors = defaultdict(list)
+    errors: defaultdict[str, list[str]] = defaultdict(list)
     for field, messages_ in form.errors.items():
         section = "reason" if field == "reason" else "general"
         errors[section].extend(str(m) for m in messages_)

@@ -3,6 +3,8 @@ settings; members get a one-time link to choose their log-in (``ledger.services.
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -96,13 +98,15 @@ def members(request):
         action = request.POST.get("action")
         if action == "paste":
             paste_form = MembersPasteForm(request.POST, prefix="paste")
-            form, names = paste_form, None
+            form: MembersPasteForm | MemberAddForm = paste_form
+            names = None
             if paste_form.is_valid():
                 names = paste_form.names_list()
             role = Member.Role.MEMBER
         else:
             add_form = MemberAddForm(request.POST, prefix="add")
-            form, names = add_form, None
+            form = add_form
+            names = None
             if add_form.is_valid():
                 names = [add_form.cleaned_data["name"]]
             role = add_form.cleaned_data.get("role") or Member.Role.MEMBER
@@ -176,7 +180,8 @@ def rates(request):
     if request.method == "POST":
         if form.is_valid():
             try:
-                services.rate_card_set(club=club, rate_card=form.rate_card)
+                # a valid form has its card
+                services.rate_card_set(club=club, rate_card=cast(dict, form.rate_card))
             except LedgerError as error:
                 refuse(request, error, form)
             else:

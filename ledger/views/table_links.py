@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from typing import Any, cast
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
@@ -50,7 +51,8 @@ def _cards(request, round_: Round) -> list[dict]:
     tokens = dict(round_.round_tables.values_list("number", "token"))
     cards = []
     for table in view.tables:
-        link = request.build_absolute_uri(_link_path(request.club, tokens[table.number]))
+        token = cast(str, tokens[table.number])  # a published draw's tables have their tokens
+        link = request.build_absolute_uri(_link_path(request.club, token))
         cards.append({"table": table, "link": link, "qr": qr_svg(link, scale=5)})
     return cards
 
@@ -80,7 +82,12 @@ def table_link(request, club, token):
     rt = _linked(request, club_obj, token)
     request.club = club_obj
     round_ = rt.round
-    context = {"club": club_obj, "rt": rt, "round": round_, "tournament": round_.tournament}
+    context: dict[str, Any] = {
+        "club": club_obj,
+        "rt": rt,
+        "round": round_,
+        "tournament": round_.tournament,
+    }
     if round_.status not in service.LINK_ROUNDS:
         # The round is over: the table's results and, once drawn, where its players sit next
         # (the page looks again by itself until the next round is published).
@@ -111,8 +118,9 @@ def table_link(request, club, token):
     if round_.status == Round.Status.PUBLISHED or rt.table_id is None:
         context["strip"] = table_reads.strip_of(rt, hands=0)
         return render(request, "ledger/tournaments/link.html", {**context, "state": "waiting"})
-    strip = table_reads.round_strip(rt.table)
-    playable = strip is not None and not strip.finished and rt.table.status == Table.Status.OPEN
+    table = cast(Table, rt.table)  # its table_id is set
+    strip = table_reads.round_strip(table)
+    playable = strip is not None and not strip.finished and table.status == Table.Status.OPEN
     name = "hand_new" if playable else "table"
     url = reverse(name, kwargs={"club": club_obj.slug, "pk": rt.table_id})
     if request.htmx:

@@ -10,6 +10,7 @@ standings and the wall.
 from __future__ import annotations
 
 import logging
+from typing import cast
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
@@ -39,7 +40,7 @@ from ledger.views.seeding import seeding_context
 from ledger.web import kept_pdfs
 from ledger.web.http import found
 from ledger.web.permissions import club_role
-from ledger.web.refusals import log_refusal
+from ledger.web.refusals import form_errors_text, log_refusal
 
 logger = logging.getLogger(__name__)
 
@@ -196,9 +197,9 @@ def tournament_entries(request, pk):
     refused = True  # until an action is done
     try:
         if action == "members":
-            form = MembersEntryForm(request.POST)
-            if form.is_valid():
-                names = _names(form.cleaned_data["names"])
+            members_form = MembersEntryForm(request.POST)
+            if members_form.is_valid():
+                names = _names(members_form.cleaned_data["names"])
                 found_members = {
                     m.name: m for m in Member.objects.filter(club=request.club, name__in=names)
                 }
@@ -218,29 +219,29 @@ def tournament_entries(request, pk):
             else:
                 messages.error(request, gettext("Type the members' names."))
         elif action == "guest":
-            form = GuestForm(request.POST)
-            if form.is_valid():
+            guest_form = GuestForm(request.POST)
+            if guest_form.is_valid():
                 service.entry_add_guest(
                     tournament=tournament,
-                    name=form.cleaned_data["name"],
-                    club_name=form.cleaned_data["club_name"],
-                    ladder_rank=form.cleaned_data["ladder_rank"],
+                    name=guest_form.cleaned_data["name"],
+                    club_name=guest_form.cleaned_data["club_name"],
+                    ladder_rank=guest_form.cleaned_data["ladder_rank"],
                     by=request.user,
                 )
                 messages.success(request, gettext("The guest is entered."))
                 refused = False
             else:
-                messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+                messages.error(request, form_errors_text(guest_form))
         elif action == "import":
-            form = ImportForm(request.POST, request.FILES)
-            if form.is_valid():
+            import_form = ImportForm(request.POST, request.FILES)
+            if import_form.is_valid():
                 added = service.entries_import(
-                    tournament=tournament, text=form.cleaned_data["text"], by=request.user
+                    tournament=tournament, text=import_form.cleaned_data["text"], by=request.user
                 )
                 messages.success(request, gettext("{n} entered.").format(n=len(added)))
                 refused = False
             else:
-                messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+                messages.error(request, form_errors_text(import_form))
         elif action in ("withdraw", "remove"):
             given = request.POST.get("entry", "")
             entry = (
@@ -473,11 +474,12 @@ def round_close(request, pk):
         signal = round_.signal_at
         early = signal is not None and timezone.now() < signal
         # Before the signal, every open table short of its hands target (or playing to the
-        # time alone, when the format sets no target) is named: it will end by the director.
+        # time alone, when the format sets no target) is named: it will end by the director
+        # (an open table has its hands counted).
         short = [
             t
             for t in view.tables
-            if early and t.status == "open" and (t.target is None or t.hands < t.target)
+            if early and t.status == "open" and (t.target is None or cast(int, t.hands) < t.target)
         ]
         return _round_page(request, round_, confirm_close={"early": early, "short": short})
     return _round_action(request, pk, lambda r: _close_round(request, r))
@@ -562,9 +564,7 @@ def round_substitute(request, pk):
     def act(round_):
         form = _substitute_form(request, round_, reads.round_view(round_), request.POST)
         if not form.is_valid():
-            raise LedgerError(
-                " ".join(e for errors in form.errors.values() for e in errors), "__all__"
-            )
+            raise LedgerError(form_errors_text(form))
         data = form.cleaned_data
         rt = next((rt for rt in round_.round_tables.all() if data["absent"] in rt.seats), None)
         if rt is None:

@@ -44,7 +44,7 @@ from ledger.tables.sheet import EveningSheetTable, JetonTable, settlement_table
 from ledger.views.home import to_tournament
 from ledger.web import charts, kept, kept_pdfs, render_cache
 from ledger.web.http import found, picked_season
-from ledger.web.permissions import can, club_role
+from ledger.web.permissions import ClubRequest, can, club_role
 from ledger.web.refusals import log_refusal
 
 TREASURER = Member.Role.TREASURER
@@ -108,6 +108,8 @@ def _export(request, table, name: str):
 
 class StandingsView(ExportMixin, SingleTableMixin, TemplateView):
     """The season's standings: sortable, paginated, exported to CSV and XLSX."""
+
+    request: ClubRequest  # through ``club_role``
 
     template_name = "ledger/standings.html"
     table_class = StandingsTable

@@ -54,6 +54,11 @@ def log_refusal(request, error: Exception, **objects) -> None:
     )
 
 
+def form_errors_text(form) -> str:
+    """A refused form's errors in one line (for a message or a refusal of its own)."""
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
+
+
 def form_field(form, field: str) -> str | None:
     """The form's field a problem's ``field`` names: itself, or the head of a path
     (``rate_card.fee``: ``rate_card``), else None (the whole form)."""
