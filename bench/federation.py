@@ -144,6 +144,7 @@ def build(
     tournaments: int = 200,
     size: int = 40,
     rounds: int = 5,
+    real: int = 3,
     seed: int = 1,
 ) -> dict:
     """Write the season through the services; return its federation, series, rating list,
@@ -204,6 +205,9 @@ def build(
             seed=seed * 100_000 + t,
         )
         events.append(results_import(document=document, federation=federation).event)
+    real_tournaments = [
+        play_tournament(club_rows[(k + 1) % clubs], k, seed=seed) for k in range(real)
+    ]
     series = fed.series_create(
         name="Bench ladder",
         seed="bench",
@@ -228,8 +232,60 @@ def build(
             "events": len(events),
             "placings": ImportedPlacing.objects.filter(event__federation=federation).count(),
             "hero_events": hero.placings.count(),
+            "real_tournaments": len(real_tournaments),
         },
     }
+
+
+def play_tournament(club, k: int, *, seed: int, players: int = 8, hands: int = 4):
+    """A real tournament of ``club``, played through the tournament services: ``players``
+    of the pool entered from a pasted ladder (by their licences), one round drawn, published
+    and started, ``hands`` random hands recorded at each table (``bench/tournament.py``'s
+    ``fill_by_services``), the round closed and the tournament made final. Rated by the
+    rating list, not in the ladder (its ranking lives in the engine, not in a table the raw
+    SQL could sum)."""
+    from types import SimpleNamespace
+
+    from django.contrib.auth import get_user_model
+
+    from bench.tournament import fill_by_services
+    from ledger.models import Member
+    from ledger.services import people
+    from ledger.services import tournaments as tour
+
+    user = get_user_model().objects.create_user(username=f"fedbench-director-{k}")
+    Member.objects.create(club=club, name=f"Director {k}", user=user, role=Member.Role.ADMIN)
+    people.seal_clubs([club.pk])
+    tournament = tour.tournament_create(
+        club=club,
+        name=f"Bench cup {k}",
+        date=datetime.date(2027, 5, 1) + datetime.timedelta(days=7 * k),
+        game=GAME,
+        tournament_format=FORMAT,
+        params={"rounds": 1},
+        seed=f"FEDBENCH-{k}",
+        by=user,
+    )
+    # The entrants are players of the pool (found by their licences), a dozen per cup.
+    rows = _pool(1 + (k + 1) * players, 30)[1 + k * players :]
+    text = "\n".join(
+        ["name,club,rank,id"]
+        + [
+            f"{name},{club_name},{i + 1},{licence}"
+            for i, (name, club_name, licence) in enumerate(rows)
+        ]
+    )
+    tour.entries_import(tournament=tournament, text=text, by=user)
+    round_ = tour.round_draw(tournament=tournament, by=user)
+    round_ = tour.round_start(round_=tour.round_publish(round_=round_, by=user), by=user)
+    fill_by_services(
+        round_.round_tables.select_related("table"),
+        hands,
+        SimpleNamespace(keeper=SimpleNamespace(user=user)),
+        seed * 1000 + k,
+    )
+    tour.round_close(round_=round_, by=user)
+    return tour.tournament_finish(tournament=tournament, by=user)
 
 
 def fed_players(federation) -> int:
