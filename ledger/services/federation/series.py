@@ -237,7 +237,8 @@ def series_events(series: Series) -> list[engine.Event]:
             "imported__document", "imported__log"
         )
     )
-    # The imported events' placings in one read (not one per event); none when there is none.
+    # The imported events' placings in one read, not one per event (a single event reads its
+    # own in event_of, as before).
     imported = [row.imported_id for row in rows if row.imported_id is not None]
     placings: dict[int, list[tuple]] = {pk: [] for pk in imported}
     if len(imported) > 1:
@@ -247,9 +248,8 @@ def series_events(series: Series) -> list[engine.Event]:
             .values_list("event_id", "rank", "player_id", "points")
         ):
             placings[event_id].append(tuple(placing))
-    events = (
-        event_of(row, placings[row.imported_id] if len(imported) > 1 else None) for row in rows
-    )
+    read = len(imported) > 1
+    events = (event_of(row, placings.get(row.imported_id or 0) if read else None) for row in rows)
     return [e for e in events if e is not None]
 
 
