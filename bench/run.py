@@ -11,8 +11,11 @@ database of its own, whatever the database above), unless ``BENCH_TOURNAMENT=0``
 score sheet's (``bench/sheet.py``: the evening sheet PDF against its former text rows),
 unless ``BENCH_SHEET=0``, the kept PDFs' (``bench/kept.py``: each heavy PDF against its
 page, kept downloads, the render process and a gunicorn worker's memory), unless
-``BENCH_KEPT=0``, and the crowd benches (``bench/crowd.py``: a busy club night and a
-championship hall over HTTP against the production start), unless ``BENCH_CROWD=0``.
+``BENCH_KEPT=0``, the crowd benches (``bench/crowd.py``: a busy club night and a
+championship hall over HTTP against the production start), unless ``BENCH_CROWD=0``, and the
+federation at scale (``bench/federation.py``: 30 clubs, 3,000 players, 200 events; the ladder
+and a player's page against raw SQL, a full re-rating, a results file's import), unless
+``BENCH_FEDERATION=0``.
 """
 
 from __future__ import annotations
@@ -121,7 +124,24 @@ def main() -> int:
     status = run_tournament(given_url)
     status = run_crowd() or status
     status = run_sheet() or status
-    return run_kept() or status
+    status = run_kept() or status
+    return run_federation(given_url) or status
+
+
+def run_federation(database_url: str) -> int:
+    """Run the federation bench (``bench/federation.py``, on a fresh database of its own:
+    SQLite, or ``<name>_fedbench`` on the PostgreSQL given) in a process of its own, unless
+    ``BENCH_FEDERATION=0``; return its exit status."""
+    if os.environ.get("BENCH_FEDERATION", "1") == "0":
+        print("BENCH_FEDERATION=0: the federation bench is skipped.")
+        return 0
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    if database_url:
+        env["DATABASE_URL"] = database_url
+    print("\nThe federation bench (bench/federation.py) ...")
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "federation.py")], env=env
+    ).returncode
 
 
 def run_kept() -> int:

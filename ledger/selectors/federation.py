@@ -234,7 +234,11 @@ def player_record(player: Player) -> PlayerRecord:
                 "-tournament__date", "-pk"
             )
         ),
-        placings=list(player.placings.select_related("event").order_by("-event__date", "-pk")),
+        placings=list(
+            player.placings.select_related("event")
+            .defer("event__document", "event__log")
+            .order_by("-event__date", "-pk")
+        ),
     )
 
 

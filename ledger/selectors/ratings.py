@@ -138,7 +138,11 @@ def user_players(user) -> list[PlayerPage]:
                     line.points if line else "",
                 )
             )
-        for placing in ImportedPlacing.objects.filter(player=player).select_related("event"):
+        for placing in (
+            ImportedPlacing.objects.filter(player=player)
+            .select_related("event")
+            .defer("event__document", "event__log")
+        ):
             results.append(
                 ResultLine(
                     placing.event.date,

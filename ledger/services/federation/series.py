@@ -19,6 +19,7 @@ from ledger.models import (
     Federation,
     FederationLog,
     ImportedEvent,
+    ImportedPlacing,
     Member,
     Player,
     Series,
@@ -200,20 +201,23 @@ def event_key(tournament_id: int | None, imported_id: int | None) -> str:
     return str(tournament_id) if tournament_id is not None else f"i{imported_id}"
 
 
-def event_of(event: SeriesEvent) -> engine.Event | None:
+def event_of(event: SeriesEvent, placings: list[tuple] | None = None) -> engine.Event | None:
     """A final tournament (or an imported event) of the series as the engine's event: each
     player (his id) at his final rank, with his points; None while the tournament is not
-    final."""
+    final. ``placings``: the imported event's ``(rank, player_id, points)`` in rank order,
+    when the caller has read them."""
     if event.imported is not None:
         imported = event.imported
-        placings = tuple(
-            engine.Placing(rank, str(player_id), Fraction(points))
-            for rank, player_id, points in imported.placings.order_by("rank").values_list(
-                "rank", "player_id", "points"
+        if placings is None:
+            placings = list(
+                imported.placings.order_by("rank").values_list("rank", "player_id", "points")
             )
+        ranking = tuple(
+            engine.Placing(rank, str(player_id), Fraction(points))
+            for rank, player_id, points in placings
         )
         return engine.Event(
-            event_key(None, imported.pk), imported.date, placings, read_factor(event.factor)
+            event_key(None, imported.pk), imported.date, ranking, read_factor(event.factor)
         )
     tournament = event.tournament
     if tournament is None or tournament.status != Tournament.Status.FINAL:
@@ -228,7 +232,24 @@ def event_of(event: SeriesEvent) -> engine.Event | None:
 
 def series_events(series: Series) -> list[engine.Event]:
     """The series' final events, as the engine reads them."""
-    events = (event_of(e) for e in series.events.select_related("tournament", "imported"))
+    rows = list(
+        series.events.select_related("tournament", "imported").defer(
+            "imported__document", "imported__log"
+        )
+    )
+    # The imported events' placings in one read, not one per event (a single event reads its
+    # own in event_of, as before).
+    imported = [row.imported_id for row in rows if row.imported_id is not None]
+    placings: dict[int, list[tuple]] = {pk: [] for pk in imported}
+    if len(imported) > 1:
+        for event_id, *placing in (
+            ImportedPlacing.objects.filter(event_id__in=imported)
+            .order_by("event_id", "rank")
+            .values_list("event_id", "rank", "player_id", "points")
+        ):
+            placings[event_id].append(tuple(placing))
+    read = len(imported) > 1
+    events = (event_of(row, placings.get(row.imported_id or 0) if read else None) for row in rows)
     return [e for e in events if e is not None]
 
 
