@@ -876,9 +876,10 @@ def imported_results(federation):
     return found or results_import(document=document, federation=federation).event
 
 
-def final_tournament(club, members, date, scores, name):
-    """A one-round Slovenian tournament of ``club`` on ``date``, its one table scored
-    ``scores`` (by member name, ``members`` by name) and made final."""
+def final_tournament(club, members, date, scores, name, *, finish=True):
+    """A one-round Slovenian tournament of ``club`` on ``date``, its table(s) scored ``scores``
+    (by member name, ``members`` by name; a name not seated has a bye) and made final (with
+    ``finish``; else its round closed only)."""
     from ledger.services import tournaments as tour
 
     t = tour.tournament_create(
@@ -893,9 +894,10 @@ def final_tournament(club, members, date, scores, name):
     r = tour.round_start(round_=tour.round_publish(round_=tour.round_draw(tournament=t)))
     codes = {e.name: e.code for e in t.entries.all()}
     for rt in r.round_tables.select_related("table", "round__tournament"):
-        score_table(rt, {codes[n]: s for n, s in scores.items()})
+        score_table(rt, {codes[n]: s for n, s in scores.items() if codes[n] in rt.seats})
     tour.round_close(round_=r)
-    tour.tournament_finish(tournament=t)
+    if finish:
+        tour.tournament_finish(tournament=t)
     t.refresh_from_db()
     return t
 

@@ -25,9 +25,9 @@ from ledger.services.errors import LedgerError
 from ledger.services.federation import ratings
 from ledger.tests.factories import make_club, make_member
 from ledger.tests.helpers import (
+    final_tournament,
     first_hand_again,
     random_hand_at,
-    score_table,
     settle_zero_sum,
 )
 
@@ -47,27 +47,7 @@ def world(names=("Ana", "Bor", "Cene", "Dan", "Eva")):
     return kranj, tzs, members
 
 
-def played(club, members, date, scores, name, *, finish=True):
-    """A one-round tournament of ``club`` on ``date``, its table(s) scored ``scores`` (by
-    name; a name not seated has a bye), made final."""
-    t = tour.tournament_create(
-        club=club,
-        name=name,
-        date=date,
-        game="slovenian_tarok",
-        tournament_format="sl_dp",
-        params={"rounds": 1},
-    )
-    tour.entries_add(tournament=t, members=[members[n] for n in scores])
-    r = tour.round_start(round_=tour.round_publish(round_=tour.round_draw(tournament=t)))
-    codes = {e.name: e.code for e in t.entries.all()}
-    for rt in r.round_tables.select_related("table", "round__tournament"):
-        score_table(rt, {codes[n]: s for n, s in scores.items() if codes[n] in rt.seats})
-    tour.round_close(round_=r)
-    if finish:
-        tour.tournament_finish(tournament=t)
-    t.refresh_from_db()
-    return t
+played = final_tournament  # one home: ledger/tests/helpers.py
 
 
 def player(members, name):

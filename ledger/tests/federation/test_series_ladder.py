@@ -13,7 +13,7 @@ from ledger.services import federation as fed
 from ledger.services import tournaments as tour
 from ledger.services.errors import LedgerError
 from ledger.tests.factories import make_club, make_member
-from ledger.tests.helpers import score_table
+from ledger.tests.helpers import final_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -30,26 +30,7 @@ def world():
     return kranj, tzs, members
 
 
-def played(club, members, date, scores, name):
-    """A one-round tournament of ``club`` on ``date``, its one table scored ``scores`` (by
-    name) and made final."""
-    t = tour.tournament_create(
-        club=club,
-        name=name,
-        date=date,
-        game="slovenian_tarok",
-        tournament_format="sl_dp",
-        params={"rounds": 1},
-    )
-    tour.entries_add(tournament=t, members=[members[n] for n in scores])
-    r = tour.round_start(round_=tour.round_publish(round_=tour.round_draw(tournament=t)))
-    codes = {e.name: e.code for e in t.entries.all()}
-    for rt in r.round_tables.select_related("table", "round__tournament"):
-        score_table(rt, {codes[n]: s for n, s in scores.items()})
-    tour.round_close(round_=r)
-    tour.tournament_finish(tournament=t)
-    t.refresh_from_db()
-    return t
+played = final_tournament  # one home: ledger/tests/helpers.py
 
 
 def create(tzs, **changes):
