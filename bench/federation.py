@@ -460,22 +460,10 @@ def table(figures: dict) -> list[tuple[str, str, str, bool]]:
 
 
 def _database() -> str:
-    url = os.environ.get("DATABASE_URL", "")
-    if url.startswith("postgres"):
-        import psycopg
+    """The bench's database, made afresh (``bench/fresh.py``)."""
+    from bench.fresh import fresh_database
 
-        base, name = url.rsplit("/", 1)
-        bench = f"{name}_fedbench"
-        with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{bench}"')
-            conn.execute(f'CREATE DATABASE "{bench}"')
-        os.environ["DATABASE_URL"] = f"{base}/{bench}"
-        return "postgresql"
-    path = ROOT / "bench" / "federation.sqlite3"
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
-    os.environ["DATABASE_URL"] = f"sqlite:///{path}"
-    return "sqlite"
+    return fresh_database("fedbench", "federation.sqlite3")
 
 
 def main() -> int:

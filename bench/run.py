@@ -39,22 +39,10 @@ SCALE = os.environ.get("BENCH_SCALE", "full")
 
 
 def prepare_database() -> str:
-    url = os.environ.get("DATABASE_URL", "")
-    if url.startswith("postgres"):
-        import psycopg
+    """The bench's database, made afresh (``bench/fresh.py``)."""
+    from bench.fresh import fresh_database
 
-        base, name = url.rsplit("/", 1)
-        bench = f"{name}_bench"
-        with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{bench}"')
-            conn.execute(f'CREATE DATABASE "{bench}"')
-        os.environ["DATABASE_URL"] = f"{base}/{bench}"
-        return "postgresql"
-    path = ROOT / "bench" / "bench.sqlite3"
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
-    os.environ["DATABASE_URL"] = f"sqlite:///{path}"
-    return "sqlite"
+    return fresh_database("bench", "bench.sqlite3")
 
 
 def timed(fn, repeat: int):
