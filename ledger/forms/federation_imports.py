@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import cast
 
 from django import forms
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger.federation.engine.errors import FederationError
 from ledger.federation.engine.example import read_factor
 from ledger.games.errors import RulesError
 from ledger.models import Series, UploadToken, text_limit
-from ledger.web.results_in import MAX_BYTES, read_results_bytes, refusal_rows
+from ledger.web.refusals import refusal_messages, refusal_text
+from ledger.web.results_in import MAX_BYTES, read_results_bytes
 
 
 class ResultsUploadForm(forms.Form):
@@ -55,7 +55,7 @@ class ResultsUploadForm(forms.Form):
             self.cleaned_data["document"] = read_results_bytes(upload.read(MAX_BYTES + 1))
         except RulesError as error:
             raise forms.ValidationError(
-                [f"{row['field']}: {row['message']}" for row in refusal_rows(error)]
+                [message for _field, message in refusal_messages(error, named=True)]
             ) from None
         return upload
 
@@ -64,9 +64,7 @@ class ResultsUploadForm(forms.Form):
         try:
             read_factor(value, "factor")
         except FederationError as error:
-            raise forms.ValidationError(
-                "; ".join(gettext(p.template).format(**p.params) for p in error.problems)
-            ) from None
+            raise forms.ValidationError(refusal_text(error)) from None
         return value
 
 

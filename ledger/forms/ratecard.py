@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from ledger.games.base import preset_card
 from ledger.games.errors import RateCardError
 from ledger.games.registry import get_game, get_web
+from ledger.services.errors import problem_text
 
 
 def rate_card_fields(game: str) -> dict[str, forms.Field]:
@@ -40,7 +41,7 @@ def clean_rate_card(form: forms.BaseForm, game: str, cleaned: dict) -> dict | No
     except RateCardError as error:
         for problem in error.problems:
             name = web.rate_card_field_name(problem.field)
-            message = gettext(problem.template).format(**problem.params)
+            message = problem_text(problem)
             form.add_error(name if name in form.fields else None, message)
         return None
 

@@ -8,12 +8,12 @@ from typing import cast
 from django import forms
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.errors import RulesError
 from ledger.games.web import game_choices
 from ledger.models import Member, tournament_format_choices
+from ledger.services.errors import problem_text
 from ledger.services.tournaments.entries import MAX_RANK
 from ledger.web.jsonin import load_json_safely
 
@@ -78,7 +78,7 @@ class TournamentForm(forms.Form):
             problem = error.problems[0]
             raise forms.ValidationError(
                 _("the parameters are not valid JSON: {problem}").format(
-                    problem=gettext(problem.template).format(**problem.params)
+                    problem=problem_text(problem)
                 )
             ) from None
         if not isinstance(value, dict):

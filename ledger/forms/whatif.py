@@ -20,6 +20,7 @@ from ledger.games.errors import RulesError
 from ledger.games.registry import get_game
 from ledger.models import tournament_format_choices
 from ledger.selectors import whatif
+from ledger.services.errors import problem_text
 from ledger.web.jsonin import load_json_safely
 
 OWN = "own"
@@ -97,7 +98,7 @@ class WhatIfForm(forms.Form):
         except RulesError as error:
             target = "rates" if choice == PASTED else "card"
             for problem in error.problems:
-                message = gettext(problem.template).format(**problem.params)
+                message = problem_text(problem)
                 where = problem.field if problem.field not in ("", "rates", "preset") else ""
                 self.add_error(target, f"{where}: {message}" if where else message)
         return cleaned
