@@ -21,6 +21,7 @@ from ledger.views.tournament_sheets import pdf_response
 from ledger.views.tournaments import ADMIN, tournament_of
 from ledger.web.federation_access import federation_officer
 from ledger.web.permissions import club_role
+from ledger.web.refusals import refuse_message
 
 
 def _club_series(request, pk):
@@ -91,7 +92,7 @@ def tournament_entries_series(request, pk):
             )
         added = services.entries_from_series(tournament=tournament, series=series, by=request.user)
     except LedgerError as error:
-        messages.error(request, str(error.message))
+        refuse_message(request, error, tournament=tournament.pk)
     else:
         messages.success(request, gettext("{n} entered.").format(n=len(added)))
     return redirect(tournament.get_absolute_url())

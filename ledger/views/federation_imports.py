@@ -30,7 +30,7 @@ from ledger.tables.federation_imports import (
 )
 from ledger.web.federation_access import federation_officer
 from ledger.web.http import found
-from ledger.web.refusals import log_refusal
+from ledger.web.refusals import refuse, refuse_message
 
 
 def _event_of(request, pk: int):
@@ -57,8 +57,7 @@ def _add_to_series(request, form, event) -> str | None:
             series=series, imported=event, factor=form.cleaned_data["factor"], by=request.user
         )
     except LedgerError as error:
-        log_refusal(request, error)
-        form.add_error("series", str(error.message))
+        refuse(request, error, form, fields="series")
         return None
     return _("The event is added to the series {name}.").format(name=series.name)
 
@@ -78,8 +77,7 @@ def federation_import_upload(request):
                     document=form.cleaned_data["document"], federation=federation, by=request.user
                 )
             except LedgerError as error:
-                log_refusal(request, error)
-                form.add_error("file", f"{error.field}: {error.message}")
+                refuse(request, error, form, fields="file", named=True)
             else:
                 outcome = {
                     "result": result,
@@ -153,8 +151,7 @@ def federation_tokens(request):
                     token=found(token.first(), "token"), by=request.user
                 )
             except LedgerError as error:
-                log_refusal(request, error)
-                messages.error(request, str(error.message))
+                refuse_message(request, error)
             else:
                 messages.success(
                     request, _("The token {label} is revoked.").format(label=revoked.label)
@@ -167,8 +164,7 @@ def federation_tokens(request):
                     federation=federation, label=form.cleaned_data["label"], by=request.user
                 )
             except LedgerError as error:
-                log_refusal(request, error)
-                form.add_error("label", str(error.message))
+                refuse(request, error, form, fields="label")
             else:
                 form = UploadTokenForm()
     table = UploadTokensTable(reads.upload_tokens(federation))

@@ -40,14 +40,9 @@ from ledger.tables.federation import (
     SeriesTable,
 )
 from ledger.web.federation_access import federation_officer
+from ledger.web.refusals import logged_refusal, refuse
 
 PER_PAGE = 50
-
-
-def _refused(form, error: LedgerError, field: str | None = None) -> None:
-    """Show a service's refusal on the form: on its field when the form has it."""
-    name = field if field is not None else error.field
-    form.add_error(name if name in form.fields else None, capfirst(str(error.message)))
 
 
 def _to(name: str, request, **kwargs):
@@ -77,7 +72,7 @@ def federation_clubs(request):
                     federation=federation, club=form.cleaned_data["club"], by=request.user
                 )
             except LedgerError as error:
-                _refused(form, error)
+                refuse(request, error, form, capitalised=True)
             else:
                 return _to("federation_clubs", request)
         status = 422
@@ -122,7 +117,7 @@ def federation_player(request, pk):
                     by=request.user,
                 )
             except LedgerError as error:
-                _refused(form, error)
+                refuse(request, error, form, capitalised=True)
             else:
                 return _to("federation_player", request, pk=player.pk)
         status = 422
@@ -166,7 +161,7 @@ def federation_player_merge(request):
                 try:
                     kept = services.player_merge(kept=kept, merged=merged, by=request.user)
                 except LedgerError as error:
-                    _refused(form, error)
+                    refuse(request, error, form, capitalised=True)
                 else:
                     return _to("federation_player", request, pk=kept.pk)
             else:
@@ -208,7 +203,7 @@ def federation_series_new(request):
                     by=request.user,
                 )
             except LedgerError as error:
-                _refused(form, error, form.field_of(error.field or ""))
+                refuse(request, error, form, fields=form.field_of, capitalised=True)
             else:
                 return _to("federation_series", request, pk=series.pk)
         status = 422
@@ -284,7 +279,7 @@ def federation_series(request, pk):
                     by=request.user,
                 )
             except LedgerError as error:
-                _refused(form, error)
+                refuse(request, error, form, capitalised=True)
             else:
                 return _to("federation_series", request, pk=series.pk)
         status = 422
@@ -336,7 +331,7 @@ def federation_officers(request):
                     raise LedgerError(gettext("no such officer"), "officer")
                 services.officer_remove(federation=federation, user=user, by=request.user)
             except LedgerError as error:
-                problem = capfirst(str(error.message))
+                problem = capfirst("; ".join(m for _f, m in logged_refusal(request, error)))
             else:
                 return _to("federation_officers", request)
         elif form.is_valid():
@@ -345,7 +340,7 @@ def federation_officers(request):
                     federation=federation, username=form.cleaned_data["username"], by=request.user
                 )
             except LedgerError as error:
-                _refused(form, error)
+                refuse(request, error, form, capitalised=True)
             else:
                 return _to("federation_officers", request)
         status = 422

@@ -22,7 +22,12 @@ from ledger.tables.federation import RatingsTable
 from ledger.web.federation_access import federation_officer
 from ledger.web.http import found
 from ledger.web.permissions import club_role
-from ledger.web.refusals import log_refusal
+from ledger.web.refusals import refuse, refuse_message
+
+
+def _params_field(field: str) -> str:
+    """The form's field of a refused parameter (``params.k_factor``: ``k_factor``)."""
+    return field.removeprefix("params.")
 
 
 def _page(request, form, status=200):
@@ -58,9 +63,7 @@ def federation_ratings(request):
                 by=request.user,
             )
         except LedgerError as error:
-            log_refusal(request, error)
-            key = error.field.removeprefix("params.")
-            form.add_error(key if key in form.fields else None, str(error.message))
+            refuse(request, error, form, fields=_params_field)
         else:
             messages.success(request, gettext("The rating list is created and rated."))
             return redirect(f"{request.path}?list={created.pk}")
@@ -101,6 +104,5 @@ def tournament_rating(request, pk):
         if chosen is not None:
             federation_services.ladder_ranks_apply(tournament=tournament, by=request.user)
     except LedgerError as error:
-        log_refusal(request, error)
-        messages.error(request, str(error.message))
+        refuse_message(request, error, tournament=tournament.pk)
     return redirect("tournament", club=request.club.slug, pk=tournament.pk)

@@ -47,7 +47,7 @@ from ledger.views.scoring import (
 )
 from ledger.web import tablet
 from ledger.web.permissions import actor, can, club_role, granted
-from ledger.web.refusals import busy_response, log_refusal
+from ledger.web.refusals import logged_refusal, refusal_messages, refuse, refuse_message
 
 # --- the preview ---------------------------------------------------------------------------
 
@@ -158,7 +158,7 @@ def _hand_form_context(request, table, *, seats, record, token, hand=None, error
     }
 
 
-def _refused(request, context_or_errors, *, form_page, status=422):
+def _refused_page(request, context_or_errors, *, form_page, status=422):
     """Answer a refused hand: the feedback partial to the script, the whole page otherwise."""
     if request.headers.get(DRAFT_HEADER):
         return _feedback(
@@ -246,7 +246,7 @@ def hand_new(request, pk):
             errors=form_errors(form),
         )
         _link_confirms(request, context)
-        return _refused(request, context, form_page="ledger/hand_form.html")
+        return _refused_page(request, context, form_page="ledger/hand_form.html")
     record = form.cleaned_data["record"]
     token = form.cleaned_data["token"] or None
     # Saved on the table's own link: who of the table saved it (a hand to confirm, when the
@@ -268,9 +268,9 @@ def hand_new(request, pk):
     except Table.DoesNotExist:
         raise Http404 from None
     except (HandError, LedgerError) as error:
-        log_refusal(request, error, table=pk)
         if isinstance(error, BusyError) and request.headers.get(DRAFT_HEADER):
-            return busy_response(error)
+            return refuse(request, error, table=pk)
+        shown = logged_refusal(request, error, table=pk)
         table = table_of(request, pk)
         context = _hand_form_context(
             request,
@@ -278,10 +278,10 @@ def hand_new(request, pk):
             seats=seats(table),
             record=record,
             token=token or str(uuid.uuid4()),
-            errors=errors_by_section(error, table.game),
+            errors=errors_by_section(shown, table.game),
         )
         _link_confirms(request, context)
-        return _refused(request, context, form_page="ledger/hand_form.html")
+        return _refused_page(request, context, form_page="ledger/hand_form.html")
     messages.success(request, gettext("Hand {number} is saved.").format(number=hand.number))
     if saved_by is not None:
         waiting = tournament_services.unconfirmed_hand(pk)
@@ -320,10 +320,9 @@ def hand_preview(request, pk):
         preview = selectors.settle_preview(
             table=table, record=record, seats=seats, state=state, pools=pools
         )
-    except (HandError, LedgerError) as error:
-        return _feedback(
-            request, table.game, errors=errors_by_section(error, table.game), seats=len(seats)
-        )
+    except (HandError, LedgerError) as error:  # why it would be refused; nothing was asked
+        errors = errors_by_section(refusal_messages(error), table.game)
+        return _feedback(request, table.game, errors=errors, seats=len(seats))
     return _feedback(request, table.game, preview=preview, seats=len(seats))
 
 
@@ -492,7 +491,7 @@ def hand_correct(request, pk):
                     pools=context["pool_state"],
                 )
             except (HandError, LedgerError) as error:
-                context["errors"] = errors_by_section(error, table.game)
+                context["errors"] = errors_by_section(refusal_messages(error), table.game)
         return context
 
     if request.method != "POST":
@@ -507,7 +506,7 @@ def hand_correct(request, pk):
         if "record" in form.cleaned_data:
             record = form.cleaned_data["record"]
         context = page(record, form_errors(form), request.POST.get("reason", ""))
-        return _refused(request, context, form_page="ledger/hand_form.html")
+        return _refused_page(request, context, form_page="ledger/hand_form.html")
     record = form.cleaned_data["record"]
     reason = form.cleaned_data["reason"]
     try:
@@ -530,11 +529,11 @@ def hand_correct(request, pk):
                 by=actor(request, table),
             )
     except (HandError, LedgerError) as error:
-        log_refusal(request, error, table=table.pk, hand=hand.pk)
         if isinstance(error, BusyError) and request.headers.get(DRAFT_HEADER):
-            return busy_response(error)
-        context = page(record, errors_by_section(error, table.game), reason)
-        return _refused(request, context, form_page="ledger/hand_form.html")
+            return refuse(request, error, table=table.pk, hand=hand.pk)
+        shown = logged_refusal(request, error, table=table.pk, hand=hand.pk)
+        context = page(record, errors_by_section(shown, table.game), reason)
+        return _refused_page(request, context, form_page="ledger/hand_form.html")
     title = gettext("Hand {number} is corrected.").format(number=hand.number)
     request.session[CHANGES_KEY] = _changes(table=table, title=title, changed=changed)
     return _saved(request, table_url, number=hand.number)
@@ -567,7 +566,7 @@ def hand_correct_preview(request, pk):
         return _feedback(
             request,
             hand.table.game,
-            errors=errors_by_section(error, hand.table.game),
+            errors=errors_by_section(refusal_messages(error), hand.table.game),
             seats=len(hand.record["seats"]),
         )
     return _feedback(request, hand.table.game, preview=preview, seats=len(hand.record["seats"]))
@@ -590,8 +589,7 @@ def hand_void(request, pk):
             hand=hand, reason=form.cleaned_data["reason"], by=actor(request, table)
         )
     except LedgerError as error:
-        log_refusal(request, error, table=table.pk, hand=hand.pk)
-        messages.error(request, str(error.message))
+        refuse_message(request, error, table=table.pk, hand=hand.pk)
         return redirect(hand_url)
     title = gettext("Hand {number} is voided.").format(number=hand.number)
     request.session[CHANGES_KEY] = _changes(

@@ -19,6 +19,7 @@ from ledger.selectors.privacy import member_data
 from ledger.services.errors import LedgerError
 from ledger.services.privacy import member_erase
 from ledger.web.permissions import club_role
+from ledger.web.refusals import refuse_message
 
 
 def _own(request) -> Member:
@@ -68,7 +69,7 @@ def _erase(request, member: Member) -> bool:
     try:
         erased = member_erase(member=member, by=request.user)
     except LedgerError as error:
-        messages.error(request, str(error.message))
+        refuse_message(request, error, member=member.pk)
         return False
     messages.success(
         request,

@@ -24,15 +24,16 @@ import logging
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from ledger.games.errors import RulesError
-from ledger.services.errors import BusyError, LedgerError
+from ledger.services.errors import LedgerError
 from ledger.services.federation import tokens
 from ledger.services.federation.results import CREATED, UNCHANGED, results_import
-from ledger.web.refusals import busy_response
-from ledger.web.results_in import MAX_BYTES, read_results_bytes, refusal_rows
+from ledger.web.refusals import refuse
+from ledger.web.results_in import MAX_BYTES, read_results_bytes
 
 logger = logging.getLogger(__name__)
 
@@ -43,12 +44,11 @@ def _bearer(request) -> str:
     return token.strip() if scheme.lower() == "bearer" else ""
 
 
-def _refused(status: int, field: str, message: str) -> JsonResponse:
-    return JsonResponse({"errors": [{"field": field, "message": message}]}, status=status)
-
-
-def _too_large() -> JsonResponse:
-    return _refused(413, "file", _("the file is larger than {limit} bytes").format(limit=MAX_BYTES))
+def _too_large(request) -> JsonResponse:
+    too_large = LedgerError(
+        gettext_lazy("the file is larger than {limit} bytes"), "file", limit=MAX_BYTES
+    )
+    return refuse(request, too_large, status=413)
 
 
 @csrf_exempt
@@ -66,22 +66,23 @@ def results_post(request, federation: str):
                 "token_prefix": presented[: tokens.PREFIX] or None,
             },
         )
-        return _refused(401, "token", _("a valid upload token of this federation is needed"))
+        no_token = LedgerError(
+            gettext_lazy("a valid upload token of this federation is needed"), "token"
+        )
+        return refuse(request, no_token, status=401)
     try:
         if int(request.headers.get("Content-Length") or 0) > MAX_BYTES:
-            return _too_large()
+            return _too_large(request)
         body = request.body
     except (RequestDataTooBig, ValueError):
-        return _too_large()
+        return _too_large(request)
     if len(body) > MAX_BYTES:
-        return _too_large()
+        return _too_large(request)
     try:
         document = read_results_bytes(body)
         result = results_import(document=document, federation=found)
-    except BusyError as error:
-        return busy_response(error)
-    except (RulesError, LedgerError) as error:
-        return JsonResponse({"errors": refusal_rows(error)}, status=400)
+    except (RulesError, LedgerError) as error:  # a busy one: 409 and Retry-After
+        return refuse(request, error, status=400, federation=found.slug)
     tokens.upload_token_used(presented)
     event = result.event
     messages = {

@@ -27,7 +27,6 @@ from ledger.forms.scoring import (
     SeatForm,
     TableOpenForm,
 )
-from ledger.games.errors import HandError
 from ledger.games.money import signed_points
 from ledger.games.registry import get_web
 from ledger.models import (
@@ -38,11 +37,12 @@ from ledger.models import (
     Table,
 )
 from ledger.selectors import round_tables as table_reads
-from ledger.services.errors import LedgerError
+from ledger.services.errors import ALL, LedgerError
 from ledger.tables.scoring import HandTable
 from ledger.views.home import club_page, to_tournament
 from ledger.web import kept
 from ledger.web.permissions import club_role, granted
+from ledger.web.refusals import refuse, refuse_message
 
 SCOREKEEPER = Member.Role.SCOREKEEPER
 DRAFT_HEADER = "X-Hand-Submit"
@@ -60,16 +60,13 @@ def signed(points: int | None) -> dict:
 # --- errors --------------------------------------------------------------------------------
 
 
-def errors_by_section(error, game_code: str) -> dict[str, list[str]]:
-    """Translate a refused hand into messages per form section of the game's entry form."""
+def errors_by_section(pairs, game_code: str) -> dict[str, list[str]]:
+    """Lay a refused hand's (field, message) pairs (``ledger.web.refusals``: ``logged_refusal``
+    for a write, ``refusal_messages`` for a preview) out by section of the game's entry form."""
     web = get_web(game_code)
     errors = defaultdict(list)
-    if isinstance(error, HandError):
-        for problem in error.problems:
-            message = gettext(problem.template).format(**problem.params)
-            errors[web.section_of(problem.field)].append(message)
-    elif isinstance(error, LedgerError):
-        errors[web.section_of(error.field)].append(str(error.message))
+    for field, message in pairs:
+        errors[web.section_of(field)].append(message)
     return dict(errors)
 
 
@@ -170,7 +167,7 @@ def table_new(request, pk):
                     by=request.user,
                 )
             except LedgerError as error:
-                form.add_error(None, str(error.message))
+                refuse(request, error, form, fields=ALL)  # the whole form's
             else:
                 return redirect("table", club=request.club.slug, pk=table.pk)
         status = 422
@@ -253,7 +250,7 @@ def table_seat(request, pk):
                 by=request.user,
             )
         except LedgerError as error:
-            messages.error(request, str(error.message))
+            refuse_message(request, error, table=table.pk)
         else:
             messages.success(
                 request,
@@ -275,7 +272,7 @@ def table_leave(request, pk):
         try:
             services.table_leave(table=table, member=member, by=request.user)
         except LedgerError as error:
-            messages.error(request, str(error.message))
+            refuse_message(request, error, table=table.pk)
         else:
             messages.success(
                 request, gettext("{name} has left the table.").format(name=member.name)

@@ -18,7 +18,7 @@ from ledger.services import federation as federation_services
 from ledger.services.errors import LedgerError
 from ledger.web.http import found
 from ledger.web.permissions import club_role
-from ledger.web.refusals import log_refusal
+from ledger.web.refusals import refuse_message
 
 
 def seeding_context(tournament, entries, *, changing: bool, drawn: bool) -> dict:
@@ -69,8 +69,7 @@ def tournament_ladder(request, pk):
         if chosen is not None:
             federation_services.ladder_ranks_apply(tournament=tournament, by=request.user)
     except LedgerError as error:
-        log_refusal(request, error, tournament=tournament.pk)
-        messages.error(request, f"{error.field}: {error.message}")
+        refuse_message(request, error, named=True, tournament=tournament.pk)
     else:
         if chosen is not None:
             messages.success(
@@ -98,8 +97,7 @@ def tournament_ladder_rank(request, pk):
             by=request.user,
         )
     except LedgerError as error:
-        log_refusal(request, error, tournament=tournament.pk)
-        messages.error(request, f"{error.field}: {error.message}")
+        refuse_message(request, error, named=True, tournament=tournament.pk)
     else:
         messages.success(
             request, gettext("{name}'s ladder rank is overridden.").format(name=entry.name)

@@ -35,7 +35,7 @@ from ledger.tables.setup import MemberTable, PeopleLogTable
 from ledger.web import locale
 from ledger.web.permissions import club_role
 from ledger.web.qr import qr_svg
-from ledger.web.refusals import log_refusal, refuse
+from ledger.web.refusals import refuse, refuse_message
 
 ADMIN = Member.Role.ADMIN
 
@@ -154,8 +154,7 @@ def member_edit(request, pk):
                     by=request.user,
                 )
             except LedgerError as error:
-                log_refusal(request, error, member=member.pk)
-                messages.error(request, error.message)
+                refuse_message(request, error, member=member.pk)
             else:
                 messages.success(request, gettext("{name} is saved.").format(name=member.name))
     else:
@@ -321,8 +320,7 @@ def invitation_new(request, pk):
     try:
         services.invitation_create(member=member, by=request.user)
     except LedgerError as error:
-        log_refusal(request, error, member=member.pk)
-        messages.error(request, error.message)
+        refuse_message(request, error, member=member.pk)
         response = redirect("setup_members", club=request.club.slug)
         response.status_code = 303
         return response

@@ -29,7 +29,7 @@ from ledger.views.tournaments import ADMIN, round_of, to_round
 from ledger.web.http import found
 from ledger.web.permissions import ROLE_RANK, TABLE_LINKS, actor, club_role, role_of
 from ledger.web.qr import qr_svg
-from ledger.web.refusals import log_refusal
+from ledger.web.refusals import logged_refusal, refuse_message
 
 logger = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ def table_link_missing(request, club, token):
     try:
         service.round_table_report_missing(round_table=rt, codes=request.POST.getlist("missing"))
     except LedgerError as error:
-        messages.error(request, str(error.message))
+        refuse_message(request, error, round_table=rt.pk)
     else:
         messages.success(request, gettext("The director is told."))
     if rt.table_id is None:
@@ -190,9 +190,9 @@ def _confirm_post(request, table: Table):
             by=actor(request, table),
         )
     except LedgerError as error:
-        log_refusal(request, error, table=table.pk, hand=hand.pk)
+        shown = logged_refusal(request, error, table=table.pk, hand=hand.pk)
         context = round_context(table)
-        context["error"] = {"field": error.field, "message": str(error.message)}
+        context["errors"] = [{"field": field, "message": message} for field, message in shown]
         return _confirm_page(request, table, hand, context, status=422)
     messages.success(request, gettext("Hand {number} is confirmed.").format(number=hand.number))
     # Back through the table's link: the next hand's entry, or the table once it is done.

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 
-from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -23,6 +22,7 @@ from ledger.views.tournaments import ADMIN, round_clock, round_of, tournament_of
 from ledger.web import kept, kept_pdfs, render_cache
 from ledger.web.http import found
 from ledger.web.permissions import can, club_role
+from ledger.web.refusals import refuse_message
 
 logger = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ def tournament_results_file(request, pk):
     try:
         document = results_document(tournament, exported_at=timezone.now())
     except LedgerError as error:
-        messages.error(request, str(error.message))
+        refuse_message(request, error, tournament=tournament.pk)
         return redirect(tournament.get_absolute_url())
     response = JsonResponse(document, json_dumps_params={"ensure_ascii": False, "indent": 2})
     filename = f"results-{tournament.pk}-r{document['revision']}.json"

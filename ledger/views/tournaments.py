@@ -2,9 +2,9 @@
 
 The director is the club's admin. Views are thin: they read through
 ``ledger.selectors.tournaments``, write through ``ledger.services.tournaments``, and show a
-refused write (``LedgerError``, naming the field) as a message. Every object is looked up
-inside the club of the URL, so another club's gets 404. Members of the club read the
-standings and the wall.
+refused write (``LedgerError``, naming the field) as a message (``refuse_message``). Every
+object is looked up inside the club of the URL, so another club's gets 404. Members of the
+club read the standings and the wall.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from ledger.views.seeding import seeding_context
 from ledger.web import kept_pdfs
 from ledger.web.http import found
 from ledger.web.permissions import club_role
-from ledger.web.refusals import form_errors_text, log_refusal
+from ledger.web.refusals import form_errors_text, refuse, refuse_message
 
 logger = logging.getLogger(__name__)
 
@@ -53,11 +53,6 @@ def tournament_of(request, pk):
 
 def round_of(request, pk):
     return found(reads.round_for_club(club=request.club, pk=pk), "round")
-
-
-def _refused(request, error: LedgerError) -> None:
-    log_refusal(request, error)
-    messages.error(request, str(error.message))
 
 
 def _form_refused(request, form) -> None:
@@ -100,9 +95,7 @@ def tournaments(request):
                     by=request.user,
                 )
             except LedgerError as error:
-                form.add_error(
-                    error.field if error.field in form.fields else None, str(error.message)
-                )
+                refuse(request, error, form)
             else:
                 return _to_tournament(request, tournament)
         status = 422
@@ -259,7 +252,7 @@ def tournament_entries(request, pk):
         else:
             messages.error(request, gettext("Unknown action."))
     except LedgerError as error:
-        _refused(request, error)
+        refuse_message(request, error)
     if refused:
         return _tournament_page(request, tournament, status=422)
     return _to_tournament(request, tournament)
@@ -280,7 +273,7 @@ def tournament_draw(request, pk):
     try:
         round_ = service.round_draw(tournament=tournament, day=day, by=request.user)
     except LedgerError as error:
-        _refused(request, error)
+        refuse_message(request, error)
         return _to_tournament(request, tournament)
     if round_.mode == engine.FALLBACK:
         # The search found no draw within its budget: the seat-by-seat fill may break the
@@ -311,7 +304,7 @@ def tournament_days(request, pk):
     try:
         service.tournament_set_days(tournament=tournament, by=request.user, **form.cleaned_data)
     except LedgerError as error:
-        _refused(request, error)
+        refuse_message(request, error)
     return _to_tournament(request, tournament)
 
 
@@ -323,7 +316,7 @@ def tournament_finish(request, pk):
     try:
         service.tournament_finish(tournament=tournament, by=request.user)
     except LedgerError as error:
-        _refused(request, error)
+        refuse_message(request, error)
     else:
         kept_pdfs.after_close(request, "tournament", tournament.pk)
     return _to_tournament(request, tournament)
@@ -339,7 +332,7 @@ def tournament_reopen(request, pk):
             tournament=tournament, reason=request.POST.get("reason", ""), by=request.user
         )
     except LedgerError as error:
-        _refused(request, error)
+        refuse_message(request, error)
     return _to_tournament(request, tournament)
 
 
@@ -353,7 +346,7 @@ def tournament_cancel(request, pk):
             tournament=tournament, reason=request.POST.get("reason", ""), by=request.user
         )
     except LedgerError as error:
-        _refused(request, error)
+        refuse_message(request, error)
         return _tournament_page(request, tournament, status=422)
     messages.success(request, gettext("The tournament is cancelled."))
     return _to_tournament(request, tournament)
@@ -411,7 +404,7 @@ def round_day(request, pk):
     try:
         service.round_set_day(round_=round_, day=form.cleaned_data["day"], by=request.user)
     except LedgerError as error:
-        _refused(request, error)
+        refuse_message(request, error)
     return to_round(request, round_)
 
 
@@ -420,7 +413,7 @@ def _round_action(request, pk, act):
     try:
         act(round_)
     except LedgerError as error:
-        _refused(request, error)
+        refuse_message(request, error)
     return to_round(request, round_)
 
 
@@ -502,7 +495,7 @@ def round_reopen(request, pk):
     try:
         service.round_reopen(round_=round_, reason=form.cleaned_data["reason"], by=request.user)
     except LedgerError as error:
-        _refused(request, error)
+        refuse_message(request, error)
         return _round_page(request, round_, status=422)
     messages.success(request, gettext("The round is reopened."))
     return to_round(request, round_)

@@ -1,9 +1,9 @@
 """The treasurer and the season: standings, member pages, evening sheets, jetons, PDFs (issue 5).
 
 Views are thin: they read through ``ledger.selectors``, write through
-``ledger.services`` (counting jetons, adjustments, closing and reopening), map a refused write
-(``LedgerError``) to a form error, and wrap the ``(filename, content_type, bytes)`` of
-``ledger.reports`` in a response. Members read; only treasurers count, adjust, close and
+``ledger.services`` (counting jetons, adjustments, closing and reopening), show a refused
+write (``LedgerError``) on its form (``refuse``), and wrap the ``(filename, content_type,
+bytes)`` of ``ledger.reports`` in a response. Members read; only treasurers count, adjust, close and
 reopen. Every object is looked up inside the club of the URL, so another club's gets 404.
 """
 
@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.text import capfirst, slugify
+from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django.views.generic import TemplateView
@@ -45,7 +45,7 @@ from ledger.views.home import to_tournament
 from ledger.web import charts, kept, kept_pdfs, render_cache
 from ledger.web.http import found, picked_season
 from ledger.web.permissions import ClubRequest, can, club_role
-from ledger.web.refusals import log_refusal
+from ledger.web.refusals import refuse
 
 TREASURER = Member.Role.TREASURER
 EXPORT_FORMATS = FORMATS
@@ -419,12 +419,6 @@ def _back(request, evening, anchor: str = ""):
     return redirect(url + (f"#{anchor}" if anchor else ""))
 
 
-def _add_ledger_error(request, form, error: LedgerError, fields: dict | None = None) -> None:
-    log_refusal(request, error)
-    field = (fields or {}).get(error.field, error.field)
-    form.add_error(field if field in form.fields else None, capfirst(str(error.message)))
-
-
 @club_role(TREASURER)
 def evening_treasury(request, pk):
     """The treasurer's screen: expected versus counted jetons, adjustments, close and reopen."""
@@ -447,7 +441,7 @@ def treasury_count(request, pk, table):
             services.jetons_count(table=table, counts=form.counts(), by=request.user)
         except LedgerError as error:
             names = {line.name: f"count_{line.account_id}" for line in jetons.lines}
-            _add_ledger_error(request, form, error, names)
+            refuse(request, error, form, fields=names, capitalised=True)
         else:
             messages.success(request, gettext("Count saved for table {n}.").format(n=table.number))
             return _back(request, evening, f"table-{table.number}")
@@ -466,7 +460,7 @@ def _count_as_expected(request, evening, table, jetons):
     try:
         services.jetons_confirm(table=table, version=version, by=request.user)
     except LedgerError as error:
-        _add_ledger_error(request, form, error)
+        refuse(request, error, form, capitalised=True)
         return _treasury(request, evening, status=422, **{f"count_{table.pk}": form})
     messages.success(request, gettext("Table {n}: every count as expected.").format(n=table.number))
     return _back(request, evening, f"table-{table.number}")
@@ -484,7 +478,7 @@ def treasury_adjust(request, pk, table):
         try:
             services.adjustment_post(table=table, by=request.user, **form.cleaned_data)
         except LedgerError as error:
-            _add_ledger_error(request, form, error)
+            refuse(request, error, form, capitalised=True)
         else:
             messages.success(
                 request,
@@ -511,9 +505,9 @@ def treasury_close(request, pk):
                 confirm_differences=form.cleaned_data["confirm_differences"],
             )
         except JetonDifferenceError as error:
-            form.add_error("confirm_differences", capfirst(str(error.message)))
+            refuse(request, error, form, fields="confirm_differences", capitalised=True)
         except LedgerError as error:
-            _add_ledger_error(request, form, error)
+            refuse(request, error, form, capitalised=True)
         else:
             messages.success(request, gettext("The evening is closed."))
             kept_pdfs.after_close(request, "evening", evening.pk)
@@ -536,7 +530,7 @@ def treasury_reopen(request, pk):
                 evening=evening, reason=form.cleaned_data["reason"], by=request.user
             )
         except LedgerError as error:
-            _add_ledger_error(request, form, error)
+            refuse(request, error, form, capitalised=True)
         else:
             messages.success(request, gettext("The evening is open again."))
             return _back(request, evening)

@@ -4,20 +4,16 @@ size, depth, numbers, bytes), then the file's schema and references
 (``ledger.federation.engine.results.read_results``), before any service sees it.
 
 ``results_import`` itself then recomputes the rounds and refuses a file that disagrees; its
-refusal is a ``LedgerError``. Both kinds of refusal come out of ``refusal_rows`` as
-``[{"field", "message"}]``, translated, the first row first.
+refusal is a ``LedgerError``. Both are shown as every refusal is
+(``ledger.web.refusals``).
 """
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 from ledger.federation.engine.results import read_results
-from ledger.games.errors import RulesError
-from ledger.services.errors import LedgerError
 from ledger.web.jsonin import MAX_BYTES, load_json_safely
 
-__all__ = ["MAX_BYTES", "read_results_bytes", "refusal_rows"]
+__all__ = ["MAX_BYTES", "read_results_bytes"]
 
 
 def read_results_bytes(data: bytes, field: str = "file") -> dict:
@@ -26,13 +22,3 @@ def read_results_bytes(data: bytes, field: str = "file") -> dict:
     limits; the field's path for what breaks the schema)."""
     document = load_json_safely(data, field)
     return read_results(document)
-
-
-def refusal_rows(error: RulesError | LedgerError) -> list[dict]:
-    """Return a refusal as ``[{"field": ..., "message": ...}]``, translated."""
-    if isinstance(error, RulesError):
-        return [
-            {"field": p.field, "message": gettext(p.template).format(**p.params)}
-            for p in error.problems
-        ]
-    return [{"field": error.field, "message": str(error.message)}]
