@@ -109,76 +109,41 @@ def main() -> int:
         ROOT / "docs" / "benchmarks.md", results, when=when, source=str(out.relative_to(ROOT))
     ):
         print("the aims are recorded in docs/benchmarks.md")
-    status = run_tournament(given_url)
-    status = run_crowd() or status
-    status = run_sheet() or status
-    status = run_kept() or status
-    return run_federation(given_url) or status
+    status = 0
+    for bench in BENCHES:
+        status = run_bench(bench, given_url) or status
+    return status
 
 
-def run_federation(database_url: str) -> int:
-    """Run the federation bench (``bench/federation.py``, on a fresh database of its own:
-    SQLite, or ``<name>_fedbench`` on the PostgreSQL given) in a process of its own, unless
-    ``BENCH_FEDERATION=0``; return its exit status."""
-    if os.environ.get("BENCH_FEDERATION", "1") == "0":
-        print("BENCH_FEDERATION=0: the federation bench is skipped.")
+# The benches that run after the club's, each in a process of its own (its own database and
+# settings): (switch, script and arguments, what it measures, whether it takes the given
+# DATABASE_URL). ``<SWITCH>=0`` skips one.
+BENCHES = (
+    ("BENCH_TOURNAMENT", ["tournament.py"], "the tournament bench", True),
+    ("BENCH_CROWD", ["crowd.py", "all"], "the crowd benches: the night and the hall", None),
+    ("BENCH_SHEET", ["sheet.py"], "the score sheet bench", False),
+    ("BENCH_KEPT", ["kept.py"], "the kept PDFs bench", False),
+    ("BENCH_FEDERATION", ["federation.py"], "the federation bench", True),
+)
+
+
+def run_bench(bench: tuple, database_url: str) -> int:
+    """Run one of ``BENCHES`` in a process of its own unless its switch is ``0``; return its
+    exit status. Its database: the given ``DATABASE_URL`` when it takes one (on PostgreSQL a
+    database of its own named after it), else SQLite files of its own; the crowd benches
+    (None) keep the environment as it is (they create their PostgreSQL databases)."""
+    switch, script, what, takes_url = bench
+    if os.environ.get(switch, "1") == "0":
+        print(f"{switch}=0: {what} is skipped.")
         return 0
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    if database_url:
-        env["DATABASE_URL"] = database_url
-    print("\nThe federation bench (bench/federation.py) ...")
-    return subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "federation.py")], env=env
-    ).returncode
-
-
-def run_kept() -> int:
-    """Run the kept PDFs' bench (``bench/kept.py``, on a SQLite database of its own, with
-    gunicorn) in a process of its own; return its exit status."""
-    if os.environ.get("BENCH_KEPT", "1") == "0":
-        print("BENCH_KEPT=0: the kept PDFs bench is skipped.")
-        return 0
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    print("\nThe kept PDFs bench (bench/kept.py) ...")
-    return subprocess.run([sys.executable, str(ROOT / "bench" / "kept.py")], env=env).returncode
-
-
-def run_crowd() -> int:
-    """Run the crowd benches (``bench/crowd.py``: the night and the hall against the
-    production start, on PostgreSQL databases of their own) in a process of their own, unless
-    ``BENCH_CROWD=0``; return their exit status."""
-    if os.environ.get("BENCH_CROWD", "1") == "0":
-        print("BENCH_CROWD=0: the crowd bench is skipped.")
-        return 0
-    print("\nThe crowd benches (bench/crowd.py) ...")
-    return subprocess.run([sys.executable, str(ROOT / "bench" / "crowd.py"), "all"]).returncode
-
-
-def run_sheet() -> int:
-    """Run the score sheet's bench (``bench/sheet.py``: the evening sheet PDF against its
-    former text rows, on a SQLite database of its own) in a process of its own; return its
-    exit status."""
-    if os.environ.get("BENCH_SHEET", "1") == "0":
-        print("BENCH_SHEET=0: the score sheet bench is skipped.")
-        return 0
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    print("\nThe score sheet bench (bench/sheet.py) ...")
-    return subprocess.run([sys.executable, str(ROOT / "bench" / "sheet.py")], env=env).returncode
-
-
-def run_tournament(database_url: str) -> int:
-    """Run the tournament bench in a process of its own (its own database and settings);
-    return its exit status."""
-    if os.environ.get("BENCH_TOURNAMENT", "1") == "0":
-        print("BENCH_TOURNAMENT=0: the tournament bench is skipped.")
-        return 0
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    if database_url:
-        env["DATABASE_URL"] = database_url
-    print("\nThe tournament bench (bench/tournament.py) ...")
-    return subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "tournament.py")], env=env
-    ).returncode
+    env = dict(os.environ)
+    if takes_url is not None:
+        env.pop("DATABASE_URL", None)
+        if takes_url and database_url:
+            env["DATABASE_URL"] = database_url
+    print(f"\n{what[0].upper()}{what[1:]} (bench/{script[0]}) ...")
+    command = [sys.executable, str(ROOT / "bench" / script[0]), *script[1:]]
+    return subprocess.run(command, env=env).returncode
 
 
 if __name__ == "__main__":

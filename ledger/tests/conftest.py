@@ -4,7 +4,6 @@ from pathlib import Path
 
 import pytest
 from django.core.cache import cache
-from django.db import transaction
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT.parent / "shared" / "spec" / "examples"
@@ -62,14 +61,14 @@ def _nothing_kept_from_another_test():
 
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
-    """Hash test passwords cheaply; PBKDF2 stays listed so stored demo passwords still verify.
+    """Hash test passwords cheaply (``helpers.FAST_HASHERS``); PBKDF2 stays listed so stored
+    demo passwords still verify.
 
     Every test, the browser suite's too, has it from here: no module repeats it.
     """
-    settings.PASSWORD_HASHERS = [
-        "django.contrib.auth.hashers.MD5PasswordHasher",
-        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
-    ]
+    from ledger.tests.helpers import FAST_HASHERS
+
+    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 @pytest.fixture(autouse=True)
@@ -91,20 +90,11 @@ def demo(django_db_setup, django_db_blocker):
     Each test runs in a savepoint inside it (pytest-django's own atomic block), so what a test
     writes is undone and the next test sees the demo as loaded.
     """
-    with django_db_blocker.unblock():
-        outer = transaction.atomic()
-        # Like TestCase's class-wide block: the services' durable blocks may nest in it (the
-        # demo tournament is built through them after loading).
-        outer._from_testcase = True
-        outer.__enter__()
-        try:
-            from ledger.tests.helpers import seed
+    from ledger.tests.helpers import rolled_back, seed
 
-            out, _err = seed(force=True)
-            yield out
-        finally:
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
+    with rolled_back(django_db_blocker, language=None):
+        out, _err = seed(force=True)
+        yield out
 
 
 # The fixtures through which a test reaches a database (pytest-django's, and the live server
@@ -129,12 +119,32 @@ def reaches_a_database(item) -> bool:
     return bool(DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())))
 
 
+# The tests measured slow (``scripts/slow_tests.py`` writes the list from a timed run): over
+# about a fifth of a second each on a quiet machine. They are marked ``slow`` here, as the few
+# over 5 s are in their code, so ``make test-fast`` leaves them out; ``make test`` runs all.
+SLOW_LIST = Path(__file__).with_name("slow.txt")
+
+
+def measured_slow() -> frozenset[str]:
+    """The node ids in ``SLOW_LIST`` (lines; ``#`` starts a comment)."""
+    if not SLOW_LIST.is_file():
+        return frozenset()
+    lines = SLOW_LIST.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the markers
 def pytest_collection_modifyitems(config, items):
-    """On PostgreSQL (``make test-postgres``) leave out the pure tests, which the SQLite run
-    has already run and which no database can change: both runs test the database, neither
-    runs an engine twice. ``TAROK_TEST_PURE_TWICE=1`` keeps them."""
+    """Mark the tests measured slow (``SLOW_LIST``). On PostgreSQL (``make test-postgres``)
+    leave out the pure tests, which the SQLite run has already run and which no database can
+    change: both runs test the database, neither runs an engine twice.
+    ``TAROK_TEST_PURE_TWICE=1`` keeps them."""
     from django.conf import settings
 
+    slow = measured_slow()
+    for item in items:
+        if item.nodeid in slow:
+            item.add_marker(pytest.mark.slow)
     engine = settings.DATABASES["default"]["ENGINE"]
     if "postgresql" not in engine or os.environ.get("TAROK_TEST_PURE_TWICE") == "1":
         return

@@ -4,6 +4,7 @@ them from here, never from one another."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import io
 import json
@@ -503,6 +504,43 @@ def published_round(club, names=("Dan", "Eva", "Fin")):
 
 
 # from test_authorization
+# The hashers of every test (``conftest._fast_password_hashing``): cheap MD5 first, PBKDF2
+# still listed so stored demo passwords verify.
+FAST_HASHERS = [
+    "django.contrib.auth.hashers.MD5PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+]
+
+
+@contextlib.contextmanager
+def rolled_back(django_db_blocker, language: str | None = "en"):
+    """Hold what is built inside for a wider scope than a test (a module's world, a class's
+    demo), in a transaction rolled back when the scope ends. Each test runs in a savepoint
+    inside it (pytest-django's own atomic block), so what a test writes is undone and the next
+    test sees the world as built. Like TestCase's class-wide block, the services' durable
+    blocks may nest in it; it builds as a test would: cheap hashers, and in ``language``
+    (English, as ``conftest._english_outside_requests``; None: the site's default)."""
+    from django.utils import translation
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer._from_testcase = True  # type: ignore[attr-defined]
+        outer.__enter__()
+        try:
+            speaking = translation.override(language) if language else contextlib.nullcontext()
+            with override_settings(PASSWORD_HASHERS=FAST_HASHERS), speaking:
+                yield
+        finally:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
+def fresh(instance):
+    """The row of a model ``instance`` read again: a test's own copy of an object a wider
+    scope built (``rolled_back``)."""
+    return type(instance)._default_manager.get(pk=instance.pk)
+
+
 def build_world():
     """Two clubs; club A has an open evening with Evening E at one table and a closed one."""
     a, b = make_club(slug="alpha", name="Alpha"), make_club(slug="beta", name="Beta")

@@ -4,8 +4,9 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from ledger.models import Club
 from ledger.tests.factories import PASSWORD
-from ledger.tests.helpers import MATRIX, build_world, client_for, kwargs_for
+from ledger.tests.helpers import MATRIX, build_world, client_for, kwargs_for, rolled_back
 
 pytestmark = pytest.mark.django_db
 
@@ -52,9 +53,11 @@ def test_every_public_url_is_known():
     assert club_url_names("p/<slug:club>/") == PUBLIC_BY_SETTING
 
 
-@pytest.fixture
-def world():
-    return build_world()
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    """The two clubs, built once for the module (each test's writes roll back)."""
+    with rolled_back(django_db_blocker):
+        yield build_world()
 
 
 def assert_refused(response, role, url):
@@ -152,7 +155,7 @@ def test_public_urls_are_public_by_setting(name, world):
     """A public URL answers 404 to every role, even the club's admin, while the club keeps its
     results private, and 200 to every role (no log-in) once it publishes them; it takes no
     POST. An open evening is 404 even then."""
-    club = world["club"]
+    club = Club.objects.get(pk=world["club"].pk)  # its own copy: the module's is shared
     kwargs = {"club": club.slug}
     if name == "public_evening":
         kwargs["pk"] = world["closed"].pk

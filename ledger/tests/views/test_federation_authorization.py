@@ -11,6 +11,7 @@ from ledger.tests.helpers import (
     client_for,
     federation_kwargs,
     federation_world,
+    rolled_back,
 )
 from ledger.tests.views.test_authorization import club_url_names
 
@@ -22,9 +23,11 @@ def test_matrix_covers_every_federation_url():
     assert club_url_names("f/<slug:federation>/") == set(FEDERATION_MATRIX)
 
 
-@pytest.fixture
-def world():
-    return federation_world(series=True)
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    """The federation's world, built once for the module (each test's writes roll back)."""
+    with rolled_back(django_db_blocker):
+        yield federation_world(series=True)
 
 
 @pytest.mark.parametrize("name", sorted(FEDERATION_MATRIX))

@@ -16,7 +16,7 @@ from ledger.models import Club, EveningResult
 from ledger.services import tournaments as tour
 from ledger.tables.columns import money_text
 from ledger.tests import factories
-from ledger.tests.helpers import build_season, form_data
+from ledger.tests.helpers import build_season, form_data, fresh, rolled_back
 
 pytestmark = pytest.mark.django_db
 
@@ -27,12 +27,22 @@ PUBLIC_STANDINGS_QUERIES = 8
 PUBLIC_EVENING_QUERIES = 4
 
 
+@pytest.fixture(scope="module")
+def built_season_club(django_db_setup, django_db_blocker):
+    """The season of ``season_club``, built once for the module (each test's writes roll back)."""
+    with rolled_back(django_db_blocker):
+        # A slug of its own: the module's other tests make the factory's default club.
+        club = factories.make_club(slug="published", name="Published", publish_results=True)
+        season, evenings = build_season(club, hands=8)
+        yield club, season, evenings
+
+
 @pytest.fixture
-def season_club():
-    """A club with a season of four evenings (the last one open), results published."""
-    club = factories.make_club(publish_results=True)
-    season, evenings = build_season(club, hands=8)
-    return club, season, evenings
+def season_club(built_season_club):
+    """A club with a season of four evenings (the last one open), results published: the
+    module's, read afresh for each test (a test may change its copies)."""
+    club, season, evenings = built_season_club
+    return fresh(club), fresh(season), [fresh(e) for e in evenings]
 
 
 def public_urls(club, evening) -> list[str]:
