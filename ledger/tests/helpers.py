@@ -8,6 +8,7 @@ import datetime
 import io
 import json
 import os
+import random
 import re
 import secrets
 import shutil
@@ -16,12 +17,14 @@ import sys
 import threading
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pypdf
 import pytest
 from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core import serializers
 from django.core.management import call_command
 from django.db import connection, connections, transaction
@@ -34,9 +37,12 @@ from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
 from ledger.games.registry import get_game
 from ledger.models import (
     Account,
+    Club,
     Entry,
     Evening,
+    Hand,
     Member,
+    Season,
     Seat,
     Table,
 )
@@ -57,7 +63,9 @@ NAMES = ("Anna", "Bo", "Carl", "Dorte", "Erik")
 
 
 # from test_standings
-def build_season(club, *, hands: int = 12, seed: int = 1, open_evening: bool = True):
+def build_season(
+    club: Club, *, hands: int = 12, seed: int = 1, open_evening: bool = True
+) -> tuple[Season, list[Evening]]:
     """Build a season of Evening E plus generated evenings; return (season, evenings).
 
     Evening 1 is Evening E (closed); evening 2 seats all five members at one table and,
@@ -104,7 +112,7 @@ def build_season(club, *, hands: int = 12, seed: int = 1, open_evening: bool = T
 
 
 # from test_query_counts
-def small_history(club):
+def small_history(club: Club) -> tuple[Evening, Evening]:
     """Return (closed evening, open evening): Evening E closed, and played again, open."""
     factories.make_season(club)
     closed, _, _ = factories.evening_e(club)
@@ -114,14 +122,14 @@ def small_history(club):
 
 
 # from test_query_counts
-def large_history(club):
+def large_history(club: Club) -> tuple[Evening, Evening]:
     """Return (closed evening, open evening) of a season of four evenings and ~150 hands."""
     _, evenings = build_season(club, hands=40)
     return evenings[1], evenings[3]
 
 
 # from test_my_page
-def log_in_as(client, club, name="Anna"):
+def log_in_as(client: Client, club: Club, name: str = "Anna") -> Member:
     member = Member.objects.get(club=club, name=name)
     member.user = get_user_model().objects.create_user(
         username=f"{club.slug}-{name}-me".lower(), password=factories.PASSWORD
@@ -132,13 +140,14 @@ def log_in_as(client, club, name="Anna"):
 
 
 # from test_views_scoring
-def login(client, member):
+def login(client: Client, member: Member) -> Client:
+    assert member.user is not None
     assert client.login(username=member.user.username, password=factories.PASSWORD)
     return client
 
 
 # from test_views_scoring
-def english(client):
+def english(client: Client) -> Client:
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     return client
 
@@ -150,11 +159,20 @@ def config_of(response) -> dict:
         response.content.decode(),
         re.S,
     )
+    assert match is not None, "no hand config on the page"
     return json.loads(match.group(1))
 
 
+def found(pattern: str, text: str, flags: int = 0) -> re.Match[str]:
+    """Return the first match of ``pattern`` in ``text``; the test fails naming the pattern
+    when there is none (a page without the markup it looks for)."""
+    match = re.search(pattern, text, flags)
+    assert match is not None, f"{pattern!r} is not in the text"
+    return match
+
+
 # from test_backup
-def wipe():
+def wipe() -> None:
     """Empty the database as a fresh installation would be (test-only flush)."""
     if connection.vendor == "postgresql":
         # Deferred foreign-key checks must fire before the tables can be truncated.
@@ -180,7 +198,8 @@ def restore_refused(path, *options) -> list[str]:
 def run_together(*calls):
     """Run the calls in threads released at the same instant; return results and errors."""
     barrier = threading.Barrier(len(calls))
-    results, errors = [None] * len(calls), [None] * len(calls)
+    results: list[Any] = [None] * len(calls)
+    errors: list[Exception | None] = [None] * len(calls)
 
     def worker(i, call):
         try:
@@ -255,7 +274,7 @@ def run_command(name: str, *args: str, stdin: str | None = None) -> tuple[int, s
 
 
 # from test_settings_defaults
-def clean_env(**extra):
+def clean_env(**extra: str) -> dict[str, str]:
     """The environment of a bare production start: no DJANGO_* variable at all."""
     keep = {"PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR"}
     env = {k: v for k, v in os.environ.items() if k in keep}
@@ -275,7 +294,7 @@ def documented_environment() -> dict[str, str]:
 
 
 # from test_settings_defaults
-def run_python(code: str, **env):
+def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,
@@ -353,10 +372,10 @@ def save_first_page(content: bytes, name: str) -> Path:
 
 
 # from test_services
-def ledger_snapshot():
+def ledger_snapshot() -> dict[str, str]:
     """Return every row of every ledger model, serialised: equal means byte-for-byte equal."""
     return {
-        model.__name__: serializers.serialize("json", model.objects.order_by("pk"))
+        model.__name__: serializers.serialize("json", model._default_manager.order_by("pk"))
         for model in apps.get_app_config("ledger").get_models()
     }
 
@@ -511,11 +530,13 @@ def build_world():
     closed, _, _ = evening_e(a, members=players)
     services.evening_close(evening=closed)
     evening, table, hands = evening_e(a, members=players, date=closed.date.replace(day=20))
-    users = {"anonymous": None}
+    users: dict[str, User | None] = {"anonymous": None}
     for role in ("member", "scorekeeper", "treasurer", "admin"):
         users[role] = make_member(a, f"{role}-a", role=role, login=True).user
     users["other_club"] = make_member(b, "admin-b", role="admin", login=True).user
     _, b_table, b_hands = evening_e(b)
+    b_seat = b_table.seats.first()
+    assert b_seat is not None
     b_season = make_season(b)
     tournament, round_ = drawn_tournament(a)
     b_tournament, b_round = drawn_tournament(b)
@@ -540,7 +561,7 @@ def build_world():
         "b_table": b_table,
         "b_hand": b_hands[0],
         "b_evening": b_table.evening,
-        "b_member": b_table.seats.first().member,
+        "b_member": b_seat.member,
         "season": season,
         "b_season": b_season,
     }
@@ -608,7 +629,7 @@ def kwargs_for(name, w, *, foreign=False):
     elif name in ROUND_URLS:
         own = w.get("published_round", w["round"]) if name in PUBLISHED_ROUND_URLS else w["round"]
         pk = (w["b_round"] if foreign else own).pk
-    kwargs = {"club": "alpha"}
+    kwargs: dict[str, str | int] = {"club": "alpha"}
     if name in LINK_URLS:
         linked = w["b_published_round"] if foreign else w["published_round"]
         kwargs["token"] = linked.round_tables.order_by("number").first().token
@@ -624,7 +645,7 @@ def kwargs_for(name, w, *, foreign=False):
 
 
 # from test_authorization
-def client_for(user):
+def client_for(user: User | None) -> Client:
     client = Client()
     if user is not None:
         client.force_login(user)
@@ -654,7 +675,7 @@ def hand_post(table, record, token=None, **extra) -> dict:
     }
 
 
-def seed(*, debug: bool = True, **options):
+def seed(*, debug: bool = True, **options: Any) -> tuple[str, str]:
     """Run seed_demo (as a developer would: DEBUG on, unless ``debug=False``); return its
     standard output and standard error."""
     out, err = io.StringIO(), io.StringIO()
@@ -664,7 +685,7 @@ def seed(*, debug: bool = True, **options):
 
 
 # from the tournament tests
-def random_hand_at(table, rng):
+def random_hand_at(table: Table, rng: random.Random) -> Hand:
     """Record one random valid hand at ``table`` in its game's rotation."""
     game = get_game(table.game)
     rates = services.rate_card(table.evening)
@@ -688,12 +709,13 @@ def next_random_record(table, rng) -> dict:
     dealt = dealt_hands(table.pk)
     first = table.first_dealer.name if table.first_dealer.name in seats else seats[0]
     schedule = game.schedule(seats, dealt, rates, first=first)
-    assert next_hand(table, seats, rates, len(dealt) + 1, dealt)["dealer"] == schedule.dealer
+    upcoming = next_hand(table, seats, rates, len(dealt) + 1, dealt)
+    assert upcoming is not None and upcoming["dealer"] == schedule.dealer
     state = services.table_state(table)
     return {**game.random_hand(rng, schedule, rates, state), "seats": seats}
 
 
-def first_hand_again(table, rng):
+def first_hand_again(table: Table, rng: random.Random) -> dict:
     """Return another valid record of hand 1 of ``table`` (same seats and dealer)."""
     game = get_game(table.game)
     rates = services.rate_card(table.evening)
