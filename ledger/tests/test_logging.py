@@ -147,9 +147,9 @@ def test_a_verify_failure_is_logged_per_problem(caplog):
     assert (good.levelname, good.getMessage(), good.tables) == ("INFO", "ledger verified", 1)
     caplog.clear()
     target = Transfer.objects.filter(table=table, reason="count").order_by("pk").last()
+    assert target is not None
     with connection.cursor() as cursor:
         disable_guard(cursor)
-        assert target is not None
         cursor.execute("UPDATE ledger_transfer SET points = 10 WHERE id = %s", [target.pk])
     with pytest.raises(SystemExit):
         call_command("verify_ledger", stdout=io.StringIO())

@@ -99,8 +99,8 @@ def test_a_club_role_is_refused_at_the_second_days_evening_naming_the_tournament
     r2 = play(tour.round_draw(tournament=t, day=SECOND))
     evening = Round.objects.get(pk=r2.pk).evening
     members = list(t.club.members.filter(name__in=NAMES[:3]))
+    assert evening is not None
     with pytest.raises(TournamentEveningError, match="Finals"):
-        assert evening is not None
         services.table_open(evening=evening, members=members)
 
 
