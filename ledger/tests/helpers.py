@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import uuid
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,11 +41,17 @@ from ledger.models import (
     Club,
     Entry,
     Evening,
+    Federation,
     Hand,
+    ImportedEvent,
     Member,
+    Round,
+    RoundTable,
     Season,
     Seat,
+    Series,
     Table,
+    Tournament,
 )
 from ledger.tests import factories
 from ledger.tests.conftest import ROOT
@@ -195,7 +202,7 @@ def restore_refused(path, *options) -> list[str]:
 
 
 # from test_concurrency
-def run_together(*calls):
+def run_together(*calls: Callable[[], Any]) -> tuple[list[Any], list[Exception | None]]:
     """Run the calls in threads released at the same instant; return results and errors."""
     barrier = threading.Barrier(len(calls))
     results: list[Any] = [None] * len(calls)
@@ -306,7 +313,7 @@ def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 
 # from test_admin
-def form_data(club=None, **changes):
+def form_data(club: Club | None = None, **changes: Any) -> dict[str, Any]:
     """Return a complete, valid POST of the club form (defaults), with ``changes`` applied."""
     data = {
         "name": club.name if club else "Hjørring Tarokklub",
@@ -497,7 +504,9 @@ ROUND_URLS = {name for name in MATRIX if name.startswith("tournament_round")}
 PUBLISHED_ROUND_URLS = {"tournament_round_result_pdf", "tournament_round_table_sheet_pdf"}
 
 
-def drawn_tournament(club, names=("Ana", "Bor", "Cene")):
+def drawn_tournament(
+    club: Club, names: Sequence[str] = ("Ana", "Bor", "Cene")
+) -> tuple[Tournament, Round]:
     """Return a Slovenian tournament of ``club`` with three guests and its round 1 drawn."""
     from ledger.services import tournaments
 
@@ -513,7 +522,7 @@ def drawn_tournament(club, names=("Ana", "Bor", "Cene")):
     return t, tournaments.round_draw(tournament=t)
 
 
-def published_round(club, names=("Dan", "Eva", "Fin")):
+def published_round(club: Club, names: Sequence[str] = ("Dan", "Eva", "Fin")) -> Round:
     """Return round 1 of another tournament of ``club``, published: its table has a link."""
     from ledger.services import tournaments
 
@@ -522,7 +531,7 @@ def published_round(club, names=("Dan", "Eva", "Fin")):
 
 
 # from test_authorization
-def build_world():
+def build_world() -> dict[str, Any]:
     """Two clubs; club A has an open evening with Evening E at one table and a closed one."""
     a, b = make_club(slug="alpha", name="Alpha"), make_club(slug="beta", name="Beta")
     season = make_season(a)
@@ -567,7 +576,7 @@ def build_world():
     }
 
 
-def club_cup(club):
+def club_cup(club: Club) -> Series:
     """A club's own cup: a series of the club, with no event yet."""
     from ledger.services import federation
 
@@ -582,7 +591,7 @@ def club_cup(club):
 
 
 # from test_authorization
-def kwargs_for(name, w, *, foreign=False):
+def kwargs_for(name: str, w: dict[str, Any], *, foreign: bool = False) -> dict[str, str | int]:
     evening = w["b_evening"] if foreign else w["evening"]
     table = w["b_table"] if foreign else w["table"]
     hand = w["b_hand"] if foreign else w["hand"]
@@ -728,7 +737,6 @@ def first_hand_again(table: Table, rng: random.Random) -> dict:
 def set_round_start(round_id: int, started_at) -> None:
     """Move a round's start (the clock has run on), resealing its tournament as a service
     would: a test's stand-in for the time passing, not a tampering."""
-    from ledger.models import Round
     from ledger.services.ledger import touched, writing
 
     with writing():
@@ -768,10 +776,11 @@ def seat_behind_the_draw(table, member) -> None:
 
 
 # from the tournament tests: a round table's scores given by adjustments
-def score_table(round_table, scores):
+def score_table(round_table: RoundTable, scores: Mapping[str, int]) -> None:
     """Give each seated player his table score with an adjustment from or to the pool (the
     Slovenian pool is split at the close; the score before the split is the adjustments)."""
     table = round_table.table
+    assert table is not None
     pool = get_game(table.game).features.pool_codes[0]
     names = dict(
         Entry.objects.filter(tournament=round_table.round.tournament).values_list("code", "name")
@@ -823,7 +832,9 @@ def example_as_evening(name: str) -> dict:
     return {"format": EVENING_FORMAT, "game": game.code, "seats": hand["seats"], "hands": [body]}
 
 
-def imported_example(tmp_path, name: str, *, club=None):
+def imported_example(
+    tmp_path: Path, name: str, *, club: Club | None = None
+) -> tuple[Evening, dict]:
     """Import the example ``name`` (``example_as_evening``) with ``import_hands --close`` into
     ``club`` or a fresh club of its game; return the closed evening and the evening file."""
     data = example_as_evening(name)
@@ -888,9 +899,8 @@ def results_file_doc(federation_slug: str = "tzs") -> dict:
     return document
 
 
-def imported_results(federation):
+def imported_results(federation: Federation) -> ImportedEvent:
     """The federation's imported event of ``results_file_doc`` (imported on first use)."""
-    from ledger.models import ImportedEvent
     from ledger.services.federation.results import results_import
 
     document = results_file_doc(federation.slug)
@@ -898,7 +908,15 @@ def imported_results(federation):
     return found or results_import(document=document, federation=federation).event
 
 
-def final_tournament(club, members, date, scores, name, *, finish=True):
+def final_tournament(
+    club: Club,
+    members: Mapping[str, Member],
+    date: datetime.date,
+    scores: Mapping[str, int],
+    name: str,
+    *,
+    finish: bool = True,
+) -> Tournament:
     """A one-round Slovenian tournament of ``club`` on ``date``, its table(s) scored ``scores``
     (by member name, ``members`` by name; a name not seated has a bye) and made final (with
     ``finish``; else its round closed only)."""
@@ -924,7 +942,7 @@ def final_tournament(club, members, date, scores, name, *, finish=True):
     return t
 
 
-def federation_world(*, series: bool = False):
+def federation_world(*, series: bool = False) -> dict[str, Any]:
     """A Slovenian federation with club alpha as a member and one officer, and another
     federation with an officer of its own: ``{"federation", "officer", "other", "b_officer",
     "stranger", "club"}`` (the stranger is a logged-in user who is no officer). With
@@ -992,7 +1010,9 @@ FEDERATION_PK = {
 }
 
 
-def federation_kwargs(name, w, *, foreign=False):
+def federation_kwargs(
+    name: str, w: dict[str, Any], *, foreign: bool = False
+) -> dict[str, str | int]:
     """The URL kwargs of federation page ``name`` in ``federation_world`` ``w`` (one naming a
     player or a series: the world made with ``series``; a page of an imported event names the
     federation's own, even on another federation's URL; a rating list's, its first)."""
