@@ -269,8 +269,9 @@ class Game(Protocol):
     def parse_hand(self, data: Mapping, rates, *, state: Mapping | None = None) -> Record:
         """Validate a hand record; raise HandError with every problem, each naming its field."""
 
-    def settle(self, record: Record, rates, state: Mapping) -> Settlement:
-        """Settle a parsed hand from ``state``."""
+    def settle(self, record: Record, rates, state: Mapping | None) -> Settlement:
+        """Settle a parsed hand from ``state`` (None where the caller has none to give, as
+        ``manage.py settle_hand`` and a game that keeps no state between hands)."""
 
     def random_hand(self, rng, schedule: Schedule, rates, state) -> dict:
         """Return a hand record (without ``seats`` and the state) that this game accepts for

@@ -141,7 +141,7 @@ class GameWeb:
     entry_sections: tuple[str, ...] = COMMON_SECTIONS
     section_of_field: dict = {}
     quick_reasons: tuple = ()
-    wait_hint = _("Complete the hand to see who pays whom.")
+    wait_hint: StrOrPromise = _("Complete the hand to see who pays whom.")
     reason_labels: dict = {}
 
     def wait_hint_for(self, seats: int | None):

@@ -1,9 +1,12 @@
 import json
 import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.cache import cache
+from pytest_django import DjangoDbBlocker, Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT.parent / "shared" / "spec" / "examples"
@@ -11,17 +14,18 @@ if not EXAMPLES.is_dir():  # a copy of the spec examples ships with the tests to
     EXAMPLES = ROOT / "ledger" / "tests" / "examples"
 
 
-def load_example(name: str):
+def load_example(name: str) -> Any:
+    """Return the spec's example ``name`` (its JSON, read)."""
     return json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
 
 
 @pytest.fixture
-def example():
+def example() -> Callable[[str], Any]:
     return load_example
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _flush_may_clear_the_ledger():
+def _flush_may_clear_the_ledger() -> Iterator[None]:
     """Let pytest-django's flush between transactional tests clear the append-only tables.
 
     The guard is lifted only inside Django's ``flush`` command, which only tests call.
@@ -36,13 +40,13 @@ def _flush_may_clear_the_ledger():
         with ledger_unlocked():
             return original(self, *args, **options)
 
-    flush.Command.handle = handle
-    yield
-    flush.Command.handle = original
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(flush.Command, "handle", handle)
+        yield
 
 
 @pytest.fixture(autouse=True)
-def _login_throttling_only_where_tested(request, settings):
+def _login_throttling_only_where_tested(request: pytest.FixtureRequest, settings: Settings) -> None:
     """Switch django-axes off except in tests marked ``axes``.
 
     Django's test client ``login()`` authenticates without a request, which django-axes
@@ -53,14 +57,14 @@ def _login_throttling_only_where_tested(request, settings):
 
 
 @pytest.fixture(autouse=True)
-def _nothing_kept_from_another_test():
+def _nothing_kept_from_another_test() -> None:
     """Start every test with nothing kept in this process's cache: a test's database rolls
     back and its ids come again in the next test, so a value kept under one could leak."""
     cache.clear()
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
+def _fast_password_hashing(settings: Settings) -> None:
     """Hash test passwords cheaply (``helpers.FAST_HASHERS``); PBKDF2 stays listed so stored
     demo passwords still verify.
 
@@ -72,7 +76,7 @@ def _fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
-def _english_outside_requests():
+def _english_outside_requests() -> Iterator[None]:
     """Run code outside a request in English, so message assertions are language-independent.
 
     Pages still render in Danish by default: LocaleMiddleware picks each request's language.
@@ -84,7 +88,7 @@ def _english_outside_requests():
 
 
 @pytest.fixture(scope="class")
-def demo(django_db_setup, django_db_blocker):
+def demo(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[str]:
     """Load the demo once for a class of tests, in a transaction rolled back afterwards.
 
     Each test runs in a savepoint inside it (pytest-django's own atomic block), so what a test
@@ -110,7 +114,7 @@ DATABASE_FIXTURES = frozenset(
 )
 
 
-def reaches_a_database(item) -> bool:
+def reaches_a_database(item: pytest.Item) -> bool:
     """Whether a collected test can touch the database: marked ``django_db``, ``postgres`` or
     ``e2e``, or asking (through any fixture) for one of ``DATABASE_FIXTURES``. pytest-django
     refuses every other test a database, so those are pure (the engines, the parsers)."""
@@ -134,7 +138,7 @@ def measured_slow() -> frozenset[str]:
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the markers
-def pytest_collection_modifyitems(config, items):
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the tests measured slow (``SLOW_LIST``). On PostgreSQL (``make test-postgres``)
     leave out the pure tests, which the SQLite run has already run and which no database can
     change: both runs test the database, neither runs an engine twice.
@@ -148,7 +152,8 @@ def pytest_collection_modifyitems(config, items):
     engine = settings.DATABASES["default"]["ENGINE"]
     if "postgresql" not in engine or os.environ.get("TAROK_TEST_PURE_TWICE") == "1":
         return
-    kept, pure = [], []
+    kept: list[pytest.Item] = []
+    pure: list[pytest.Item] = []
     for item in items:
         (kept if reaches_a_database(item) else pure).append(item)
     if pure:

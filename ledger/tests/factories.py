@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import datetime
 import random
+from collections.abc import Sequence
 
 from django.contrib.auth import get_user_model
 
 from ledger import services
 from ledger.games.danish.engine import rotation
 from ledger.games.danish.engine.generate import random_hand
-from ledger.models import Club, Member, Season
+from ledger.models import Club, Evening, Hand, Member, Season, Table, Tournament
 from ledger.services import people
 from ledger.services import tournaments as tournament_services
 from ledger.tests.conftest import load_example
@@ -22,7 +23,9 @@ def make_club(slug: str = "test", name: str = "Test Tarokklub", **fields) -> Clu
     return Club.objects.create(slug=slug, name=name, **fields)
 
 
-def make_member(club: Club, name: str, role: str = Member.Role.MEMBER, *, login: bool = False):
+def make_member(
+    club: Club, name: str, role: str = Member.Role.MEMBER, *, login: bool = False
+) -> Member:
     user = None
     if login:
         username = f"{club.slug}-{name}".lower()
@@ -30,7 +33,7 @@ def make_member(club: Club, name: str, role: str = Member.Role.MEMBER, *, login:
     return new_member(club=club, name=name, role=role, user=user)
 
 
-def sealed(members):
+def sealed(members: list[Member]) -> list[Member]:
     """Reseal the people of the members' clubs as they stand: a test's set-up is trusted, as
     a fixture loaded is (``services.people.seal_clubs``); return ``members``."""
     people.seal_clubs({m.club_id for m in members})
@@ -57,7 +60,11 @@ def make_season(club: Club, year: int = 2026) -> Season:
     )
 
 
-def evening_e(club: Club, date=datetime.date(2026, 11, 5), members=None):
+def evening_e(
+    club: Club,
+    date: datetime.date = datetime.date(2026, 11, 5),
+    members: list[Member] | None = None,
+) -> tuple[Evening, Table, list[Hand]]:
     """Play the spec's Evening E at one table: Anna, Bo and Carl; return (evening, table, hands)."""
     if members is None:
         members = [get_member(club, name) for name in ("Anna", "Bo", "Carl")]
@@ -70,7 +77,7 @@ def evening_e(club: Club, date=datetime.date(2026, 11, 5), members=None):
     return evening, table, hands
 
 
-def random_table_hands(table, count: int, seed: int = 1, rates=None):
+def random_table_hands(table: Table, count: int, seed: int = 1, rates=None) -> list[Hand]:
     """Record ``count`` random valid hands at ``table`` following its rotation."""
     from ledger.selectors import current_seats
 
@@ -88,7 +95,7 @@ def random_table_hands(table, count: int, seed: int = 1, rates=None):
 
 def make_tournament(
     club: Club,
-    players=(),
+    players: Sequence[str] = (),
     *,
     name: str = "DP Kranj",
     game: str = "slovenian_tarok",
@@ -96,7 +103,7 @@ def make_tournament(
     params: dict | None = None,
     seed: str = "",
     players_club: str = "Kranj",
-):
+) -> Tournament:
     """Create a tournament of ``club`` on 5 December 2026 and enter ``players`` by name through
     the pasted list, their ladder ranks in the given order."""
     tournament = tournament_services.tournament_create(

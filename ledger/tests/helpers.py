@@ -9,6 +9,7 @@ import datetime
 import io
 import json
 import os
+import random
 import re
 import secrets
 import shutil
@@ -16,17 +17,22 @@ import subprocess
 import sys
 import threading
 import uuid
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pypdf
 import pytest
 from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core import serializers
 from django.core.management import call_command
 from django.db import connection, connections, transaction
+from django.db.models import Model
 from django.test import Client, override_settings
+from pytest_django import DjangoDbBlocker
 
 from ledger import services
 from ledger.db import ledger_unlocked
@@ -35,11 +41,20 @@ from ledger.games.danish.engine.ratecard import FINE_TYPES, OPTIONS
 from ledger.games.registry import get_game
 from ledger.models import (
     Account,
+    Club,
     Entry,
     Evening,
+    Federation,
+    Hand,
+    ImportedEvent,
     Member,
+    Round,
+    RoundTable,
+    Season,
     Seat,
+    Series,
     Table,
+    Tournament,
 )
 from ledger.tests import factories
 from ledger.tests.conftest import ROOT
@@ -58,7 +73,9 @@ NAMES = ("Anna", "Bo", "Carl", "Dorte", "Erik")
 
 
 # from test_standings
-def build_season(club, *, hands: int = 12, seed: int = 1, open_evening: bool = True):
+def build_season(
+    club: Club, *, hands: int = 12, seed: int = 1, open_evening: bool = True
+) -> tuple[Season, list[Evening]]:
     """Build a season of Evening E plus generated evenings; return (season, evenings).
 
     Evening 1 is Evening E (closed); evening 2 seats all five members at one table and,
@@ -105,7 +122,7 @@ def build_season(club, *, hands: int = 12, seed: int = 1, open_evening: bool = T
 
 
 # from test_query_counts
-def small_history(club):
+def small_history(club: Club) -> tuple[Evening, Evening]:
     """Return (closed evening, open evening): Evening E closed, and played again, open."""
     factories.make_season(club)
     closed, _, _ = factories.evening_e(club)
@@ -115,14 +132,14 @@ def small_history(club):
 
 
 # from test_query_counts
-def large_history(club):
+def large_history(club: Club) -> tuple[Evening, Evening]:
     """Return (closed evening, open evening) of a season of four evenings and ~150 hands."""
     _, evenings = build_season(club, hands=40)
     return evenings[1], evenings[3]
 
 
 # from test_my_page
-def log_in_as(client, club, name="Anna"):
+def log_in_as(client: Client, club: Club, name: str = "Anna") -> Member:
     member = Member.objects.get(club=club, name=name)
     member.user = get_user_model().objects.create_user(
         username=f"{club.slug}-{name}-me".lower(), password=factories.PASSWORD
@@ -133,13 +150,14 @@ def log_in_as(client, club, name="Anna"):
 
 
 # from test_views_scoring
-def login(client, member):
+def login(client: Client, member: Member) -> Client:
+    assert member.user is not None
     assert client.login(username=member.user.username, password=factories.PASSWORD)
     return client
 
 
 # from test_views_scoring
-def english(client):
+def english(client: Client) -> Client:
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     return client
 
@@ -151,11 +169,20 @@ def config_of(response) -> dict:
         response.content.decode(),
         re.S,
     )
+    assert match is not None, "no hand config on the page"
     return json.loads(match.group(1))
 
 
+def found(pattern: str, text: str, flags: int = 0) -> re.Match[str]:
+    """Return the first match of ``pattern`` in ``text``; the test fails naming the pattern
+    when there is none (a page without the markup it looks for)."""
+    match = re.search(pattern, text, flags)
+    assert match is not None, f"{pattern!r} is not in the text"
+    return match
+
+
 # from test_backup
-def wipe():
+def wipe() -> None:
     """Empty the database as a fresh installation would be (test-only flush)."""
     if connection.vendor == "postgresql":
         # Deferred foreign-key checks must fire before the tables can be truncated.
@@ -178,10 +205,11 @@ def restore_refused(path, *options) -> list[str]:
 
 
 # from test_concurrency
-def run_together(*calls):
+def run_together(*calls: Callable[[], Any]) -> tuple[list[Any], list[Exception | None]]:
     """Run the calls in threads released at the same instant; return results and errors."""
     barrier = threading.Barrier(len(calls))
-    results, errors = [None] * len(calls), [None] * len(calls)
+    results: list[Any] = [None] * len(calls)
+    errors: list[Exception | None] = [None] * len(calls)
 
     def worker(i, call):
         try:
@@ -256,7 +284,7 @@ def run_command(name: str, *args: str, stdin: str | None = None) -> tuple[int, s
 
 
 # from test_settings_defaults
-def clean_env(**extra):
+def clean_env(**extra: str) -> dict[str, str]:
     """The environment of a bare production start: no DJANGO_* variable at all."""
     keep = {"PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR"}
     env = {k: v for k, v in os.environ.items() if k in keep}
@@ -276,7 +304,7 @@ def documented_environment() -> dict[str, str]:
 
 
 # from test_settings_defaults
-def run_python(code: str, **env):
+def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,
@@ -288,7 +316,7 @@ def run_python(code: str, **env):
 
 
 # from test_admin
-def form_data(club=None, **changes):
+def form_data(club: Club | None = None, **changes: Any) -> dict[str, Any]:
     """Return a complete, valid POST of the club form (defaults), with ``changes`` applied."""
     data = {
         "name": club.name if club else "Hjørring Tarokklub",
@@ -354,10 +382,10 @@ def save_first_page(content: bytes, name: str) -> Path:
 
 
 # from test_services
-def ledger_snapshot():
+def ledger_snapshot() -> dict[str, str]:
     """Return every row of every ledger model, serialised: equal means byte-for-byte equal."""
     return {
-        model.__name__: serializers.serialize("json", model.objects.order_by("pk"))
+        model.__name__: serializers.serialize("json", model._default_manager.order_by("pk"))
         for model in apps.get_app_config("ledger").get_models()
     }
 
@@ -479,7 +507,9 @@ ROUND_URLS = {name for name in MATRIX if name.startswith("tournament_round")}
 PUBLISHED_ROUND_URLS = {"tournament_round_result_pdf", "tournament_round_table_sheet_pdf"}
 
 
-def drawn_tournament(club, names=("Ana", "Bor", "Cene")):
+def drawn_tournament(
+    club: Club, names: Sequence[str] = ("Ana", "Bor", "Cene")
+) -> tuple[Tournament, Round]:
     """Return a Slovenian tournament of ``club`` with three guests and its round 1 drawn."""
     from ledger.services import tournaments
 
@@ -495,7 +525,7 @@ def drawn_tournament(club, names=("Ana", "Bor", "Cene")):
     return t, tournaments.round_draw(tournament=t)
 
 
-def published_round(club, names=("Dan", "Eva", "Fin")):
+def published_round(club: Club, names: Sequence[str] = ("Dan", "Eva", "Fin")) -> Round:
     """Return round 1 of another tournament of ``club``, published: its table has a link."""
     from ledger.services import tournaments
 
@@ -513,7 +543,7 @@ FAST_HASHERS = [
 
 
 @contextlib.contextmanager
-def rolled_back(django_db_blocker, language: str | None = "en"):
+def rolled_back(django_db_blocker: DjangoDbBlocker, language: str | None = "en") -> Iterator[None]:
     """Hold what is built inside for a wider scope than a test (a module's world, a class's
     demo), in a transaction rolled back when the scope ends. Each test runs in a savepoint
     inside it (pytest-django's own atomic block), so what a test writes is undone and the next
@@ -524,6 +554,7 @@ def rolled_back(django_db_blocker, language: str | None = "en"):
 
     with django_db_blocker.unblock():
         outer = transaction.atomic()
+        # A private flag of Django's that django-stubs does not declare on Atomic.
         outer._from_testcase = True  # type: ignore[attr-defined]
         outer.__enter__()
         try:
@@ -535,13 +566,16 @@ def rolled_back(django_db_blocker, language: str | None = "en"):
             outer.__exit__(None, None, None)
 
 
-def fresh(instance):
+M = TypeVar("M", bound=Model)
+
+
+def fresh(instance: M) -> M:
     """The row of a model ``instance`` read again: a test's own copy of an object a wider
     scope built (``rolled_back``)."""
     return type(instance)._default_manager.get(pk=instance.pk)
 
 
-def build_world():
+def build_world() -> dict[str, Any]:
     """Two clubs; club A has an open evening with Evening E at one table and a closed one."""
     a, b = make_club(slug="alpha", name="Alpha"), make_club(slug="beta", name="Beta")
     season = make_season(a)
@@ -549,11 +583,13 @@ def build_world():
     closed, _, _ = evening_e(a, members=players)
     services.evening_close(evening=closed)
     evening, table, hands = evening_e(a, members=players, date=closed.date.replace(day=20))
-    users = {"anonymous": None}
+    users: dict[str, User | None] = {"anonymous": None}
     for role in ("member", "scorekeeper", "treasurer", "admin"):
         users[role] = make_member(a, f"{role}-a", role=role, login=True).user
     users["other_club"] = make_member(b, "admin-b", role="admin", login=True).user
     _, b_table, b_hands = evening_e(b)
+    b_seat = b_table.seats.first()
+    assert b_seat is not None
     b_season = make_season(b)
     tournament, round_ = drawn_tournament(a)
     b_tournament, b_round = drawn_tournament(b)
@@ -578,13 +614,13 @@ def build_world():
         "b_table": b_table,
         "b_hand": b_hands[0],
         "b_evening": b_table.evening,
-        "b_member": b_table.seats.first().member,
+        "b_member": b_seat.member,
         "season": season,
         "b_season": b_season,
     }
 
 
-def club_cup(club):
+def club_cup(club: Club) -> Series:
     """A club's own cup: a series of the club, with no event yet."""
     from ledger.services import federation
 
@@ -599,7 +635,7 @@ def club_cup(club):
 
 
 # from test_authorization
-def kwargs_for(name, w, *, foreign=False):
+def kwargs_for(name: str, w: dict[str, Any], *, foreign: bool = False) -> dict[str, str | int]:
     evening = w["b_evening"] if foreign else w["evening"]
     table = w["b_table"] if foreign else w["table"]
     hand = w["b_hand"] if foreign else w["hand"]
@@ -646,7 +682,7 @@ def kwargs_for(name, w, *, foreign=False):
     elif name in ROUND_URLS:
         own = w.get("published_round", w["round"]) if name in PUBLISHED_ROUND_URLS else w["round"]
         pk = (w["b_round"] if foreign else own).pk
-    kwargs = {"club": "alpha"}
+    kwargs: dict[str, str | int] = {"club": "alpha"}
     if name in LINK_URLS:
         linked = w["b_published_round"] if foreign else w["published_round"]
         kwargs["token"] = linked.round_tables.order_by("number").first().token
@@ -662,7 +698,7 @@ def kwargs_for(name, w, *, foreign=False):
 
 
 # from test_authorization
-def client_for(user):
+def client_for(user: User | None) -> Client:
     client = Client()
     if user is not None:
         client.force_login(user)
@@ -692,7 +728,7 @@ def hand_post(table, record, token=None, **extra) -> dict:
     }
 
 
-def seed(*, debug: bool = True, **options):
+def seed(*, debug: bool = True, **options: Any) -> tuple[str, str]:
     """Run seed_demo (as a developer would: DEBUG on, unless ``debug=False``); return its
     standard output and standard error."""
     out, err = io.StringIO(), io.StringIO()
@@ -702,7 +738,7 @@ def seed(*, debug: bool = True, **options):
 
 
 # from the tournament tests
-def random_hand_at(table, rng):
+def random_hand_at(table: Table, rng: random.Random) -> Hand:
     """Record one random valid hand at ``table`` in its game's rotation."""
     game = get_game(table.game)
     rates = services.rate_card(table.evening)
@@ -726,12 +762,13 @@ def next_random_record(table, rng) -> dict:
     dealt = dealt_hands(table.pk)
     first = table.first_dealer.name if table.first_dealer.name in seats else seats[0]
     schedule = game.schedule(seats, dealt, rates, first=first)
-    assert next_hand(table, seats, rates, len(dealt) + 1, dealt)["dealer"] == schedule.dealer
+    upcoming = next_hand(table, seats, rates, len(dealt) + 1, dealt)
+    assert upcoming is not None and upcoming["dealer"] == schedule.dealer
     state = services.table_state(table)
     return {**game.random_hand(rng, schedule, rates, state), "seats": seats}
 
 
-def first_hand_again(table, rng):
+def first_hand_again(table: Table, rng: random.Random) -> dict:
     """Return another valid record of hand 1 of ``table`` (same seats and dealer)."""
     game = get_game(table.game)
     rates = services.rate_card(table.evening)
@@ -744,7 +781,6 @@ def first_hand_again(table, rng):
 def set_round_start(round_id: int, started_at) -> None:
     """Move a round's start (the clock has run on), resealing its tournament as a service
     would: a test's stand-in for the time passing, not a tampering."""
-    from ledger.models import Round
     from ledger.services.ledger import touched, writing
 
     with writing():
@@ -784,10 +820,11 @@ def seat_behind_the_draw(table, member) -> None:
 
 
 # from the tournament tests: a round table's scores given by adjustments
-def score_table(round_table, scores):
+def score_table(round_table: RoundTable, scores: Mapping[str, int]) -> None:
     """Give each seated player his table score with an adjustment from or to the pool (the
     Slovenian pool is split at the close; the score before the split is the adjustments)."""
     table = round_table.table
+    assert table is not None
     pool = get_game(table.game).features.pool_codes[0]
     names = dict(
         Entry.objects.filter(tournament=round_table.round.tournament).values_list("code", "name")
@@ -839,7 +876,9 @@ def example_as_evening(name: str) -> dict:
     return {"format": EVENING_FORMAT, "game": game.code, "seats": hand["seats"], "hands": [body]}
 
 
-def imported_example(tmp_path, name: str, *, club=None):
+def imported_example(
+    tmp_path: Path, name: str, *, club: Club | None = None
+) -> tuple[Evening, dict]:
     """Import the example ``name`` (``example_as_evening``) with ``import_hands --close`` into
     ``club`` or a fresh club of its game; return the closed evening and the evening file."""
     data = example_as_evening(name)
@@ -904,9 +943,8 @@ def results_file_doc(federation_slug: str = "tzs") -> dict:
     return document
 
 
-def imported_results(federation):
+def imported_results(federation: Federation) -> ImportedEvent:
     """The federation's imported event of ``results_file_doc`` (imported on first use)."""
-    from ledger.models import ImportedEvent
     from ledger.services.federation.results import results_import
 
     document = results_file_doc(federation.slug)
@@ -914,7 +952,15 @@ def imported_results(federation):
     return found or results_import(document=document, federation=federation).event
 
 
-def final_tournament(club, members, date, scores, name, *, finish=True):
+def final_tournament(
+    club: Club,
+    members: Mapping[str, Member],
+    date: datetime.date,
+    scores: Mapping[str, int],
+    name: str,
+    *,
+    finish: bool = True,
+) -> Tournament:
     """A one-round Slovenian tournament of ``club`` on ``date``, its table(s) scored ``scores``
     (by member name, ``members`` by name; a name not seated has a bye) and made final (with
     ``finish``; else its round closed only)."""
@@ -940,7 +986,7 @@ def final_tournament(club, members, date, scores, name, *, finish=True):
     return t
 
 
-def federation_world(*, series: bool = False):
+def federation_world(*, series: bool = False) -> dict[str, Any]:
     """A Slovenian federation with club alpha as a member and one officer, and another
     federation with an officer of its own: ``{"federation", "officer", "other", "b_officer",
     "stranger", "club"}`` (the stranger is a logged-in user who is no officer). With
@@ -1008,7 +1054,9 @@ FEDERATION_PK = {
 }
 
 
-def federation_kwargs(name, w, *, foreign=False):
+def federation_kwargs(
+    name: str, w: dict[str, Any], *, foreign: bool = False
+) -> dict[str, str | int]:
     """The URL kwargs of federation page ``name`` in ``federation_world`` ``w`` (one naming a
     player or a series: the world made with ``series``; a page of an imported event names the
     federation's own, even on another federation's URL; a rating list's, its first)."""

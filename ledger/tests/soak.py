@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from typing import Any
 
 from django.db import OperationalError, connections
 
@@ -22,7 +23,14 @@ from ledger.services.errors import LedgerError
 
 def run_soak(tables, *, threads: int = 4, operations: int = 40, seed: int = 1) -> dict:
     """Run ``operations`` service calls per thread against ``tables``; return counts and times."""
-    stats = {"record": 0, "correct": 0, "void": 0, "refused": 0, "retried": 0, "errors": []}
+    stats: dict[str, Any] = {
+        "record": 0,
+        "correct": 0,
+        "void": 0,
+        "refused": 0,
+        "retried": 0,
+        "errors": [],
+    }
     lock = threading.Lock()
     barrier = threading.Barrier(threads)
     table_ids = [t.pk for t in tables]

@@ -178,9 +178,10 @@ def ledger_data():
     played = tournaments.round_start(
         round_=tournaments.round_publish(round_=tournaments.round_draw(tournament=checked))
     )
-    table = played.round_tables.get().table
+    linked = played.round_tables.get().table
+    assert linked is not None
     services.hand_record(
-        table=table, record=next_random_record(table, random.Random(1)), saved_by="Ana"
+        table=linked, record=next_random_record(linked, random.Random(1)), saved_by="Ana"
     )
     federation = federation_services.federation_create(
         name="Dansk Tarokforbund", slug="dtf", game="danish_tarok", language="da"
@@ -224,6 +225,7 @@ def ledger_data():
         document={},
         imported_at=timezone.now(),
     )
+    assert dorte.player is not None
     ImportedPlacing.objects.create(
         event=imported, player=dorte.player, code="p1", rank=1, points="120", status="active"
     )
@@ -398,7 +400,7 @@ def test_a_club_of_another_game_keeps_its_own_house_rules(client, superuser):
     form = ClubForm(instance=club)
     assert "mond_penalty" in form.fields and "funding_per_cup" not in form.fields
     assert form["mond_penalty"].value() == 21
-    data = {"name": "Ljubljana", "slug": "sl", "game": "slovenian_tarok"}
+    data: dict[str, str | int] = {"name": "Ljubljana", "slug": "sl", "game": "slovenian_tarok"}
     data |= {"price_per_point": "0.25", "currency": "EUR", "starting_jetons": 500}
     data |= {"language": "sl", "time_zone": "Europe/Ljubljana"}
     form = ClubForm(data | _defaults_of_the_form(club), instance=club)

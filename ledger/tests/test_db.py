@@ -47,6 +47,7 @@ def test_raw_sql_is_refused(table):
 def test_bad_transfers_are_refused(table):
     """Non-positive points, a transfer to itself and one between tables are refused."""
     posting = Posting.objects.filter(table=table).first()
+    assert posting is not None
     anna = Account.objects.get(table=table, member__name="Anna")
     bo = Account.objects.get(table=table, member__name="Bo")
     refused(
@@ -79,6 +80,7 @@ def test_closed_evening_refuses_inserts(table):
 
     services.evening_close(evening=table.evening)
     posting = Posting.objects.filter(table=table).first()
+    assert posting is not None
     anna = Account.objects.get(table=table, member__name="Anna")
     bo = Account.objects.get(table=table, member__name="Bo")
     refused(
@@ -101,6 +103,7 @@ def test_verify_ledger_reports_a_tampered_row(table):
     """With the trigger disabled, a tampered transfer is caught and its hand named."""
     assert verify_ledger().ok
     target = Transfer.objects.filter(table=table, reason="last_trick").order_by("pk").first()
+    assert target is not None
     with connection.cursor() as cursor:
         disable_guard(cursor)
         cursor.execute("UPDATE ledger_transfer SET points = 25 WHERE id = %s", [target.pk])
@@ -126,6 +129,7 @@ def test_verify_ledger_command(table, capsys):
     call_command("verify_ledger")
     assert "1 tables, 3 hand postings" in capsys.readouterr().out
     target = Transfer.objects.filter(table=table, reason="count").order_by("pk").last()
+    assert target is not None
     with connection.cursor() as cursor:
         disable_guard(cursor)
         cursor.execute("UPDATE ledger_transfer SET points = 10 WHERE id = %s", [target.pk])

@@ -14,15 +14,23 @@ import pytest
 from django.conf import settings
 from django.core.management import get_commands
 
+from ledger.tests.helpers import found
+
 DEPLOY = Path(settings.BASE_DIR) / "deploy"
 UNITS = sorted(p.name for p in DEPLOY.glob("tarokclub*.service")) + sorted(
     p.name for p in DEPLOY.glob("tarokclub*.timer")
 )
 
 
+class UnitParser(configparser.ConfigParser):
+    """A systemd unit's parser: its keys keep their case (``TimeoutStopSec``)."""
+
+    def optionxform(self, optionstr: str) -> str:
+        return optionstr
+
+
 def unit(name: str) -> configparser.ConfigParser:
-    parser = configparser.ConfigParser(interpolation=None, strict=False)
-    parser.optionxform = str
+    parser = UnitParser(interpolation=None, strict=False)
     parser.read(DEPLOY / name, encoding="utf-8")
     return parser
 
@@ -59,7 +67,7 @@ def test_the_site_stops_after_gunicorn_finishes_its_requests():
     """systemd waits longer than gunicorn's graceful stop before it kills the workers."""
     site = unit("tarokclub.service")["Service"]
     script = (Path(settings.BASE_DIR) / "scripts" / "serve-production.sh").read_text()
-    graceful = int(re.search(r"GUNICORN_GRACEFUL_TIMEOUT:-(\d+)", script).group(1))
+    graceful = int(found(r"GUNICORN_GRACEFUL_TIMEOUT:-(\d+)", script).group(1))
     assert int(site["TimeoutStopSec"]) > graceful
 
 

@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.apps import apps
@@ -27,7 +28,7 @@ from ledger import services
 from ledger.models import Member
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.tests.helpers import hand_post
+from ledger.tests.helpers import found, hand_post
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 PO = LOCALE / "da" / "LC_MESSAGES" / "django.po"
@@ -52,9 +53,9 @@ TAG = re.compile(r"</?[a-z]+>")
 
 def read_po(path: Path) -> list[dict]:
     """Return the catalogue's entries: ``flags`` and the unquoted strings by keyword."""
-    entries = []
+    entries: list[dict] = []
     for block in path.read_text(encoding="utf-8").split("\n\n"):
-        entry = {"flags": set(), "strings": {}}
+        entry: dict[str, Any] = {"flags": set(), "strings": {}}
         keyword = None
         for line in block.strip().splitlines():
             if line.startswith("#,"):
@@ -265,7 +266,7 @@ def refuse(client, table, record) -> str:
 
 
 def section(page: str, name: str) -> str:
-    return re.search(rf'<div id="err-{name}"[^>]*>(.*?)</div>', page, re.S).group(1)
+    return found(rf'<div id="err-{name}"[^>]*>(.*?)</div>', page, re.S).group(1)
 
 
 def test_rules_engine_messages_are_danish_on_the_tablet(client, table, compiled):
@@ -291,11 +292,11 @@ def test_tablet_labels_and_plurals_are_danish(client, table, compiled):
     services.hand_record(table=table, record=load_example("EVENING_E.evening.json")["hands"][0])
     assert client.login(username=f"{SLUG}-anna", password=factories.PASSWORD)
     form = client.get(reverse("hand_new", kwargs={"club": SLUG, "pk": table.pk})).content
-    config = json.loads(
-        re.search(rb'<script id="hand-config" type="application/json">(.*?)</script>', form, re.S)
-        .group(1)
-        .decode()
+    match = re.search(
+        rb'<script id="hand-config" type="application/json">(.*?)</script>', form, re.S
     )
+    assert match is not None, "no hand config on the page"
+    config = json.loads(match.group(1).decode())
     assert config["labels"]["fines"]["revoke"] == "Kulørsvigt"
     assert config["labels"]["suits"]["clubs"] == "Klør"
     assert config["labels"]["cards"]["knight"] == "Knægt"
@@ -369,7 +370,7 @@ def test_the_admin_speaks_danish(client, admin_world, compiled):
             continue
         urls.append(reverse(f"admin:ledger_{meta.model_name}_changelist"))
         urls.append(reverse(f"admin:ledger_{meta.model_name}_add"))
-        first = model.objects.order_by("pk").first()
+        first = model._default_manager.order_by("pk").first()
         if first is not None:
             urls.append(reverse(f"admin:ledger_{meta.model_name}_change", args=[first.pk]))
     left = []
@@ -397,7 +398,7 @@ def engine_messages() -> list[tuple[str, str]]:
     import ledger.games
 
     root = Path(ledger.games.__file__).parent
-    found = []
+    found: list[tuple[str, str]] = []
     for path in [*sorted(root.rglob("engine/*.py")), root / "errors.py", root / "validation.py"]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
@@ -407,7 +408,9 @@ def engine_messages() -> list[tuple[str, str]]:
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
             ):
-                found.append((str(path.relative_to(root)), node.args[0].value))
+                message = node.args[0].value
+                assert isinstance(message, str), (path, message)
+                found.append((str(path.relative_to(root)), message))
     return found
 
 

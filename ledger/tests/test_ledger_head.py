@@ -23,11 +23,18 @@ from ledger.tests.helpers import drawn_tournament, pdf_text
 pytestmark = pytest.mark.django_db
 
 
+def head_of(club_pk: int) -> dict:
+    """Return the club's ledger head (the test fails when the club has none)."""
+    head = club_head(club_pk)
+    assert head is not None
+    return head
+
+
 def test_the_head_grows_when_an_evening_opens_and_closes_not_when_a_hand_is_saved():
     """Opening the evening is link 1, closing it link 2; the hands between change nothing."""
     club = factories.make_club()
     evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
-    opened = club_head(club.pk)
+    opened = head_of(club.pk)
     assert opened["links"] == 1
     table = services.table_open(
         evening=evening, members=[factories.make_member(club, n) for n in ("Anna", "Bo", "Carl")]
@@ -35,7 +42,7 @@ def test_the_head_grows_when_an_evening_opens_and_closes_not_when_a_hand_is_save
     services.hand_record(table=table, record=load_example("EVENING_E.evening.json")["hands"][0])
     assert club_head(club.pk) == opened
     services.evening_close(evening=evening)
-    closed = club_head(club.pk)
+    closed = head_of(club.pk)
     assert closed["links"] == 2 and closed["head"] != opened["head"]
     assert closed["short"] == f"2:{closed['head'][:12]}"
 
@@ -45,7 +52,7 @@ def test_the_sheets_print_the_head_beside_the_signatures():
     club = factories.make_club()
     evening, table, _hands = factories.evening_e(club)
     services.evening_close(evening=evening)
-    short = club_head(club.pk)["short"]
+    short = head_of(club.pk)["short"]
     for _name, _type, content in (
         reports.evening_sheet_pdf(evening=evening),
         reports.table_sheet_pdf(table=table),
@@ -59,7 +66,7 @@ def test_the_tournament_ranking_prints_the_head():
     club = factories.make_club(slug="sl", game="slovenian_tarok")
     tournament, _round = drawn_tournament(club)
     _reader, text = pdf_text(reports.tournament_ranking_pdf(tournament=tournament)[2])
-    assert f"Ledger head {club_head(club.pk)['short']}" in text
+    assert f"Ledger head {head_of(club.pk)['short']}" in text
 
 
 def test_the_public_page_shows_the_head():
@@ -70,7 +77,7 @@ def test_the_public_page_shows_the_head():
     evening, _table, _hands = factories.evening_e(club)
     services.evening_close(evening=evening)
     html = Client().get(reverse("public_club", kwargs={"club": club.slug})).content.decode()
-    assert f"Regnskabets hoved {club_head(club.pk)['short']}" in html
+    assert f"Regnskabets hoved {head_of(club.pk)['short']}" in html
 
 
 def test_ledger_head_prints_every_clubs_head_as_json():
@@ -82,7 +89,7 @@ def test_ledger_head_prints_every_clubs_head_as_json():
     data = json.loads(out.getvalue())
     assert data["format"] == "tarokclub.heads/1"
     assert data["installation"] == seals.installation_id()
-    head = club_head(club.pk)
+    head = head_of(club.pk)
     assert data["clubs"] == [
         {
             "club": club.pk,

@@ -121,6 +121,7 @@ def test_a_refused_save_is_logged_with_its_club_and_table(client, caplog):
     assert response.status_code == 422
     (line,) = [r for r in caplog.records if getattr(r, "event", None) == "refused"]
     assert line.levelname == "INFO"
+    assert people[0].user is not None
     assert line.name == "ledger.web.refusals"
     assert (line.club, line.user, line.table, line.error) == (
         "logged",
@@ -146,6 +147,7 @@ def test_a_verify_failure_is_logged_per_problem(caplog):
     assert (good.levelname, good.getMessage(), good.tables) == ("INFO", "ledger verified", 1)
     caplog.clear()
     target = Transfer.objects.filter(table=table, reason="count").order_by("pk").last()
+    assert target is not None
     with connection.cursor() as cursor:
         disable_guard(cursor)
         cursor.execute("UPDATE ledger_transfer SET points = 10 WHERE id = %s", [target.pk])

@@ -61,6 +61,7 @@ def test_the_frozen_copy_gives_the_live_engines_seat_rows_for_the_demos_hands():
             for t in posting.transfers.order_by("pk")
         ]
         seats = list(posting.table.seats.order_by("position").values_list("name", flat=True))
+        assert posting.revision is not None
         frozen = migration.seat_stats(
             posting.table.game, posting.revision.record, posting.outcome, moves, seats
         )

@@ -55,6 +55,7 @@ def test_evening_sheet_pdf_of_evening_e(evening_e):
     assert (filename, content_type) == ("evening-test-2026-11-05.pdf", "application/pdf")
     reader, text = pdf_text(content)
     assert page_size(reader) == A4
+    assert reader.metadata is not None
     assert reader.metadata.title == "Evening sheet Nov. 5, 2026 · Hjørring Tarokklub"
     assert "Funding -40 -40 -40 -40 -40 -40 60 60" in text
     assert "1 Anna -60 -100 -20 -60 +70 30 65 65\ndealer's fee (Anna -10);" in text

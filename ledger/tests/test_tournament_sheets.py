@@ -114,6 +114,7 @@ def test_the_table_sheet_of_a_round_table(dp):
     assert (name, content_type) == (f"table-kranj-{t.pk}-1-4.pdf", "application/pdf")
     reader, text = pdf_text(content)
     assert len(reader.pages) == 1 and page_size(reader) == A4
+    assert reader.metadata is not None
     assert reader.metadata.title == "DP Kranj: round 1, table 4 · Tarok Kranj"
     assert "Dec. 5, 2026 · Slovenian Tarok · Round 1 · Table 4" in text
     assert re.search(
@@ -270,6 +271,8 @@ def test_the_ranking_pdf_has_every_column_and_the_lot(dp):
     with translation.override("en"):
         _, _, content = reports.tournament_ranking_pdf(tournament=t)
     reader, text = pdf_text(content)
+    assert reader.metadata is not None
+    assert reader.metadata.title is not None
     assert reader.metadata.title.startswith("Provisional ranking: DP Kranj")
     assert "Dec. 5, 2026 · Slovenian Tarok · provisional" in text
     assert "# Player Club Ladder rank R1 R2 R3 Points Score sum Firsts Rounds Byes Status" in text
@@ -288,6 +291,8 @@ def test_the_ranking_pdf_has_every_column_and_the_lot(dp):
     with translation.override("sl"):
         _, _, content = reports.tournament_ranking_pdf(tournament=t)
     reader, text = pdf_text(content)
+    assert reader.metadata is not None
+    assert reader.metadata.title is not None
     assert reader.metadata.title.startswith("Končna razvrstitev: DP Kranj")
     assert "začasno" not in text
     assert "1 Ivo Kranj 9 2,00 1,00 2,00 5,00 320 2 3 0" in text

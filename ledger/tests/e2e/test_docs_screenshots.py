@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
-from playwright.sync_api import expect
+from playwright.sync_api import BrowserContext, expect
 
 from ledger.models import Evening, Round, Table, Tournament
 from ledger.services import tournaments as tour
@@ -67,7 +67,8 @@ def shoot(page, name: str) -> Path:
 @pytest.fixture
 def screens(browser, live_server):
     """Return ``open(username, language) -> page``: a logged-in page at 1280x800."""
-    contexts, violations = [], []
+    contexts: list[BrowserContext] = []
+    violations: list[str] = []
 
     def open_page(username: str, language: str):
         context = browser.new_context(
@@ -155,6 +156,7 @@ def test_the_manuals_screens(screens, live_server):
     tour.round_start(round_=round_, by=director)
     rng = random.Random(29)  # a demo's hands
     for round_table in round_.round_tables.select_related("table").order_by("number"):
+        assert round_table.table is not None
         for _hand in range(2):
             random_hand_at(round_table.table, rng)
     page = screens("sl-predsednik", "sl-SI")

@@ -99,6 +99,7 @@ def test_the_slovenian_close_fits_a_phone(browser, live_server):
         viewport={"width": 390, "height": 844}, has_touch=True, locale="da-DK"
     )
     client = Client()
+    assert members[0].user is not None
     client.force_login(members[0].user)
     log_in(context, members[0].user, live_server.url, client=client)
     try:

@@ -36,6 +36,7 @@ def test_a_hand_saved_on_the_phone_is_confirmed_by_a_second_player(browser, live
     )
     round_ = tour.round_start(round_=tour.round_publish(round_=tour.round_draw(tournament=t)))
     rt = round_.round_tables.get(number=1)
+    assert rt.table_id is not None
     names = [s.name for s in Seat.objects.of_table(rt.table_id)]
     phone_context = browser.new_context(
         viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB", base_url=live_server.url

@@ -30,7 +30,7 @@ def test_my_page_on_a_phone(browser, live_server):
     context.add_cookies(
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
     )
-    violations = []
+    violations: list[str] = []
     page = context.new_page()
     watch_csp(page, violations)
     page.viewport_name = "390x844"
@@ -109,7 +109,7 @@ def test_my_tournaments_rounds_fit_a_phone_in_every_language(browser, live_serve
                 }
             ]
         )
-        violations = []
+        violations: list[str] = []
         page = context.new_page()
         watch_csp(page, violations)
         page.viewport_name = "390x844"

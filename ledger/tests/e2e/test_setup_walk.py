@@ -109,7 +109,11 @@ def test_an_invited_members_first_log_in_on_a_phone(pages):
     expect(page.locator(".topbar")).to_contain_text("dorte-aeroe")
     screenshot(page, "setup-invitation-landed", full_page=True)
     dorte.refresh_from_db()
-    assert dorte.user.username == "dorte-aeroe" and dorte.role == Member.Role.MEMBER
+    assert (
+        dorte.user is not None
+        and dorte.user.username == "dorte-aeroe"
+        and dorte.role == Member.Role.MEMBER
+    )
     # The link is spent: opening it again is refused in Danish.
     page.goto(invitation_path(invitation))
     expect(page.locator("#invitation-refused")).to_contain_text("allerede brugt")

@@ -165,7 +165,12 @@ def test_a_hand_saved_offline_is_held_for_its_author_across_a_log_out(profile, l
     assert [d["author"] for d in page.evaluate(DRAFTS)] == [user_key(anna.user)]
     # Logging out now would throw Anna's hand away: Bo is warned, and staying changes nothing.
     dialogs: list[str] = []
-    page.once("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def dismissed(dialog):
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", dismissed)
     page.locator("#logout-button").click()
     assert len(dialogs) == 1 and dialogs[0]
     expect(page.locator("meta[name=tarokclub-user]")).to_have_attribute(

@@ -459,6 +459,7 @@ def test_open_a_table_and_enter_on_a_phone(browser, live_server):
     from django.test import Client
 
     client = Client()
+    assert anna.user is not None
     client.force_login(anna.user)
     context = browser.new_context(
         viewport={"width": 390, "height": 844},
@@ -591,7 +592,7 @@ def open_at(browser, live_server, user, size):
     context.set_default_timeout(15_000)
     page = context.new_page()
     page.viewport_name = size
-    violations = []
+    violations: list[str] = []
     watch_csp(page, violations)
     return context, page, violations
 

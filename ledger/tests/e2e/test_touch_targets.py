@@ -93,6 +93,7 @@ def club_data():
     season, evenings = build_season(club, hands=6)
     admin = Member.objects.get(club=club, name="Anna")
     user = factories.make_member(club, "Formand", Member.Role.ADMIN, login=True).user
+    assert user is not None
     user.is_superuser = True
     user.is_staff = True
     user.save()
@@ -298,6 +299,7 @@ def test_my_page_and_the_public_pages_have_44_px_links_on_a_phone(browser, live_
     member.user = get_user_model().objects.create_user("tk-anna", password=factories.PASSWORD)
     member.save()
     closed = Evening.objects.filter(club=club, status=Evening.Status.CLOSED).first()
+    assert closed is not None
     mine = [("my-page", reverse("my_page", kwargs={"club": club.slug}))]
     public = [
         ("public-club", reverse("public_club", kwargs={"club": club.slug})),

@@ -115,6 +115,7 @@ def test_a_correction_after_the_round_closed(pages):
     p1, p2, p3 = (names[c] for c in rts[1].seats)
     q1, q2, q3 = (names[c] for c in rts[2].seats)
     table_1, table_2 = rts[1].table, rts[2].table
+    assert table_1 is not None
     first = services.hand_record(table=table_1, record=two((p1, p2, p3), p1, p2, 44))
     second = services.hand_record(table=table_1, record=two((p1, p2, p3), p2, p1, 40))
     services.hand_record(table=table_2, record=two((q1, q2, q3), q1, q3, 38))

@@ -77,16 +77,16 @@ def settle_by_adjustments(round_table: RoundTable, scores: dict[str, int]) -> No
     names = dict(
         Entry.objects.filter(tournament=round_table.round.tournament).values_list("code", "name")
     )
-    debtors = [[names[c], -scores[c]] for c in round_table.seats if scores[c] < 0]
+    owing = {names[c]: -scores[c] for c in round_table.seats if scores[c] < 0}
     for code in round_table.seats:
         owed = scores[code]
         while owed > 0:
-            debtor = next(d for d in debtors if d[1])
-            points = min(debtor[1], owed)
+            debtor = next(name for name, left in owing.items() if left)
+            points = min(owing[debtor], owed)
             post_round_adjustment(
-                round_table.table, source=debtor[0], target=names[code], points=points
+                round_table.table, source=debtor, target=names[code], points=points
             )
-            debtor[1] -= points
+            owing[debtor] -= points
             owed -= points
 
 
@@ -217,6 +217,7 @@ def test_a_25_player_dm_round_at_tables_of_four_and_three(pages):
 
     round_ = Round.objects.get(tournament__club=club, number=1)
     tables = {rt.number: rt for rt in round_.round_tables.select_related("table", "round")}
+    assert tables[1].table is not None
     assert [s.member.name for s in tables[1].table.seats.order_by("position")] == [
         "Steen",
         "Jes",
@@ -238,6 +239,7 @@ def test_a_25_player_dm_round_at_tables_of_four_and_three(pages):
     # Table 1 (four seats): Ole keeps the score.
     ole = pages(members["Ole"].user)
     table_1 = tables[1].table_id
+    assert table_1 is not None
     hand = new_hand(ole, table_1)
     expect_language(ole, "da")
     expect(ole.locator('[data-show="dealer"]')).to_have_text("Steen")
@@ -269,6 +271,7 @@ def test_a_25_player_dm_round_at_tables_of_four_and_three(pages):
     # Table 6 (three seats): Gerner keeps the score.
     gerner = pages(members["Gerner"].user, width=390, height=844)
     table_6 = tables[6].table_id
+    assert table_6 is not None
     hand = new_hand(gerner, table_6)
     expect(gerner.locator('[data-show="dealer"]')).to_have_text("Claus")
     expect(gerner.locator('[data-show="non-counter"]')).to_have_text("Hugo")
@@ -321,6 +324,7 @@ def test_a_25_player_dm_round_at_tables_of_four_and_three(pages):
         expect_points(scorer.locator('#table-live [data-cup="kongekop"]'), 0)
         expect_points(scorer.locator('#table-live [data-cup="pagatkop"]'), 0)
     for rt in tables.values():  # every table's final balances (the ids are the names)
+        assert rt.table_id is not None
         finals = selectors.table_balances(rt.table_id)
         assert {n: finals[n] for n in rt.seats} == {n: expected[n] for n in rt.seats}
 

@@ -72,6 +72,7 @@ def test_a_dp_of_two_rounds_from_four_phones_with_the_wall_open(browser, live_se
     )
 
     client = Client()
+    assert viewer.user is not None
     client.force_login(viewer.user)
     wall_context = browser.new_context(
         viewport={"width": 1280, "height": 720}, locale="sl-SI", base_url=live_server.url
@@ -85,7 +86,7 @@ def test_a_dp_of_two_rounds_from_four_phones_with_the_wall_open(browser, live_se
         )
         for _ in range(4)
     ]
-    violations = []
+    violations: list[str] = []
 
     def watch(page):
         watch_csp(page, violations)

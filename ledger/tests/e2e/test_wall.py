@@ -10,7 +10,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from ledger import services
-from ledger.models import Member
+from ledger.models import Member, Table
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
 from ledger.tests.e2e.conftest import ARTIFACTS, watch_csp
@@ -37,7 +37,7 @@ def test_the_wall_at_1920x1080(browser, live_server):
     viewer = factories.make_member(club, "Væg", Member.Role.MEMBER, login=True)
     evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
     seatings = [("Anna", "Bo", "Carl"), ("Dorte", "Erik", "Finn"), ("Gry", "Hans", "Ida")]
-    tables = []
+    tables: list[tuple[Table, dict[str, str]]] = []
     for seated in seatings:
         table = services.table_open(evening=evening, members=[people[n] for n in seated])
         rename = dict(zip(("Anna", "Bo", "Carl"), seated, strict=True))
@@ -46,6 +46,7 @@ def test_the_wall_at_1920x1080(browser, live_server):
         tables.append((table, rename))
 
     client = Client()
+    assert viewer.user is not None
     client.force_login(viewer.user)
     context = browser.new_context(
         viewport={"width": 1920, "height": 1080}, locale="da-DK", base_url=live_server.url
@@ -53,7 +54,7 @@ def test_the_wall_at_1920x1080(browser, live_server):
     context.add_cookies(
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
     )
-    violations = []
+    violations: list[str] = []
     try:
         page = context.new_page()
         watch_csp(page, violations)

@@ -40,6 +40,7 @@ def run(command: str, path) -> tuple[int, dict]:
         call_command(command, str(path), stdout=out)
         code = 0
     except SystemExit as stop:
+        assert isinstance(stop.code, int), stop.code  # the commands exit with a number
         code = stop.code
     return code, json.loads(out.getvalue())
 

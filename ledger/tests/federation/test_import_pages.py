@@ -27,6 +27,7 @@ from ledger.models import (
 from ledger.selectors.results_file import imported_document
 from ledger.services import federation as fed
 from ledger.services.federation.results import CREATED, UNCHANGED, results_import
+from ledger.services.federation.tokens import upload_token_create
 from ledger.tests.federation.helpers import example, run
 from ledger.tests.helpers import client_for, federation_world, imported_results, results_file_doc
 
@@ -184,7 +185,7 @@ def test_the_tokens_page_makes_a_token_shown_once_and_revokes_it(world):
     client.post(page("federation_tokens"), {"action": "revoke", "token": str(token.pk)})
     token.refresh_from_db()
     assert token.revoked_at is not None
-    _b, _other = fed.tokens.upload_token_create(federation=world["other"], label="Theirs")
+    _b, _other = upload_token_create(federation=world["other"], label="Theirs")
     theirs = UploadToken.objects.get(label="Theirs")
     answer = client.post(page("federation_tokens"), {"action": "revoke", "token": str(theirs.pk)})
     assert answer.status_code == 404
@@ -224,6 +225,7 @@ def run_export(*args) -> tuple[int, dict]:
         call_command("results_export", "--imported", *[str(a) for a in args], stdout=out)
         code = 0
     except SystemExit as stop:
+        assert isinstance(stop.code, int), stop.code  # the command exits with a number
         code = stop.code
     return code, json.loads(out.getvalue())
 

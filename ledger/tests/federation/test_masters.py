@@ -151,6 +151,7 @@ def one_hand_final(club, members):
     tour.entries_add(tournament=t, members=list(members.values()))
     r = tour.round_start(round_=tour.round_publish(round_=tour.round_draw(tournament=t)))
     table = r.round_tables.select_related("table__evening").get(number=1).table
+    assert table is not None
     hand = random_hand_at(table, random.Random(1))
     tour.round_close(round_=r)
     tour.tournament_finish(tournament=t)
@@ -158,10 +159,12 @@ def one_hand_final(club, members):
 
 
 def ladder_names(series):
-    return [
-        (row.position, Entry.objects.filter(player_id=int(row.player)).first().name)
-        for row in fed.series_ladder(series)
-    ]
+    names = []
+    for row in fed.series_ladder(series):
+        entry = Entry.objects.filter(player_id=int(row.player)).first()
+        assert entry is not None
+        names.append((row.position, entry.name))
+    return names
 
 
 def ranking_names(t):

@@ -25,7 +25,9 @@ def engine_messages() -> list[tuple[str, str]]:
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
             ):
-                found.append((path.name, node.args[0].value))
+                message = node.args[0].value
+                assert isinstance(message, str), (path, message)
+                found.append((path.name, message))
     return found
 
 

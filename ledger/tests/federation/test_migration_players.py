@@ -38,8 +38,10 @@ def test_every_member_gets_a_player_and_a_shared_log_in_shares_one():
     assert players[("kranj", "Bor")] != players[("bled", "Bor")]
     assert Player.objects.count() == 4
     urban = players[("kranj", "Urban")]
+    assert urban is not None
     assert (urban.name, urban.home_club, urban.club_name) == ("Urban", None, "Bled")
-    assert (players[("kranj", "Ana")].name, players[("kranj", "Ana")].home_club) == ("Ana", kranj)
+    ana_player = players[("kranj", "Ana")]
+    assert ana_player is not None and (ana_player.name, ana_player.home_club) == ("Ana", kranj)
     assert {e.name: e.player for e in t.entries.all()} == {
         "Ana": players[("kranj", "Ana")],
         "Bor": players[("kranj", "Bor")],

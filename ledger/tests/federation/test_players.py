@@ -101,7 +101,8 @@ def test_a_guest_is_matched_by_name_and_club_else_new():
     entries = {e.name: e.player for e in second.entries.all()}
     assert entries["Urban"] == urban
     assert entries["Gost"] != urban
-    assert (entries["Gost"].name, entries["Gost"].club_name) == ("Gost", "Ptuj")
+    gost = entries["Gost"]
+    assert gost is not None and (gost.name, gost.club_name) == ("Gost", "Ptuj")
     other = slovenian("ptuj", "Tarok Ptuj")
     third = make_tournament(other, name="DP 3")
     again = tour.entry_add_guest(tournament=third, name="urban", club_name="bled")
@@ -148,9 +149,11 @@ def test_a_merge_moves_every_entry_and_membership_and_is_logged():
     t1 = make_tournament(kranj, ["Ana"], name="DP 1")
     t2 = make_tournament(bled, name="DP 2")
     guest = tour.entry_add_guest(tournament=t2, name="Ana Kos", club_name="Kranj")
+    assert guest.player is not None
     fed.player_set_licence(player=guest.player, federation=tzs, licence="SLO-9")
     ana.refresh_from_db()
     kept, merged = ana.player, guest.player
+    assert kept is not None and merged is not None
     result = fed.player_merge(kept=kept, merged=merged, by=officer)
     assert result.licence == "SLO-9"
     assert not Player.objects.filter(pk=merged.pk).exists()
@@ -186,6 +189,7 @@ def test_two_records_in_one_tournament_are_not_merged():
     make_member(kranj, "Bor")
     t = make_tournament(kranj, ["Ana", "Bor"])
     ana, bor = (e.player for e in t.entries.order_by("name"))
+    assert ana is not None and bor is not None
     with pytest.raises(LedgerError) as caught:
         fed.player_merge(kept=ana, merged=bor)
     assert str(caught.value.message) == "both records are entered in the tournament DP Kranj"

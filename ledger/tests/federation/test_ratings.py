@@ -196,6 +196,7 @@ def test_byes_are_not_rated():
     listed = fed.rating_list_create(federation=mtsz, name="Rating")
     players = dict(t.entries.values_list("code", "player"))
     for rated in RatedTable.objects.filter(rating_list=listed):
+        assert rated.round_table is not None
         round_ = rated.round_table.round
         assert set(rated.changes.values_list("player", flat=True)) == {
             players[c] for c in rated.round_table.seats
@@ -224,6 +225,7 @@ def test_a_reopen_removes_and_a_correction_re_rates_from_its_tournament():
     tour.entries_add(tournament=second, members=list(members.values()))
     r = tour.round_start(round_=tour.round_publish(round_=tour.round_draw(tournament=second)))
     table = r.round_tables.select_related("table").get().table
+    assert table is not None
     rng = random.Random(7)
     hands = [random_hand_at(table, rng) for _ in range(3)]
     tour.round_close(round_=r)

@@ -174,6 +174,7 @@ def test_a_merge_of_two_records_takes_the_imported_placings_along():
     _t, document = a_file()
     event = results_import(document=document).event
     placing = event.placings.order_by("rank").first()
+    assert placing is not None
     twin = Player.objects.create(name=placing.player.name + " Jr", club_name="Elsewhere")
     fed.player_merge(kept=twin, merged=placing.player)
     placing.refresh_from_db()

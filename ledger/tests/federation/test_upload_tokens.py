@@ -34,8 +34,8 @@ def url(slug: str = "tzs") -> str:
 
 def post(body, token: str | None, slug: str = "tzs"):
     data = body if isinstance(body, bytes) else json.dumps(body).encode()
-    headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token is not None else {}
-    return Client().post(url(slug), data=data, content_type="application/json", **headers)
+    headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
+    return Client().post(url(slug), data=data, content_type="application/json", headers=headers)
 
 
 def written() -> tuple[int, int, int]:

@@ -48,7 +48,8 @@ def play(game, seats, rates, rng, hands: int):
         for code, sign in ((m.source, -1), (m.target, 1)):
             if code in pools:
                 pools[code] += sign * m.points
-    previous_state, dealt = None, []
+    previous_state = None
+    dealt: list[Dealt] = []
     for _ in range(hands):
         schedule = game.schedule(list(seats), dealt, rates, first=seats[0])
         state = game.next_state(previous_state, pools, list(seats))
@@ -243,6 +244,7 @@ def test_a_table_of_each_game_on_the_screens(code):
     evening = services.evening_open(club=club, date=datetime.date(2026, 11, 5))
     table = services.table_open(evening=evening, members=members)
     client = Client()
+    assert keeper.user is not None
     client.force_login(keeper.user)
     page = client.get(reverse("table", kwargs={"club": club.slug, "pk": table.pk}))
     assert page.status_code == 200
@@ -278,7 +280,7 @@ def test_the_demo_is_found_by_its_dotted_path(code):
     if web.demo is None:
         assert demo is None
     else:
-        assert demo.slug and demo.fixture and callable(demo.build)
+        assert demo is not None and demo.slug and demo.fixture and callable(demo.build)
 
 
 TOY = "toy_high_card"
@@ -289,7 +291,8 @@ def test_the_draw_seats_a_game_by_its_own_table_sizes():
     """Five players of the test-only game (tables of 4, or 3) sit at one table of 4 with one
     bye, where each of the three games would seat all five at one table: the draw reads the
     game's sizes, from its package alone."""
-    assert GAMES[TOY].features.table_sizes.allowed == (4, 3)
+    sizes = GAMES[TOY].features.table_sizes
+    assert sizes is not None and sizes.allowed == (4, 3)
     assert {engine.table_plan(5, code).sizes for code in CODES if code != TOY} == {(5,)}
     club = make_club(slug="toy-draw", game=TOY)
     t = tour.tournament_create(
@@ -329,6 +332,7 @@ def test_the_test_only_game_plays_a_generic_sum_tournament():
         tour.round_publish(round_=r)
         r = tour.round_start(round_=r)
         for rt in r.round_tables.select_related("table"):
+            assert rt.table is not None
             for _hand in range(4):
                 random_hand_at(rt.table, rng)
         r = tour.round_close(round_=r)

@@ -46,7 +46,7 @@ FIXTURE = default_fixture()
 
 def row_counts():
     models = [*list(apps.get_app_config("ledger").get_models()), get_user_model()]
-    return {model.__name__: model.objects.count() for model in models}
+    return {model.__name__: model._default_manager.count() for model in models}
 
 
 @pytest.mark.slow
@@ -72,8 +72,11 @@ class TestLoadedDemo:
         assert Evening.objects.filter(club=club).count() == len(EVENINGS) == 8
         assert Evening.objects.filter(club=club, status="closed").count() == 7
         last = Evening.objects.filter(club=club).order_by("date").last()
-        assert last.status == "open"
-        assert all(e.season.name == "2026/2027" for e in Evening.objects.filter(club=club))
+        assert last is not None and last.status == "open"
+        assert all(
+            e.season is not None and e.season.name == "2026/2027"
+            for e in Evening.objects.filter(club=club)
+        )
 
     def test_seeding_again_adds_nothing(self, demo):
         """A second seed_demo finds the demo club and writes nothing."""
@@ -113,6 +116,7 @@ class TestLoadedDemo:
         for club in clubs:
             assert club.publish_results, club.slug
             closed = Evening.objects.filter(club=club, status="closed").order_by("date").first()
+            assert closed is not None
             for name, kwargs in (
                 ("public_club", {}),
                 ("public_standings", {}),
@@ -123,12 +127,13 @@ class TestLoadedDemo:
 
     def test_demo_has_every_kind_of_hand_and_event(self, demo):
         """The demo holds ultimos with refunding, bagud, nolo, tout, fines, seat changes, fixes."""
-        outcomes = Counter()
+        outcomes: Counter[str] = Counter()
         # The Danish club's rows only: the other games' demos are loaded beside it.
         club = {"table__evening__club__slug": DEMO_SLUG}
         live = Posting.objects.filter(kind="hand", reversed_by__isnull=True, **club)
         for posting in live:
             o = posting.outcome
+            assert o is not None  # a hand posting has its outcome
             if o["ultimo"]:
                 outcomes["ultimo_" + o["ultimo"][1]] += 1
             for key in ("tout", "nolo", "bagud", "refunded"):
@@ -188,8 +193,10 @@ class TestLoadedDemo:
         """After loading, the open evening's tables record hands through the services."""
         evening = Evening.objects.get(club__slug=DEMO_SLUG, status="open")
         table = evening.tables.order_by("number").first()
+        assert table is not None
         seats = [s.member.name for s in selectors.current_seats(table.pk)]
         last = table.hands.order_by("number").last()
+        assert last is not None
         out = rotation.default_sitting_out(seats, last.dealer.name)
         dealer = rotation.next_dealer(seats, last.dealer.name, out)
         record = random_hand(random.Random(7), seats, dealer, with_table=False)

@@ -23,7 +23,8 @@ def seed(**options):
 
 def test_the_hungarian_demo_loads_sound_and_prints_its_logins(client):
     out = seed(force=True, url="http://tarok.example:8000/")
-    assert demo_of(GAME_CODE).slug == DEMO_SLUG
+    demo = demo_of(GAME_CODE)
+    assert demo is not None and demo.slug == DEMO_SLUG
     assert "Loaded the demo club Budapesti Tarokk Kör" in out
     assert "http://tarok.example:8000/c/demo-hu/ (in Hungarian, money in HUF)" in out
     for user in DEMO_USERS:
@@ -43,17 +44,19 @@ def test_the_hungarian_demo_loads_sound_and_prints_its_logins(client):
     assert Member.objects.filter(club=club).count() == len(MEMBERS)
     evenings = Evening.objects.filter(club=club).order_by("date")
     assert evenings.count() == len(EVENINGS)
-    assert evenings.last().status == "open"
+    last = evenings.last()
+    assert last is not None and last.status == "open"
     assert evenings.filter(status="closed").count() == len(EVENINGS) - 1
     assert (
         HandRevision.objects.filter(action="correct", hand__table__evening__club=club).count() == 1
     )
 
-    seen = Counter()
+    seen: Counter[str] = Counter()
     for posting in Posting.objects.filter(
         kind="hand", reversed_by__isnull=True, table__evening__club=club
     ):
         o = posting.outcome
+        assert o is not None  # a hand posting has its outcome
         if o.get("annulled"):
             seen["annulled"] += 1
             continue
@@ -100,16 +103,16 @@ def test_statistics_count_the_hungarian_roles(client):
 
     seed(force=True)
     club = Club.objects.get(slug=DEMO_SLUG)
-    total = Counter()
+    total: Counter[str] = Counter()
     for row in stats.stored(Table.objects.filter(evening__club=club)).values():
         total.update(row)
-    outcomes = [
-        p.outcome
-        for p in Posting.objects.filter(
-            kind="hand", reversed_by__isnull=True, table__evening__club=club
-        )
-        if not p.outcome.get("annulled")
-    ]
+    outcomes: list[dict] = []
+    for p in Posting.objects.filter(
+        kind="hand", reversed_by__isnull=True, table__evening__club=club
+    ):
+        assert p.outcome is not None  # a hand posting has its outcome
+        if not p.outcome.get("annulled"):
+            outcomes.append(p.outcome)
     assert total["hu_declarer"] == len(outcomes)
     assert total["hu_alone"] == sum(o["alone"] for o in outcomes)
     assert total["hu_partner"] == sum(not o["alone"] for o in outcomes)

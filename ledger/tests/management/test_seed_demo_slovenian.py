@@ -78,6 +78,9 @@ class TestSlovenianDemo:
         closed = Evening.objects.filter(club=club, status=Evening.Status.CLOSED).first()
         table = Table.objects.filter(evening__club=club, status="open").first()
         hand = Hand.objects.filter(table=table).first()
+        assert closed is not None
+        assert hand is not None
+        assert table is not None
         member = club.members.get(name="Ana")
         urls = [
             reverse("club", kwargs={"club": DEMO_SLUG}),
@@ -197,6 +200,8 @@ class TestSlovenianDemoFederation:
         assert sum(bool(line.qualified) for line in board.lines) == 8
         # The Maribor guests of the demo tournament are the Maribor members' players.
         joze = running.entries.get(name="Jože")
+        assert joze.player is not None
+        assert joze.player.home_club is not None
         assert joze.player.home_club.slug == sl_demo.MARIBOR_SLUG
         assert f"its officer logs in as {sl_demo.OFFICER}" in demo and "/pf/demo-tzs/" in demo
         assert client.login(username=sl_demo.OFFICER, password=DEMO_PASSWORD)

@@ -55,6 +55,7 @@ def probe():
     chef_member = Member.objects.get(user=chef)
     eve = make_member(chef_member.club, "Eve", Member.Role.ADMIN, login=True)
     attacker = Client()
+    assert eve.user is not None
     attacker.force_login(eve.user)
     return chef, chef_member, eve, attacker
 

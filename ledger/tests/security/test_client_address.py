@@ -4,6 +4,8 @@ passwords from anywhere locked the member out everywhere for 15 minutes."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.core import mail
 from django.core.cache import caches
@@ -32,7 +34,7 @@ def via_proxy(client_address: str, *, forwarded: str | None = None) -> Client:
 
 
 def meta(remote: str, forwarded: str | None = None):
-    extra = {"REMOTE_ADDR": remote}
+    extra: dict[str, Any] = {"REMOTE_ADDR": remote}
     if forwarded is not None:
         extra["HTTP_X_FORWARDED_FOR"] = forwarded
     return RequestFactory().get("/", **extra)

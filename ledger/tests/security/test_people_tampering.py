@@ -72,6 +72,7 @@ def test_the_peoples_services_leave_a_ledger_that_verifies(club):
     ]
     role = ClubLog.objects.get(action="role")
     assert role.details == {"old": "member", "new": "scorekeeper"}
+    assert role.by is not None
     assert role.by.username == "root"
     assert ClubLog.objects.get(action="login_created", member_name="Anna").details == {
         "new": "anna"
@@ -165,6 +166,7 @@ def test_the_log_entry_of_a_log_in_removed_from_the_middle(club):
 
 def test_the_log_cut_short(club):
     last = ClubLog.objects.order_by("-pk").first()
+    assert last is not None
     Seal.objects.filter(kind=Seal.Kind.CLUB_LOG, object_id=last.pk).delete()
     last.delete()
     assert reported("the club's members or people log differ from their seal")

@@ -123,7 +123,7 @@ def test_the_entry_screen_says_whose_copy_it_is(client, people, table):
 
 def test_the_service_worker_keeps_pages_per_user():
     response = Client().get("/sw.js")
-    body = b"".join(response.streaming_content) if response.streaming else response.content
+    body = response.getvalue()  # a streamed response's chunks joined, or the content
     source = body.decode()
     assert "tarokclub-pages-v2-" in source and tablet.USER_HEADER in source
     assert "/__tarokclub/tablet-user" in source  # the tablet's current user

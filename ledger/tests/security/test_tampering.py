@@ -367,6 +367,7 @@ def test_a_postings_outcome_edited(game):
     """The outcome feeds the statistics; a tamperer rebuilds them from it."""
     evening, table, hands = play(game)
     posting = Posting.objects.filter(table=table, kind=Posting.Kind.HAND).order_by("-pk")[0]
+    assert posting.outcome is not None
     outcome = dict(posting.outcome)
     outcome["invented"] = True
     with tampering():
@@ -637,6 +638,7 @@ def verify_command(*args) -> tuple[int, str]:
     try:
         call_command("verify_ledger", *args, stdout=out)
     except SystemExit as exit_:
+        assert isinstance(exit_.code, int), exit_.code  # the command exits with a number
         return exit_.code, out.getvalue()
     return 0, out.getvalue()
 

@@ -79,6 +79,7 @@ def test_the_untouched_tournament_verifies(played):
 def test_a_closed_rounds_results_edited(played):
     """The command runs the tournaments' recomputation (it used to skip it)."""
     rt = RoundTable.objects.filter(round__tournament=played, round__number=1).first()
+    assert rt is not None
     code = rt.seats[0]
     results = {**rt.results, code: {**rt.results[code], "points": "99"}}
     RoundTable.objects.filter(pk=rt.pk).update(results=results)
@@ -101,6 +102,7 @@ def test_a_published_draw_edited(played):
 )
 def test_an_entry_edited(played, change):
     entry = Entry.objects.filter(tournament=played).order_by("pk").last()
+    assert entry is not None
     Entry.objects.filter(pk=entry.pk).update(**change)
     assert_caught("tournament DP Kranj: differs from its seal")
 
@@ -128,6 +130,7 @@ def test_a_rounds_log_edited(played):
 
 def test_a_round_tables_seats_edited(played):
     rt = RoundTable.objects.filter(round__tournament=played, round__number=2).first()
+    assert rt is not None
     RoundTable.objects.filter(pk=rt.pk).update(seats=list(reversed(rt.seats)))
     assert_caught("tournament DP Kranj: differs from its seal")
 

@@ -8,7 +8,7 @@ replay of the live hand postings.
 from __future__ import annotations
 
 import datetime
-from collections import Counter
+from collections import Counter, defaultdict
 from decimal import Decimal
 
 import pytest
@@ -36,7 +36,7 @@ def _evening_points(evening) -> dict[str, int]:
     if results:
         last = max(r.closing for r in results)
         return {r.member.name: r.points for r in results if r.closing == last}
-    points = Counter()
+    points: Counter[str] = Counter()
     for table in evening.tables.all():
         for name, balance in selectors.table_balances(table.pk).items():
             if name not in ("kongekop", "pagatkop"):
@@ -51,7 +51,9 @@ def _python_stats(season) -> dict[str, Counter]:
         kind="hand", reversed_by__isnull=True, table__evening__season=season
     ).select_related("revision")
     for posting in postings:
+        assert posting.revision is not None
         record, outcome = posting.revision.record, posting.outcome
+        assert outcome is not None
         out = record.get("sitting_out")
         if out is None:
             out = rotation.default_sitting_out(record["seats"], record["dealer"])
@@ -75,6 +77,7 @@ def _python_stats(season) -> dict[str, Counter]:
         .exclude(posting__kind="reversal")
         .select_related("target__member")
     ):
+        assert transfer.target.member is not None
         stats[transfer.target.member.name]["melds"] += transfer.points
     return stats
 
@@ -101,7 +104,9 @@ def test_standings_of_evening_e(club):
 def test_standings_equal_the_sum_of_the_evenings(club):
     """A season's standings are exactly the sums of its evenings' settlements (and only its)."""
     season, evenings = build_season(club)
-    expected_points, expected_money, expected_evenings = Counter(), Counter(), Counter()
+    expected_points: Counter[str] = Counter()
+    expected_money: defaultdict[str, Decimal] = defaultdict(Decimal)
+    expected_evenings: Counter[str] = Counter()
     for evening in evenings:
         for name, points in _evening_points(evening).items():
             expected_points[name] += points

@@ -65,6 +65,7 @@ def test_a_count_made_before_a_change_is_stale(client):
     # A correction re-posts the hand (here to the same figures): the count predates it.
     services.hand_correct(hand=hands[2], record=hands[2].record, reason="checked again")
     assert services.jeton_counts_stale(table) is True
+    assert treasurer.user is not None
     client.login(username=treasurer.user.username, password=factories.PASSWORD)
     page = client.get(reverse("evening_treasury", kwargs={"club": "test", "pk": evening.pk}))
     assert "data-stale-count" in page.content.decode()
@@ -123,6 +124,7 @@ def test_the_sheets_pdf_is_in_its_readers_language(client, closed_evening_e):
     assert "Bo fizet 7,50 € összeget (kapja: Anna)" in hungarian
     member = factories.make_member(club, "Mira", login=True)
     client.logout()
+    assert member.user is not None
     client.login(username=member.user.username, password=factories.PASSWORD)
     _reader, slovenian = pdf_text(client.get(url).content)
     assert "Bo plača članu Anna 7,50 €" in slovenian

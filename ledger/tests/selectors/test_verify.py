@@ -10,6 +10,7 @@ import datetime
 import io
 import json
 import uuid
+from typing import Any
 
 import pytest
 from django.apps import apps
@@ -47,7 +48,7 @@ def snapshot():
     from django.contrib.auth import get_user_model
 
     models = [*list(apps.get_app_config("ledger").get_models()), get_user_model()]
-    return {m.__name__: list(m.objects.order_by("pk").values()) for m in models}
+    return {m.__name__: list(m._default_manager.order_by("pk").values()) for m in models}
 
 
 @contextlib.contextmanager
@@ -191,6 +192,7 @@ def test_verify_reports_a_transfers_reason_changed(played):
     _, table, hands = played
     transfer = Transfer.objects.filter(posting__hand=hands[1], reason="count").first()
     with tampering() as cursor:
+        assert transfer is not None
         cursor.execute("UPDATE ledger_transfer SET reason = 'gift' WHERE id = %s", [transfer.pk])
     assert problems_about("hand 2", "stored transfers differ")
 
@@ -443,6 +445,7 @@ def test_the_hand_form_refuses_a_taken_slot_in_danish(played, client, club):
 
     _, table, _ = played
     keeper = make_member(club, "Sofie", Member.Role.SCOREKEEPER, login=True)
+    assert keeper.user is not None
     assert client.login(username=keeper.user.username, password=PASSWORD)
     number, version = services.next_hand_number(table.pk), services.table_version(table.pk)
     services.hand_record(table=table, record=HANDS[0], token="other-tablet", number=number)
@@ -543,7 +546,9 @@ def test_an_adjustment_of_too_many_points_is_refused(played):
     """adjustment_post with 10**11 points is refused on ``points``; nothing is written."""
     _, table, _ = played
     before = snapshot()
-    for points in (10**11, 0, True, 2.5):
+    # Values of the wrong type on purpose: the service must refuse them, not the type checker.
+    refused_points: tuple[Any, ...] = (10**11, 0, True, 2.5)
+    for points in refused_points:
         with pytest.raises(LedgerError) as refused:
             services.adjustment_post(
                 table=table, source="Bo", target="Carl", points=points, reason="x"
@@ -581,6 +586,7 @@ def test_treasurer_forms_refuse_huge_numbers(played, client, club):
 
     evening, table, _ = played
     treasurer = make_member(club, "Tove", Member.Role.TREASURER, login=True)
+    assert treasurer.user is not None
     assert client.login(username=treasurer.user.username, password=PASSWORD)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     kwargs = {"club": club.slug, "pk": evening.pk, "table": table.pk}

@@ -71,6 +71,7 @@ def test_a_refused_write_leaves_the_summary_as_it_was(played):
 def test_a_tampered_summary_row_fails_verify(played, field):
     _, _, table, _ = played
     row = AccountBalance.objects.filter(account__table=table, account__kind="member").first()
+    assert row is not None
     AccountBalance.objects.filter(pk=row.pk).update(**{field: F(field) + 1})
     report = verify_ledger()
     assert not report.ok

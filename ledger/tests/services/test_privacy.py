@@ -46,6 +46,7 @@ def admin(club):
 def played(club, *, close=True):
     """Anna (with a log-in and an e-mail), Bo and Carl play Evening E; closed by default."""
     anna = make_member(club, "Anna", login=True)
+    assert anna.user is not None
     anna.user.email = "anna@example.org"
     anna.user.first_name = "Anna"
     anna.user.last_name = "Andersen"
@@ -177,6 +178,7 @@ def test_a_login_of_other_clubs_stays_for_them(club, admin):
     member_erase(member=anna, by=admin)
     there.refresh_from_db()
     user = there.user
+    assert user is not None
     assert user.is_active and user.email == "anna@example.org"
     assert user.username == "erase-anna" and user.has_usable_password()
     assert there.name == "Anna A."

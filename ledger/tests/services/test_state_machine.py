@@ -31,7 +31,6 @@ class LedgerMachine(RuleBasedStateMachine):
         self.members = [new_member(club=self.club, name=name) for name in NAMES]
         self.evening = services.evening_open(club=self.club, date=datetime.date(2026, 12, 1))
         self.rates = services.rate_card(self.evening)
-        self.table = None
         self._open_table(3)
 
     def _open_table(self, size):

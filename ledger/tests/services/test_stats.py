@@ -107,6 +107,7 @@ def test_a_refused_write_leaves_the_summary_as_it_was(played):
 def test_a_tampered_statistics_row_fails_verify(played):
     _, _, table, _ = played
     row = AccountStats.objects.filter(account__table=table).order_by("pk").first()
+    assert row is not None
     tampered = dict(row.stats, played=row.stats["played"] + 1)
     AccountStats.objects.filter(pk=row.pk).update(stats=tampered)
     report = verify_ledger()
@@ -118,7 +119,9 @@ def test_a_tampered_statistics_row_fails_verify(played):
 
 def test_a_missing_statistics_row_fails_verify(played):
     _, _, table, _ = played
-    AccountStats.objects.filter(account__table=table).order_by("pk").first().delete()
+    row = AccountStats.objects.filter(account__table=table).order_by("pk").first()
+    assert row is not None
+    row.delete()
     assert not verify_ledger().ok
 
 
@@ -169,7 +172,7 @@ def test_a_second_evening_adds_to_the_season(played):
     random_table_hands(table2, 5, seed=9)
     season = club.seasons.get()
     rows = {r.name: r for r in standings_for_season(season=season)}
-    expected = {}
+    expected: dict[str, int] = {}
     for t in (table, table2):
         for code, s in stored_stats(t).items():
             expected[code] = expected.get(code, 0) + s["played"]

@@ -2,6 +2,7 @@
 rounds' days never going back, and the ranking across them all."""
 
 import datetime
+from fractions import Fraction
 
 import pytest
 from django.utils import timezone
@@ -63,25 +64,27 @@ def test_a_two_day_tournament_played_through_the_services():
     rounds = [Round.objects.select_related("evening").get(pk=r.pk) for r in (r1, r2, r3, r4)]
     assert [r.day for r in rounds] == [FIRST, FIRST, SECOND, SECOND]
     first, second = rounds[0].evening, rounds[2].evening
+    assert first is not None
+    assert second is not None
     assert rounds[1].evening == first and rounds[3].evening == second and first != second
     assert (first.date, second.date) == (FIRST, SECOND)
     assert first.kind == second.kind == Evening.Kind.TOURNAMENT
     assert first.rate_card == second.rate_card
     assert second.game == "slovenian_tarok"
     for r in rounds:
-        assert {rt.table.evening_id for rt in r.round_tables.select_related("table")} == {
-            r.evening_id
-        }
+        assert {
+            rt.table and rt.table.evening_id for rt in r.round_tables.select_related("table")
+        } == {r.evening_id}
     t.refresh_from_db()
     assert t.evening == first and t.status == Tournament.Status.PROVISIONAL
     # An evening of a tournament stays open, as a one-day tournament's always has.
     assert first.status == second.status == Evening.Status.OPEN
     # The ranking runs across every round, whatever its day.
-    totals: dict[str, object] = {}
+    totals: dict[str, Fraction] = {}
     for r in rounds:
         for rt in r.round_tables.all():
             for code, result in rt.results.items():
-                totals[code] = totals.get(code, 0) + tour.points_of(result["points"])
+                totals[code] = totals.get(code, Fraction(0)) + tour.points_of(result["points"])
     rows = tour.current_standings(t)
     assert {row.id: row.points for row in rows} == totals
     assert len(rows) == len(NAMES)
@@ -96,6 +99,7 @@ def test_a_club_role_is_refused_at_the_second_days_evening_naming_the_tournament
     r2 = play(tour.round_draw(tournament=t, day=SECOND))
     evening = Round.objects.get(pk=r2.pk).evening
     members = list(t.club.members.filter(name__in=NAMES[:3]))
+    assert evening is not None
     with pytest.raises(TournamentEveningError, match="Finals"):
         services.table_open(evening=evening, members=members)
 
@@ -109,6 +113,7 @@ def test_a_round_moved_before_it_starts_is_played_at_its_new_days_evening():
     assert r1.log[-1]["change"] == f"{FIRST.isoformat()} → {SECOND.isoformat()}"
     r1 = tour.round_start(round_=r1)
     t.refresh_from_db()
+    assert t.evening is not None
     assert t.evening.date == SECOND and r1.evening == t.evening
     lines = reads.log_lines(Round.objects.get(pk=r1.pk).log, {})
     assert any(line.text == "the round's day changed" for line in lines)

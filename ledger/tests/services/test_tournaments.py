@@ -63,6 +63,8 @@ def test_example_01_through_the_ledger():
         tour.round_publish(round_=r)
         r = tour.round_start(round_=r)
         for rt in r.round_tables.select_related("table", "round__tournament"):
+            assert rt.table is not None
+            assert rt.table.first_dealer is not None
             seats = [s.member.name for s in rt.table.seats.order_by("position")]
             assert seats == rt.seats and rt.table.first_dealer.name == rt.seats[0]
             score_table(rt, given["results"])
@@ -279,6 +281,7 @@ def test_a_result_for_a_player_not_seated_there_is_refused():
     r = tour.round_start(round_=r)
     rts = list(r.round_tables.select_related("table").order_by("number"))
     stray = Entry.objects.get(tournament=t, code=rts[1].seats[0]).member
+    assert rts[1].table is not None
     services.table_leave(table=rts[1].table, member=stray)
     seat_behind_the_draw(rts[0].table, stray)
     with pytest.raises(LedgerError) as caught:
@@ -431,6 +434,7 @@ def test_a_round_table_refuses_a_hand_past_its_target():
     tour.round_publish(round_=r)
     r = tour.round_start(round_=r)
     table = r.round_tables.select_related("table__evening").get(number=1).table
+    assert table is not None
     rng = random.Random(3)
     random_hand_at(table, rng)
     random_hand_at(table, rng)
@@ -454,7 +458,9 @@ def test_a_round_table_refuses_a_hand_once_the_time_and_the_grace_are_over():
     r = tour.round_start(round_=r)
     table = r.round_tables.select_related("table__evening").get(number=1).table
     rng = random.Random(3)
+    assert table is not None
     start = r.started_at
+    assert start is not None
     set_round_start(r.pk, start - datetime.timedelta(minutes=95))
     random_hand_at(table, rng)  # in the grace: still typed in
     set_round_start(r.pk, start - datetime.timedelta(minutes=100))
@@ -473,6 +479,7 @@ def test_a_correction_after_the_round_closed():
     tour.round_publish(round_=r)
     r = tour.round_start(round_=r)
     table = r.round_tables.select_related("table__evening").get(number=1).table
+    assert table is not None
     rng = random.Random(7)
     hands = [random_hand_at(table, rng) for _ in range(3)]
     tour.round_close(round_=r)
@@ -520,16 +527,26 @@ def test_publishing_gives_every_table_its_own_link_and_the_close_says_why_it_end
     r = tour.round_draw(tournament=t)
     tour.round_publish(round_=r)
     tokens = list(RoundTable.objects.filter(round=r).values_list("token", flat=True))
-    assert len(tokens) == 4 and len(set(tokens)) == 4 and all(len(x) >= 32 for x in tokens)
+    assert (
+        len(tokens) == 4
+        and len(set(tokens)) == 4
+        and all(x is not None and len(x) >= 32 for x in tokens)
+    )
     r = tour.round_start(round_=r)
+    assert r.started_at is not None
     assert r.signal_at == r.started_at + datetime.timedelta(minutes=90)
     by_number = {rt.number: rt for rt in r.round_tables.select_related("table__evening")}
     rng = random.Random(11)
-    random_hand_at(by_number[1].table, rng)
-    random_hand_at(by_number[1].table, rng)  # the target of 2
-    random_hand_at(by_number[2].table, rng)
-    leaver = by_number[3].table.seats.order_by("position").first().member
-    services.table_leave(table=by_number[3].table, member=leaver)
+    first, second = by_number[1].table, by_number[2].table
+    assert first is not None and second is not None
+    random_hand_at(first, rng)
+    random_hand_at(first, rng)  # the target of 2
+    random_hand_at(second, rng)
+    short = by_number[3].table
+    assert short is not None
+    first_seat = short.seats.order_by("position").first()
+    assert first_seat is not None
+    services.table_leave(table=short, member=first_seat.member)
     tour.round_close(round_=r)
     ended = dict(RoundTable.objects.filter(round=r).values_list("number", "ended_by"))
     # Closed by the director before the signal: the tables below their target say so.
@@ -556,6 +573,7 @@ def test_the_director_reopens_a_closed_round():
     r = tour.round_start(round_=r)
     rt = r.round_tables.select_related("table__evening", "round__tournament").get(number=1)
     rng = random.Random(5)
+    assert rt.table is not None
     random_hand_at(rt.table, rng)
     with pytest.raises(LedgerError, match="only a closed round"):
         tour.round_reopen(round_=r, reason="x")
@@ -596,6 +614,7 @@ def test_a_substitute_plays_for_an_absent_player_and_his_result_counts_for_no_on
     tour.round_substitute(round_table=rt, absent=absent, member=reserve)
     rt.refresh_from_db()
     assert rt.missing == [] and rt.substitutes[absent]["name"] == "Rezerva"
+    assert rt.table is not None
     seats = [(s.member.name, s.left) for s in rt.table.seats.order_by("position")]
     names = dict(Entry.objects.filter(tournament=t).values_list("code", "name"))
     assert seats[:2] == [(names[rt.seats[0]], False), (names[rt.seats[1]], False)]
@@ -644,6 +663,7 @@ def test_a_substitute_is_refused_when_entered_or_from_elsewhere_and_writes_nothi
         tour.round_substitute(round_table=rt, absent=rt.seats[0], guest_name="pool")
     assert caught.value.field == "guest_name"
     assert not Member.objects.filter(name__in=["Rezerva", "pool"]).exists()
+    assert rt.table is not None
     assert rt.table.seats.filter(left=True).count() == 0 and len(codes) == 12
 
 
@@ -664,6 +684,7 @@ def test_a_hungarian_table_of_five_takes_a_substitute_in_one_step():
     rt = r.round_tables.select_related("table").get()
     assert len(rt.seats) == 5
     tour.round_substitute(round_table=rt, absent=rt.seats[4], guest_name="Helyettes")
+    assert rt.table is not None
     assert rt.table.seats.filter(left=False).count() == 5
     assert verify_ledger().ok
 

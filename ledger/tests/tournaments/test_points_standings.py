@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from fractions import Fraction as F
+from typing import Any
 
 import pytest
 
@@ -308,7 +309,9 @@ def test_the_api_names_a_result_that_is_no_whole_number():
     tournament = six_player_tournament()
     first = results_for(tournament, [], [1, 2, 3, 4, 5, 6])
     a, b = list(first.results)[:2]
-    bad = RoundInput(1, {**first.results, a: "5", b: True})
+    # Results of the wrong type on purpose: the engine must refuse them by their path.
+    results: dict[str, Any] = {**first.results, a: "5", b: True}
+    bad = RoundInput(1, results)
     with pytest.raises(TournamentError) as caught:
         run_tournament(tournament, [bad])
     assert [(p.field, p.message) for p in caught.value.problems] == [

@@ -299,7 +299,8 @@ def test_points_per_table_sum_as_the_format_says(format_code, tables_scores, bye
     tied group shares equally and the top group counts firsts; sum: points are the scores.
     A bye scores the base table's mean (placement) or 0 (sum)."""
     game = next(g for g in TABLE_SIZES if FORMATS[format_code].plays(g))
-    tables, scores = [], {}
+    tables: list[list[str]] = []
+    scores: dict[str, int] = {}
     for t, row in enumerate(tables_scores):
         seats = [f"T{t}S{s}" for s in range(len(row))]
         tables.append(seats)

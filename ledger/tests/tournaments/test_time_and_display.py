@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from fractions import Fraction as F
+from functools import partial
 
 from ledger.tournaments.engine import (
     admit_hand,
@@ -42,6 +43,7 @@ def test_a_table_at_its_target_takes_no_further_hand():
     assert (last.accepted, last.ended_by) == (True, "target")
     over = admit_hand(params=DP, kind="standings", table_size=3, hands_played=21, seconds_elapsed=0)
     assert (over.accepted, over.ended_by) == (False, "target")
+    assert over.problem is not None
     assert over.problem.message == "the table has played its 21 hands"
 
 
@@ -49,17 +51,19 @@ def test_at_the_signal_one_begun_hand_is_finished_within_the_grace():
     """After 90 minutes, within the 10 minutes' grace, hands being typed are accepted and one
     hand marked begun before the signal; a second marked hand is refused; after the grace the
     round is closed by time."""
-    common = dict(params=DP, kind="standings", table_size=3, hands_played=12)
-    typed = admit_hand(**common, seconds_elapsed=90 * MIN + 30)
+    admit = partial(admit_hand, params=DP, kind="standings", table_size=3, hands_played=12)
+    typed = admit(seconds_elapsed=90 * MIN + 30)
     assert typed.accepted and typed.ended_by is None
-    begun = admit_hand(**common, seconds_elapsed=95 * MIN, begun_before_signal=True)
+    begun = admit(seconds_elapsed=95 * MIN, begun_before_signal=True)
     assert begun.accepted
-    again = admit_hand(**common, seconds_elapsed=95 * MIN, begun_before_signal=True, begun_marked=1)
+    again = admit(seconds_elapsed=95 * MIN, begun_before_signal=True, begun_marked=1)
     assert not again.accepted
+    assert again.problem is not None
     assert again.problem.message == "only one hand may be marked begun before the signal"
-    closed = admit_hand(**common, seconds_elapsed=100 * MIN)
+    closed = admit(seconds_elapsed=100 * MIN)
     assert (closed.accepted, closed.ended_by) == (False, "time")
-    early = admit_hand(**common, seconds_elapsed=10 * MIN, begun_before_signal=True)
+    early = admit(seconds_elapsed=10 * MIN, begun_before_signal=True)
+    assert early.problem is not None
     assert early.problem.message == "the signal has not been given yet"
 
 
@@ -75,6 +79,7 @@ def test_with_abort_no_hand_may_be_marked_begun():
         begun_before_signal=True,
     )
     assert not got.accepted
+    assert got.problem is not None
     assert got.problem.message == "in this tournament a hand unfinished at the signal is void"
 
 

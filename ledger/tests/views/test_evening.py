@@ -13,6 +13,7 @@ from ledger import services
 from ledger.models import Member
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
+from ledger.tests.helpers import found
 
 pytestmark = pytest.mark.django_db
 
@@ -115,7 +116,7 @@ def test_a_refused_close_answers_in_place_at_the_close_section(client, people, t
     assert close < refusal < form
     assert page.index('id="close-error"') > close
     assert 'id="treasury-errors"' not in page
-    box = re.search(r'<input[^>]*name="confirm_differences"[^>]*>', page[form:]).group(0)
+    box = found(r'<input[^>]*name="confirm_differences"[^>]*>', page[form:]).group(0)
     assert "data-focus-on-load" in box
     assert 'src="/static/ledger/focus.js"' in page
     assert 'type="checkbox"' in box

@@ -20,7 +20,7 @@ from ledger.games.money import MINUS
 from ledger.models import Member
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.tests.helpers import english, login, pdf_text
+from ledger.tests.helpers import english, found, login, pdf_text
 
 pytestmark = pytest.mark.django_db
 
@@ -82,7 +82,7 @@ def page(client, member, name, evening, **kwargs):
 
 def settlement_rows(html: str) -> dict[str, list[str]]:
     """Return the settlement table's header and each member's row, as cell texts."""
-    table = re.search(r'<table[^>]*id="settlement".*?</table>', html, re.S).group(0)
+    table = found(r'<table[^>]*id="settlement".*?</table>', html, re.S).group(0)
     rows = {}
     for row in re.findall(r"<tr.*?</tr>", table, re.S):
         cells = [visible(c).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
@@ -120,7 +120,7 @@ def test_the_slovenian_close_shows_the_radelc_penalty_then_the_split_then_the_re
     assert rows["Anna"][:4] == ["−5", "−100", "+115", "+10"]
     assert rows["Dorte"][:4] == ["−75", "−200", "+125", "−150"]
     html = page(client, members["Anna"], "evening_sheet", evening)
-    close_row = re.search(r'<tr[^>]*data-kind="split".*?</tr>', html, re.S).group(0)
+    close_row = found(r'<tr[^>]*data-kind="split".*?</tr>', html, re.S).group(0)
     assert visible(close_row).split()[0] == "Close"
 
 
@@ -173,7 +173,11 @@ def test_an_open_hungarian_evening_reads_without_cups_in_danish(client):
     """The Danish reader of a Hungarian club's open evening: no cups, no split."""
     _club, evening, table, members = hungarian_evening(close=False)
     login(client, members["Anna"])
-    for name, kwargs in (("evening_treasury", {}), ("evening_sheet", {})):
+    pages: tuple[tuple[str, dict[str, int]], ...] = (
+        ("evening_treasury", {}),
+        ("evening_sheet", {}),
+    )
+    for name, kwargs in pages:
         url = reverse(name, kwargs={"club": evening.club.slug, "pk": evening.pk, **kwargs})
         text = visible(client.get(url, headers={"accept-language": "da"}).content.decode())
         assert "Lukning" in text or "Balancer" in text or "Stilling" in text or "Aften" in text

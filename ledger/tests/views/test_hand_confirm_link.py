@@ -12,7 +12,7 @@ from django.urls import reverse
 from ledger.models import HandConfirmation, Member, Seat, Tournament
 from ledger.services import tournaments as tour
 from ledger.tests.factories import make_club, make_member, make_tournament
-from ledger.tests.helpers import client_for, hand_post, next_random_record
+from ledger.tests.helpers import client_for, found, hand_post, next_random_record
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +45,7 @@ def unconfirmed_on_round_page(director, rt) -> str:
     page = director.get(
         reverse("tournament_round", kwargs={"club": SLUG, "pk": rt.round_id})
     ).content.decode()
-    return re.search(r'id="unconfirmed" data-unconfirmed="(\d+)"', page).group(1)
+    return found(r'id="unconfirmed" data-unconfirmed="(\d+)"', page).group(1)
 
 
 def test_the_phone_saves_a_hand_to_confirm_and_a_second_player_confirms_it(club, table1):

@@ -187,6 +187,7 @@ def test_after_a_round_closes_its_result_and_the_ranking_are_kept(
     t = factories.make_tournament(club, ["Ana", "Bor", "Cene", "Dana", "Eva", "Franc"])
     r = tour.round_start(round_=tour.round_publish(round_=tour.round_draw(tournament=t)))
     for rt in r.round_tables.select_related("table__evening"):
+        assert rt.table is not None
         random_hand_at(rt.table, random.Random(rt.number))
     result = url("tournament_round_result_pdf", club, pk=r.pk)
     ranking = url("tournament_ranking_pdf", club, pk=t.pk)

@@ -185,6 +185,7 @@ def admin_client(slug: str, language: str) -> Client:
     user = Member.objects.get(club__slug=slug, name=admin.member).user
     Profile.objects.update_or_create(user=user, defaults={"language": language})
     client = Client()
+    assert user is not None
     client.force_login(user)
     return client
 
@@ -231,6 +232,7 @@ class TestLanguageCrawl:
         for series in Series.objects.filter(
             federation__clubs=club, federation__publish_results=True
         ):
+            assert series.federation is not None
             public.append(
                 reverse("public_federation", kwargs={"federation": series.federation.slug})
             )

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from ledger import selectors
 from ledger.tests import factories
-from ledger.tests.helpers import build_season, large_history, log_in_as, small_history
+from ledger.tests.helpers import build_season, found, large_history, log_in_as, small_history
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +62,7 @@ def test_the_chart_is_legible_at_phone_width(client):
     log_in_as(client, club)
     html = client.get(reverse("my_page", kwargs={"club": club.slug})).content.decode()
     svg = html[html.index("<svg") : html.index("</svg>")]
-    width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1))
+    width = float(found(r'viewBox="0 0 ([\d.]+) ', svg).group(1))
     sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', svg)]
     assert min(sizes) * 358 / width >= 11
 

@@ -27,7 +27,7 @@ def reset_link(client, email="anna@example.dk") -> str:
     assert response["Location"] == "/password-reset/sent/"
     (message,) = mail.outbox
     assert message.to == ["anna@example.dk"]
-    match = re.search(r"https?://[^/\s]+(/password-reset/[^\s]+/)", message.body)
+    match = re.search(r"https?://[^/\s]+(/password-reset/[^\s]+/)", str(message.body))
     assert match, message.body
     return match.group(1)
 

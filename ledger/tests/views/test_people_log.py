@@ -12,6 +12,7 @@ from django.urls import reverse
 from ledger.models import ClubLog, Invitation, Member
 from ledger.selectors.verify import verify_ledger
 from ledger.tests.factories import PASSWORD, make_club, make_member, make_season
+from ledger.tests.helpers import found
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +52,7 @@ def test_the_set_up_screens_changes_are_logged_and_shown_newest_first(club, clie
     client.post(url(club, "setup_member_edit", pk=bo.pk), {"role": "", "active": "1"})
     client.post(url(club, "setup_invitation_new", pk=bo.pk))
     token_page = client.get(url(club, "setup_invitations")).content.decode()
-    token = re.search(r"/invite/([0-9a-f]{64})/", token_page).group(1)
+    token = found(r"/invite/([0-9a-f]{64})/", token_page).group(1)
     client.logout()
     client.post(
         reverse("invitation_accept", kwargs={"token": token}),

@@ -31,6 +31,7 @@ def club_admin(game: str = "danish_tarok", rate_card=None):
     make_season(club)
     admin = make_member(club, "Formand", Member.Role.ADMIN, login=True)
     client = english(Client())
+    assert admin.user is not None
     client.force_login(admin.user)
     return club, client
 

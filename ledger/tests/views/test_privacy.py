@@ -25,6 +25,7 @@ def world():
     club = make_club(slug="mine", name="Mine Club", language="en")
     make_season(club)
     anna = make_member(club, "Anna", login=True)
+    assert anna.user is not None
     anna.user.email = "anna@example.org"
     anna.user.save()
     bo, carl = make_member(club, "Bo", login=True), make_member(club, "Carl")

@@ -73,6 +73,7 @@ def test_every_public_url_is_404_while_not_published(season_club):
     Club.objects.filter(pk=club.pk).update(publish_results=False, publish_money=True)
     admin = factories.make_member(club, "Admin", role="admin", login=True)
     logged_in = Client()
+    assert admin.user is not None
     logged_in.force_login(admin.user)
     for client in (Client(), logged_in):
         for url in public_urls(club, evenings[0]):
@@ -110,6 +111,7 @@ def test_money_shows_only_when_the_club_publishes_it(season_club):
         assert figure in html
     evening = Client().get(public_urls(club, evenings[0])[2]).content.decode()
     result = EveningResult.objects.filter(evening=evenings[0]).exclude(money=0).first()
+    assert result is not None
     assert f'data-money="{result.money}"' in evening
 
 
@@ -239,6 +241,7 @@ def test_a_club_without_a_season_shows_an_empty_public_page():
 def _admin_client(club) -> Client:
     admin = factories.make_member(club, "Admin", role="admin", login=True)
     client = Client()
+    assert admin.user is not None
     client.force_login(admin.user)
     return client
 
@@ -312,7 +315,9 @@ def test_a_member_who_left_is_not_named_on_the_public_pages(season_club):
     evening, on the table lines too; the members' pages still show him."""
     club, season, evenings = season_club
     evening = evenings[1]
-    gone = EveningResult.objects.filter(evening=evening).select_related("member").first().member
+    result = EveningResult.objects.filter(evening=evening).select_related("member").first()
+    assert result is not None
+    gone = result.member
     services.member_update(member=gone, active=False)
     for url in public_urls(club, evening):
         html = Client().get(url).content.decode()

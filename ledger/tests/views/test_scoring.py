@@ -15,7 +15,7 @@ from ledger import selectors, services
 from ledger.models import Evening, Hand, HandRevision, Member, Posting, Seat, Table
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.tests.helpers import config_of, english, hand_post, login
+from ledger.tests.helpers import config_of, english, found, hand_post, login
 
 pytestmark = pytest.mark.django_db
 
@@ -315,7 +315,7 @@ def test_a_renamed_member_keeps_his_hands_on_the_table_screen(scorekeeper, peopl
     table, hands = evening_e
     services.member_update(member=people["Bo"], name="Bo Ærø")
     page = scorekeeper.get(url("table", pk=table.pk)).content.decode()
-    header = re.search(r'<table[^>]*id="hands".*?</thead>', page, re.S).group(0)
+    header = found(r'<table[^>]*id="hands".*?</thead>', page, re.S).group(0)
     assert "Bo Ærø" in header
     rows = re.findall(r'<tr[^>]*data-hand="(\d)"[^>]*>(.*?)</tr>', page, re.S)
     nets = {int(n): [int(v) for v in re.findall(r'data-points="(-?\d+)"', row)] for n, row in rows}
@@ -363,7 +363,7 @@ def test_the_seat_form_marks_a_member_who_sits_at_another_open_table(
     dorte, erik, finn, gitte = (factories.make_member(club, name) for name in names)
     services.table_open(evening=table.evening, members=[erik, finn, gitte])
     page = html.unescape(scorekeeper.get(url("table", pk=table.pk)).content.decode())
-    form = re.search(r'<select name="member"[^>]*>(.*?)</select>', page, re.S).group(1)
+    form = found(r'<select name="member"[^>]*>(.*?)</select>', page, re.S).group(1)
     options = re.findall(r'<option value="(\d+)"[^>]*>(.*?)</option>', form)
     assert (str(erik.pk), "Erik (ved bord 2)") in options
     assert (str(dorte.pk), "Dorte") in options
@@ -446,7 +446,7 @@ def test_refused_hand_shows_the_message_beside_its_field(scorekeeper, table):
     response = post_hand(scorekeeper, table, record)
     assert response.status_code == 422
     page = response.content.decode()
-    errors = re.search(r'<div id="err-count"[^>]*>(.*?)</div>', page, re.S).group(1)
+    errors = found(r'<div id="err-count"[^>]*>(.*?)</div>', page, re.S).group(1)
     assert "two counts cannot total more than 78, not 90" in errors
     assert re.search(r'<div id="err-last_trick"[^>]*></div>', page)
     assert 'class="hand-form attempted"' in page
@@ -465,9 +465,9 @@ def test_refused_hand_to_the_script_is_the_feedback_with_every_section(scorekeep
         assert f'id="err-{section}" class="field-errors" data-section="{section}" hx-swap-oob' in (
             page
         )
-    trick = re.search(r'<div id="err-last_trick"[^>]*>(.*?)</div>', page, re.S).group(1)
+    trick = found(r'<div id="err-last_trick"[^>]*>(.*?)</div>', page, re.S).group(1)
     assert "Carl won no trick (nolo) and cannot win the last trick" in trick
-    count = re.search(r'<div id="err-count"[^>]*>(.*?)</div>', page, re.S).group(1)
+    count = found(r'<div id="err-count"[^>]*>(.*?)</div>', page, re.S).group(1)
     assert "this hand is not counted" in count
     assert table.hands.count() == 0
 
@@ -536,9 +536,9 @@ def test_preview_shows_problems_per_section(scorekeeper, table):
     page = scorekeeper.post(
         url("hand_preview", pk=table.pk), {"record": json.dumps(record)}
     ).content.decode()
-    trick = re.search(r'<div id="err-last_trick"[^>]*>(.*?)</div>', page, re.S).group(1)
+    trick = found(r'<div id="err-last_trick"[^>]*>(.*?)</div>', page, re.S).group(1)
     assert "the last trick is required" in trick
-    count = re.search(r'<div id="err-count"[^>]*>(.*?)</div>', page, re.S).group(1)
+    count = found(r'<div id="err-count"[^>]*>(.*?)</div>', page, re.S).group(1)
     assert "count of the two counting players is required" in count
     assert 'data-preview="refused"' in page
 
@@ -601,7 +601,7 @@ def test_correction_resettles_later_hands_and_shows_what_changed(scorekeeper, ev
         "pagatkop": 95,
     }
     page = scorekeeper.get(url("table", pk=table.pk)).content.decode()
-    changes = re.search(r'<section class="changes".*?</section>', page, re.S).group(0)
+    changes = found(r'<section class="changes".*?</section>', page, re.S).group(0)
     items = dict(re.findall(r'<li data-changed-hand="(\d)">(.*?)</li>', changes, re.S))
     assert sorted(items) == ["1", "2", "3"]
     # Hand 3 settles to the same nets; only the cups it leaves differ (pagatkop 75 -> 95).
@@ -700,7 +700,7 @@ def test_hand_page_lists_every_revision(scorekeeper, people, evening_e):
         {"record": json.dumps(_unwaived_hand_1()), "reason": "fine not waived", "base_revision": 1},
     )
     page = scorekeeper.get(url("hand", pk=hands[0].pk)).content.decode()
-    revisions = re.search(r'<table[^>]*id="revisions".*?</table>', page, re.S).group(0)
+    revisions = found(r'<table[^>]*id="revisions".*?</table>', page, re.S).group(0)
     assert re.findall(r'data-action="(\w+)"', revisions) == ["record", "correct"]
     assert "fine not waived" in revisions
     assert "test-anna" in revisions

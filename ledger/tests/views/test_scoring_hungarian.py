@@ -20,7 +20,7 @@ from ledger.selectors.verify import verify_ledger
 from ledger.services.errors import LedgerError
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.tests.helpers import hand_post
+from ledger.tests.helpers import found, hand_post
 
 pytestmark = pytest.mark.django_db
 
@@ -110,9 +110,9 @@ def test_entry_screen_is_the_hungarian_form(client, members, evening):
     assert "data-cup=" not in html
     assert "<script>" not in html  # config goes through json_script only
     config = json.loads(
-        re.search(
-            r'<script id="hand-config" type="application/json">(.*?)</script>', html, re.S
-        ).group(1)
+        found(r'<script id="hand-config" type="application/json">(.*?)</script>', html, re.S).group(
+            1
+        )
     )
     assert config["game"] == GAME_CODE
     assert config["record"]["dealer"] == "Dorte"  # the rotation's first dealer
@@ -158,7 +158,7 @@ def test_preview_tells_the_items_t_and_the_lone_declarer(client, members, evenin
     response = scorekeeper(client, members).post(
         url("hand_preview", pk=table.pk), {"record": json.dumps(hand)}
     )
-    story = re.search(r"<ul class=\"story\" data-story>(.*?)</ul>", response.content.decode(), re.S)
+    story = found(r"<ul class=\"story\" data-story>(.*?)</ul>", response.content.decode(), re.S)
     text = story.group(1)
     assert "Solo (G = 4): Bo alone against the other three." in text
     assert "Kontra on the game: rekontra, ×4." in text

@@ -14,7 +14,7 @@ from ledger import services
 from ledger.games.registry import GAMES, get_web
 from ledger.games.web import stats_help, stats_notes
 from ledger.tests import factories
-from ledger.tests.helpers import build_season
+from ledger.tests.helpers import build_season, found
 
 pytestmark = pytest.mark.django_db
 
@@ -22,6 +22,7 @@ pytestmark = pytest.mark.django_db
 def standings_html(club) -> str:
     member = factories.make_member(club, "Tove", role="treasurer", login=True)
     client = Client()
+    assert member.user is not None
     client.force_login(member.user)
     response = client.get(reverse("standings", kwargs={"club": club.slug}))
     assert response.status_code == 200
@@ -49,7 +50,7 @@ def test_rank_name_points_and_money_come_first_and_the_rest_on_demand():
     assert all("more" not in attrs for attrs, _text in cells[:4])
     assert len(cells) > 8 and all('class="more' in attrs for attrs, _ in cells[4:])
     assert 'id="all-columns"' in html and "Vis alle kolonner" in html
-    row = re.search(r'<tr data-member="Anna".*?</tr>', html, re.S).group(0)
+    row = found(r'<tr data-member="Anna".*?</tr>', html, re.S).group(0)
     tds = re.findall(r"<td([^>]*)>", row)
     assert len(tds) == len(cells)
     assert [("more" in a) for a in tds] == [False] * 4 + [True] * (len(cells) - 4)
@@ -61,7 +62,7 @@ def test_an_open_evening_is_noted_above_the_standings():
     club = factories.make_club()
     build_season(club, hands=6)
     html = standings_html(club)
-    note = re.search(r'<p class="message open-evening-note"[^>]*>(.*?)</p>', html, re.S)
+    note = found(r'<p class="message open-evening-note"[^>]*>(.*?)</p>', html, re.S)
     assert note.group(1) == (
         "Aftenen 26.11.2026 er åben: »Point«, »Beløb« og rækken »I alt« medregner dens point "
         "indtil nu. Puljerne er ikke delt endnu: delingen ved lukningen ændrer stadig pointene."

@@ -205,6 +205,7 @@ def club_admin():
     make_season(club)
     admin = make_member(club, "Formand", Member.Role.ADMIN, login=True)
     client = Client()
+    assert admin.user is not None
     client.force_login(admin.user)
     return club, admin, client
 
@@ -218,6 +219,7 @@ def test_the_club_page_links_the_admin_screens(club_admin):
     assert url("setup_members") in client.get(url("club")).content.decode()
     member = make_member(club, "Bo", login=True)
     other = Client()
+    assert member.user is not None
     other.force_login(member.user)
     assert url("setup_members") not in other.get(url("club")).content.decode()
 
@@ -330,6 +332,7 @@ def test_house_rules_of_the_other_games(game):
     club = make_club(slug="alpha", name="Alpha", game=game, rate_card={})
     admin = make_member(club, "Formand", Member.Role.ADMIN, login=True)
     client = Client()
+    assert admin.user is not None
     client.force_login(admin.user)
     form = client.get(url("setup_rates")).context["form"]
     assert form.fields and all(f.help_text for f in form.fields.values())
@@ -428,6 +431,7 @@ def _invite(client, member):
     response = client.post(url("setup_invitation_new", pk=member.pk))
     assert response.status_code == 302 and response["Location"] == url("setup_invitations")
     invitation = Invitation.objects.filter(member=member).first()
+    assert invitation is not None
     return invitation, invitations.token_of(invitation.nonce)
 
 
@@ -451,6 +455,7 @@ def test_an_invited_member_chooses_his_log_in_once(club_admin):
     response = guest.post(link, {"username": "bo", "password1": PW, "password2": PW})
     assert response.status_code == 302 and response["Location"] == url("my_page")  # Min side
     bo.refresh_from_db()
+    assert bo.user is not None
     assert bo.user.username == "bo" and bo.user.check_password(PW)
     assert guest.get(url("club")).status_code == 200  # logged in
     # The link is used: refused, with a clear message, and nothing changes.
@@ -490,6 +495,7 @@ def test_a_new_link_cuts_the_old_one(club_admin):
     accepted = Client().post(link, {"username": "bo", "password1": PW, "password2": PW})
     assert accepted.status_code == 302
     bo.refresh_from_db()
+    assert bo.user is not None
     assert bo.user.check_password(PW)
 
 
@@ -550,6 +556,7 @@ def test_invite_all_is_a_club_admins_post(club_admin):
     assert client.get(url("setup_invitations_all")).status_code == 405
     keeper = make_member(club, "Carl", Member.Role.TREASURER, login=True)
     other = Client()
+    assert keeper.user is not None
     other.force_login(keeper.user)
     assert other.post(url("setup_invitations_all")).status_code == 403
     assert not Invitation.objects.exists()

@@ -22,7 +22,7 @@ from ledger.models import Member
 from ledger.tables.sheet import EveningSheetTable
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.tests.helpers import pdf_text, save_first_page
+from ledger.tests.helpers import found, pdf_text, save_first_page
 
 pytestmark = pytest.mark.django_db
 
@@ -161,7 +161,7 @@ def test_the_screen_is_a_score_sheet_with_the_transfers_a_tap_away(client, eveni
     until it is opened; a totals row at the bottom."""
     client.force_login(bo.user)
     page = english(client).get(sheet_url("evening_sheet", evening_e)).content.decode()
-    hand_2 = re.search(r'<tr data-kind="hand" data-hand="2"[^>]*>(.*?)</tr>', page, re.S).group(1)
+    hand_2 = found(r'<tr data-kind="hand" data-hand="2"[^>]*>(.*?)</tr>', page, re.S).group(1)
     assert '<details class="tx"><summary title="Transfers">2</summary></details>' in hand_2
     assert '<td class="dealer">Bo</td>' in hand_2
     nets = re.findall(r'data-points="(-?\d+)"', hand_2)
@@ -173,14 +173,14 @@ def test_the_screen_is_a_score_sheet_with_the_transfers_a_tap_away(client, eveni
         "ultimo: Anna (king); dealer&#x27;s fee (Bo −10); pagat home (Anna +10); count (Anna +5);"
         " refund (Anna −20, Bo −20, Carl −20)"
     ) in hand_2
-    hand_1 = re.search(r'<tr data-kind="hand" data-hand="1"[^>]*>(.*?)</tr>', page, re.S).group(1)
+    hand_1 = found(r'<tr data-kind="hand" data-hand="1"[^>]*>(.*?)</tr>', page, re.S).group(1)
     assert (
         "dealer&#x27;s fee (Anna −10); tarok meld (Bo +20); matador meld (Carl +30); "
         "last trick (Carl +40); count (Carl +10)"
     ) in hand_1
-    transfers = re.search(r'<tr class="transfers" data-transfers-of="2">(.*?)</tr>', page, re.S)
+    transfers = found(r'<tr class="transfers" data-transfers-of="2">(.*?)</tr>', page, re.S)
     assert "<li>Bo → Anna 40 (ultimo)</li>" in transfers.group(1)
-    footer = re.search(r"<tfoot.*?</tfoot>", page, re.S).group(0)
+    footer = found(r"<tfoot.*?</tfoot>", page, re.S).group(0)
     assert re.findall(r'data-points="(-?\d+)"', footer) == ["-30", "65", "-35"]
 
 
@@ -191,7 +191,7 @@ def test_the_readers_own_column_and_result_come_first(client, evening_e, bo):
     page = english(client).get(sheet_url("evening_sheet", evening_e)).content.decode()
     heads = re.findall(r'<th class="member num" data-member="([^"]+)"', page)
     assert heads == ["Bo", "Anna", "Carl"]
-    mine = re.search(r'<section class="my-result".*?</section>', page, re.S).group(0)
+    mine = found(r'<section class="my-result".*?</section>', page, re.S).group(0)
     assert 'data-points="-30"' in mine and 'data-money="-7.50"' in mine
     assert '<a href="#table-1">Table 1</a>' in mine
     assert page.index('id="my-result"') < page.index('id="table-1"')
@@ -203,7 +203,7 @@ def test_before_the_close_the_reader_sees_his_balance_so_far(client, club, bo):
     evening, _table, _hands = factories.evening_e(club)
     client.force_login(bo.user)
     page = english(client).get(sheet_url("evening_sheet", evening)).content.decode()
-    mine = re.search(r'<section class="my-result".*?</section>', page, re.S).group(0)
+    mine = found(r'<section class="my-result".*?</section>', page, re.S).group(0)
     assert "Your balance so far" in mine and 'data-points="-75"' in mine
     assert "data-money" not in mine
 
@@ -307,10 +307,10 @@ def test_a_full_evening_prints_on_a_few_pages(club):
 RED = (0.639, 0.071, 0.043)  # #a3120b, the sheets' colour of a negative figure
 
 
-def coloured_words(page) -> list[tuple[str, tuple]]:
+def coloured_words(page) -> list[tuple[str, tuple | None]]:
     """Return each word a PDF page shows with the fill colour it is drawn in, in order."""
-    colour = [None]
-    words = []
+    colour: list[tuple[float, ...] | None] = [None]
+    words: list[tuple[str, tuple | None]] = []
 
     def before(operator, operands, _cm, _tm):
         if operator == b"rg":
@@ -416,6 +416,7 @@ def test_the_table_sheet_of_evening_e(client, evening_e, bo):
     assert (name, content_type) == ("table-test-2026-11-05-1.pdf", "application/pdf")
     reader, text = pdf_text(content)
     assert len(reader.pages) == 1
+    assert reader.metadata is not None
     assert reader.metadata.title == "Table 1, Nov. 5, 2026 · Hjørring Tarokklub"
     assert "Danish Tarok · Anna, Bo, Carl · Closed" in text
     assert "2 Bo +145 45 -75 -135 -70 -40 60 70\nultimo: Anna (king); dealer's fee (Bo -10)" in text
@@ -554,12 +555,13 @@ def test_the_pdf_names_every_payment_as_the_screen_does(game, language, words):
     evening = services.evening_open(club=club, date=datetime.date(2026, 11, 6))
     table = services.table_open(evening=evening, members=members, first_dealer=members[0])
     engine = GAMES[game]
-    rates, rng, dealt = engine.rate_card({}), random.Random(4), []
+    rates, rng = engine.rate_card({}), random.Random(4)
+    dealt: list[Dealt] = []
     for number in range(1, 13):
         schedule = engine.schedule(names, dealt, rates, first=names[0])
         record = engine.random_hand(rng, schedule, rates, services.table_state(table))
         hand = services.hand_record(table=table, record=record, number=number)
-        dealt.append(Dealt(seats=names, dealer=hand.dealer.name))
+        dealt.append(Dealt(seats=tuple(names), dealer=hand.dealer.name))
     evening = services.evening_close(evening=evening, confirm_differences=True)
     with translation.override(language):
         sheet = EveningSheetTable(selectors.evening_sheet(evening=evening).tables[0])

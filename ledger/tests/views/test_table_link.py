@@ -3,7 +3,6 @@ not, scores that table for the round and nothing else of the club or the event."
 
 import datetime
 import random
-import re
 
 import pytest
 from django.test import Client
@@ -13,7 +12,7 @@ from ledger.models import Hand, HandRevision, Member, Round, RoundTable
 from ledger.selectors.verify import verify_ledger
 from ledger.services import tournaments as tour
 from ledger.tests.factories import make_club, make_member, make_tournament
-from ledger.tests.helpers import client_for, hand_post, next_random_record, set_round_start
+from ledger.tests.helpers import client_for, found, hand_post, next_random_record, set_round_start
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +59,7 @@ def test_the_link_opens_the_entry_screen_with_the_round_and_scores_that_table(pl
     assert response.status_code == 302 and response["Location"] == entry
     page = phone.get(entry).content.decode()
     assert 'id="round-strip"' in page and "DP Kranj" in page and "0 of 21 hands" in page
-    left = int(re.search(r'data-clock-left="(\d+)"', page).group(1))
+    left = int(found(r'data-clock-left="(\d+)"', page).group(1))
     assert 5300 < left <= 5400  # the round's 90 minutes, counted from its start
     assert 'id="begun-check"' in page and "hidden" in page.split('id="begun-check"')[1][:40]
     assert "nav-standings" not in page  # nothing else of the club to go to
@@ -69,6 +68,7 @@ def test_the_link_opens_the_entry_screen_with_the_round_and_scores_that_table(pl
     hand = Hand.objects.get(table=playing[1].table)
     author = HandRevision.objects.get(hand=hand).by
     tournament = playing[1].round.tournament_id
+    assert author is not None
     assert author.username == f"tarokclub-link-{tournament}-1-1" and hand.created_by == author
     assert not author.is_active and not author.has_usable_password()
     hand_page = phone.get(reverse("hand", kwargs={"club": SLUG, "pk": hand.pk}))

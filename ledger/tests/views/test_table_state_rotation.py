@@ -35,7 +35,7 @@ def seats_of(table) -> list[str]:
     return [s.name for s in selectors.current_seats(table.pk)]
 
 
-def record_for(table, dealer: str, sitting_out=None, seed: int = 1) -> dict:
+def record_for(table, dealer: str, sitting_out=None, *, seed: int = 1) -> dict:
     """Return a random valid hand of ``table`` dealt by ``dealer`` (Danish: with ``sitting_out``
     if given, else the game's default for that dealer)."""
     game = get_game(table.game)

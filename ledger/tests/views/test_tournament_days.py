@@ -91,7 +91,9 @@ def test_a_two_day_tournament_on_the_directors_pages(director):
     _, text = pdf_text(client.get(url("tournament_round_pdf", pk=r2.pk)).content)
     assert "Nov. 8, 2026" in text
     page = client.get(url("tournament_round", pk=r2.pk)).content.decode()
-    table = r2.round_tables.first().table_id
+    first = r2.round_tables.first()
+    assert first is not None
+    table = first.table_id
     assert (
         reverse("table_sheet_pdf", kwargs={"club": "kranj", "pk": r2.evening_id, "table": table})
         in page

@@ -98,7 +98,9 @@ def test_an_abandoned_published_tournament_is_cancelled_and_leaves_the_public_pa
     director = client_for(make_member(club, "Dora", role="admin", login=True).user)
     t = make_tournament(club, NAMES, name="DP Kranj")
     r = tour.round_publish(round_=tour.round_draw(tournament=t))
-    token = r.round_tables.first().token
+    first = r.round_tables.first()
+    assert first is not None
+    token = first.token
     public = reverse("public_club", kwargs={"club": "kranj"})
     assert "DP Kranj" in director.get(public).content.decode()
     refused = director.post(url("tournament_cancel", pk=t.pk), {"reason": " "})

@@ -190,6 +190,7 @@ def test_the_director_corrects_a_hand_of_a_closed_round_on_the_hand_form(directo
     tour.round_publish(round_=r)
     r = tour.round_start(round_=r)
     table = r.round_tables.select_related("table__evening").get(number=1).table
+    assert table is not None
     rng = random.Random(4)
     hand = random_hand_at(table, rng)
     tour.round_close(round_=r)
@@ -208,6 +209,7 @@ def test_the_director_corrects_a_hand_of_a_closed_round_on_the_hand_form(directo
     assert hand.revisions.count() == 2
     r.refresh_from_db()
     assert r.log[-1]["action"] == "correct" and r.log[-1]["after_period"] is False
+    assert table is not None
     table.refresh_from_db()
     assert table.status == "closed"
     page = client.get(url("tournament_round", pk=r.pk)).content.decode()
@@ -225,6 +227,7 @@ def test_a_stale_tournament_correction_is_refused(director):
     tour.round_publish(round_=r)
     r = tour.round_start(round_=r)
     table = r.round_tables.select_related("table__evening").get(number=1).table
+    assert table is not None
     hand = random_hand_at(table, random.Random(4))
     tour.round_close(round_=r)
     sent = []
@@ -240,7 +243,8 @@ def test_a_stale_tournament_correction_is_refused(director):
     assert sent[0].status_code == 200 and sent[1].status_code == 422
     hand.refresh_from_db()
     assert hand.revisions.count() == 2
-    assert hand.revisions.order_by("number").last().reason == "first look"
+    last = hand.revisions.order_by("number").last()
+    assert last is not None and last.reason == "first look"
 
 
 def test_the_kept_standings_follow_a_correction_and_a_withdrawal(director):
@@ -253,7 +257,10 @@ def test_the_kept_standings_follow_a_correction_and_a_withdrawal(director):
     tour.round_publish(round_=r)
     r = tour.round_start(round_=r)
     rng = random.Random(3)
-    played = [random_hand_at(rt.table, rng) for rt in r.round_tables.select_related("table")]
+    played = []
+    for rt in r.round_tables.select_related("table"):
+        assert rt.table is not None
+        played.append(random_hand_at(rt.table, rng))
     tour.round_close(round_=r)
     page = url("tournament_standings", pk=t.pk)
 
@@ -328,7 +335,7 @@ def test_the_wall_shows_the_draw_until_the_first_round_closes(director):
 def test_the_draw_by_table_keeps_seat_order_and_lists_the_byes():
     """``draw_of`` turns where-to-sit's alphabetical rows into the tables in number order,
     each its names in seat order, and the byes apart."""
-    rows = [
+    rows: list[dict] = [
         {"name": "Ana", "table": 2, "seat": 2},
         {"name": "Bor", "table": None, "seat": None},
         {"name": "Cene", "table": 1, "seat": 3},

@@ -18,7 +18,7 @@ from ledger import selectors, services
 from ledger.models import Evening, EveningLog, EveningResult, Member, Posting, Transfer
 from ledger.selectors.verify import verify_ledger
 from ledger.tests import factories
-from ledger.tests.helpers import EXPECTED, count_data
+from ledger.tests.helpers import EXPECTED, count_data, found
 
 
 @pytest.fixture
@@ -77,7 +77,7 @@ def test_every_count_input_is_labelled_with_its_account(treasurer, evening):
     html = treasurer.get(url("evening_treasury", evening)).content.decode()
     inputs = re.findall(r"<input[^>]*count-input[^>]*>", html)
     assert len(inputs) == len(EXPECTED)
-    labels = sorted(re.search(r'aria-label="([^"]+)"', i).group(1) for i in inputs if "aria" in i)
+    labels = sorted(found(r'aria-label="([^"]+)"', i).group(1) for i in inputs if "aria" in i)
     assert labels == sorted(f"New count for {name}" for name in EXPECTED)
 
 
@@ -111,7 +111,7 @@ def test_every_count_as_expected_is_one_tap(treasurer, evening, table):
     """A treasurer whose count matches the ledger confirms the table with one tap: every
     account is recorded at its expected jetons (520, 425, 415, 65, 75), and it closes."""
     page = treasurer.get(url("evening_treasury", evening)).content.decode()
-    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    version = found(r'name="version" value="(\d+)"', page).group(1)
     assert "data-as-expected" in page
     response = treasurer.post(
         url("treasury_count", evening, table=table.pk), {"as_expected": "1", "version": version}
@@ -132,7 +132,7 @@ def test_the_one_tap_is_refused_after_the_table_changed(treasurer, evening, tabl
     from ledger.models import JetonCount
 
     page = treasurer.get(url("evening_treasury", evening)).content.decode()
-    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    version = found(r'name="version" value="(\d+)"', page).group(1)
     services.adjustment_post(table=table, source="Bo", target="Anna", points=5, reason="misdeal")
     tap = url("treasury_count", evening, table=table.pk)
     response = treasurer.post(tap, {"as_expected": "1", "version": version})
@@ -173,6 +173,7 @@ def test_closing_with_differences_needs_confirmation(treasurer, evening, table):
     assert not Evening.objects.get(pk=evening.pk).is_open
     close = EveningLog.objects.get(evening=evening, action="close")
     assert close.details == [{"table": 1, "account": "Bo", "difference": -5}]
+    assert close.by is not None
     assert close.by.username == "test-tove"
 
 
@@ -188,6 +189,7 @@ def test_an_adjustment_keeps_the_ledger_zero_sum(treasurer, evening, table):
     assert response.status_code == 302
     adjustment = Posting.objects.get(kind="adjustment")
     assert adjustment.note == "pagat home not booked"
+    assert adjustment.created_by is not None
     assert adjustment.created_by.username == "test-tove"
     assert [(t.source.name, t.target.name, t.points) for t in adjustment.transfers.all()] == [
         ("Bo", "Carl", 5)
@@ -248,6 +250,7 @@ def test_reopen_needs_a_reason_and_is_logged(treasurer, evening):
     assert response.status_code == 302
     assert Evening.objects.get(pk=evening.pk).is_open
     log = EveningLog.objects.get(evening=evening, action="reopen")
+    assert log.by is not None
     assert (log.reason, log.by.username) == ("a fine was forgotten", "test-tove")
     assert selectors.pool_balances(evening.tables.get().pk) == {"kongekop": 65, "pagatkop": 75}
     page = treasurer.get(url("evening_sheet", evening)).content.decode()

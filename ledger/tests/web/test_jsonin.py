@@ -11,6 +11,7 @@ import json
 import math
 import sys
 import uuid
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -157,6 +158,7 @@ def scorekeeper_table(client):
     anna = factories.make_member(club, "Anna", "scorekeeper", login=True)
     bo = factories.make_member(club, "Bo")
     carl = factories.make_member(club, "Carl")
+    assert anna.user is not None
     assert client.login(username=anna.user.username, password=factories.PASSWORD)
     import datetime
 
@@ -189,7 +191,7 @@ def _urls(table, hand):
 def test_hand_views_refuse_hostile_json(scorekeeper_table, view, name, draft):
     """Each hostile record is answered 4xx (no 500) naming the problem; nothing is written."""
     client, table, hand = scorekeeper_table
-    data = {"record": VIEW_INPUTS[name], "token": str(uuid.uuid4())}
+    data: dict[str, Any] = {"record": VIEW_INPUTS[name], "token": str(uuid.uuid4())}
     if view == "hand_correct":
         data.update(reason="test", base_revision=1)
     headers = {"X-Hand-Submit": "1"} if draft else {}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+from typing import Any
 
 import pytest
 from django import forms
@@ -38,7 +39,7 @@ from ledger.web.refusals import (
 pytestmark = pytest.mark.django_db
 
 
-def refused_lines(caplog) -> list[logging.LogRecord]:
+def refused_lines(caplog) -> list[Any]:  # records with the refusal's fields as attributes
     return [r for r in caplog.records if getattr(r, "event", None) in ("refused", "busy")]
 
 
@@ -93,7 +94,7 @@ def test_a_form_refusal_follows_the_fields_it_is_given(club):
     assert list(mapped.errors) == ["language", "count_7"]
     one = bound_form()
     refuse(RequestFactory().post("/"), error, one, fields="count_7", named=True, capitalised=True)
-    assert [m.split(":")[0] for m in one.errors["count_7"]] == ["Language", "Starting_jetons"]
+    assert [str(m).split(":")[0] for m in one.errors["count_7"]] == ["Language", "Starting_jetons"]
     whole = bound_form()
     refuse(RequestFactory().post("/"), error, whole, fields=ALL)
     assert list(whole.errors) == ["__all__"] and len(whole.non_field_errors()) == 2
@@ -189,7 +190,7 @@ def test_a_redirecting_view_shows_the_refusal_as_a_message_logged_once(director,
         )
         request = RequestFactory().post("/")
         request.session = SessionStore()
-        request._messages = FallbackStorage(request)
+        request._messages = FallbackStorage(request)  # type: ignore[attr-defined]  # as MessageMiddleware
         refuse_message(request, error)
     (danish,) = [str(m) for m in get_messages(request)]
     assert danish != english[0] and danish
@@ -219,7 +220,7 @@ def test_a_refused_hand_gives_its_pairs_and_is_logged_once(caplog):
     field, translated; logged once, with the first field."""
     caplog.set_level(logging.INFO, logger="ledger")
     with pytest.raises(HandError) as raised:
-        get_game("danish_tarok").parse_hand(["Anna"], rates=None)
+        get_game("danish_tarok").parse_hand(["Anna"], rates=None)  # type: ignore[arg-type]  # not a mapping: refused
     error = raised.value
     pairs = logged_refusal(RequestFactory().post("/"), error, table=7)
     assert pairs == [(p.field, p.template.format(**p.params)) for p in error.problems]

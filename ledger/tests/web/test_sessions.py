@@ -52,6 +52,13 @@ def logged_in(member) -> Client:
     return login(english(Client()), member)
 
 
+def session_key(client: Client) -> str:
+    """Return the key of the client's session (the test fails when it has none)."""
+    key = client.session.session_key
+    assert key is not None
+    return key
+
+
 def used_minutes_ago(client, minutes: float) -> None:
     """Move the session's last use back: its log-in time, and no cookie of a later use."""
     session = client.session
@@ -122,7 +129,7 @@ def test_the_clubs_own_idle_time_counts(anna, club):
 def test_a_recent_use_by_cookie_keeps_a_session_logged_in_long_ago(club, anna):
     client = logged_in(anna)
     used_minutes_ago(client, 600)
-    key = client.session.session_key
+    key = session_key(client)
     client.cookies[sessions.SEEN_COOKIE] = sessions.seen_cookie(key, int(time.time()) - 600)
     assert client.get(url("club")).status_code == 200
     assert is_logged_in(client)
@@ -134,7 +141,7 @@ def test_a_cookie_not_signed_for_this_session_gives_no_time(club, anna, forged):
     keep an idle session alive."""
     client = logged_in(anna)
     used_minutes_ago(client, 241)
-    key = client.session.session_key
+    key = session_key(client)
     now = int(time.time())
     value = {
         "other-session": sessions.seen_cookie("another-session-key", now),
@@ -184,7 +191,7 @@ def test_the_tablets_log_out_cookie_ends_its_session_before_anything_is_served(c
     the browser, whatever it is, carries the cookie: her state.json and her standings CSV are
     refused, and the cookie is deleted."""
     client = logged_in(anna)
-    client.cookies[sessions.LOGOUT_COOKIE] = tablet.session_tag(client.session.session_key)
+    client.cookies[sessions.LOGOUT_COOKIE] = tablet.session_tag(session_key(client))
     response = client.get(url("table_state", pk=table.pk))
     assert response.status_code == 401
     assert response.json()["error"] == "logged_out"
@@ -196,7 +203,7 @@ def test_the_tablets_log_out_cookie_ends_its_session_before_anything_is_served(c
 
 def test_the_log_out_cookie_ends_the_session_on_a_page_too(club, anna):
     client = logged_in(anna)
-    client.cookies[sessions.LOGOUT_COOKIE] = tablet.session_tag(client.session.session_key)
+    client.cookies[sessions.LOGOUT_COOKIE] = tablet.session_tag(session_key(client))
     response = client.get(url("standings") + "?_export=csv")
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("login"))
@@ -208,7 +215,7 @@ def test_the_deferred_log_out_it_names_still_answers(club, anna):
     """The log-out the tablet posts when the network is back finds the session ended by its
     own cookie, and answers as before: home, the cache cleared."""
     client = logged_in(anna)
-    client.cookies[sessions.LOGOUT_COOKIE] = tablet.session_tag(client.session.session_key)
+    client.cookies[sessions.LOGOUT_COOKIE] = tablet.session_tag(session_key(client))
     client.get(reverse("login"))  # a csrf cookie, as the page had
     response = client.post(reverse("logout"), {"deferred": "1"})
     assert response.status_code == 302 and response["Location"] == reverse("home")

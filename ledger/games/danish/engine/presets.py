@@ -8,7 +8,7 @@ from types import MappingProxyType
 from ledger.games.base import Preset
 from ledger.games.errors import _
 
-PRESETS = (
+PRESETS: tuple[Preset, ...] = (
     Preset(
         name="bagud_one_by_one",
         title=_("Bagud paid one by one"),

@@ -8,7 +8,7 @@ from types import MappingProxyType
 from ledger.games.base import Preset
 from ledger.games.errors import _
 
-PRESETS = (
+PRESETS: tuple[Preset, ...] = (
     Preset(
         name="flat_dupla_volat",
         title=_("Flat dupla and volát"),

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from ledger.games.base import Preset
 from ledger.games.errors import _
 
-PRESETS = (
+PRESETS: tuple[Preset, ...] = (
     Preset(
         name="difference_unrounded",
         title=_("Rounded difference off"),

@@ -6,6 +6,7 @@ Registered by no settings; a test names it in ``TAROK_GAMES``."""
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 
 from ledger.games.base import TableSizes
 from ledger.tests.games.toy import ToyHighCard
@@ -25,7 +26,12 @@ class BadTournaments(ToyHighCard):
             replace(_SUM, code="toy_cup", games=("danish_tarok",)),
             replace(_SUM, code="toy_championship_of_all", games=(CODE,)),
             replace(_SUM, code="sl_dp", games=(CODE,)),
-            replace(_SUM, code="toy_places", games=(CODE,), placement={4: (3, 2, 1)}),
+            replace(
+                _SUM,
+                code="toy_places",
+                games=(CODE,),
+                placement={4: (Fraction(3), Fraction(2), Fraction(1))},
+            ),
             replace(_SUM, code="toy_open", games=(CODE,)),
         ),
     )

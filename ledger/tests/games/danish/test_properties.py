@@ -33,6 +33,7 @@ def test_settlement_properties(case):
     data, rates = case
     record = parse_hand(data, rates)
     result = settle(record, rates)
+    assert record.cups_before is not None
 
     before = sum(record.cups_before.values())
     assert sum(result.net.values()) + sum(result.cups_after.values()) == before

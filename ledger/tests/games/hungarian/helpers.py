@@ -48,7 +48,7 @@ def triples(settlement, *, claims: bool | None = None) -> list[tuple[str, str, i
 
 def netted_pairs(settlement, *, claims: bool) -> list[tuple[str, str, int]]:
     """Net the transfers per pair of members, in the order each pair first appears."""
-    flows: dict[frozenset, list] = {}
+    flows: dict[frozenset | tuple, list] = {}
     for t in settlement.transfers:
         if (t.reason == "tarokk_claim") != claims:
             continue

@@ -1,6 +1,7 @@
 """The Hungarian rate card (hungarian-tarokk.md section 15): defaults, options, refusals."""
 
 import json
+from typing import Any
 
 import pytest
 
@@ -250,8 +251,10 @@ def test_a_card_of_another_game_is_refused_by_the_hand():
     """A Danish rate card applied to a Hungarian hand or evening is refused on ``game``."""
     from ledger.games.danish.engine import RateCard as DanishCard
 
+    # Another game's card, of the wrong type on purpose: the hand must refuse it.
+    danish_card: Any = DanishCard()
     with pytest.raises(RateCardError) as caught:
-        parse_hand(example_hand("HU1"), DanishCard())
+        parse_hand(example_hand("HU1"), danish_card)
     assert [p.field for p in caught.value.problems] == ["game"]
     with pytest.raises(RateCardError) as caught:
         GAME.settle_evening(load_example("HU_EVENING.evening.json"), {"game": "danish_tarok"})

@@ -126,6 +126,7 @@ class ToyHighCard:
         validation.check_hand_object(p, data, {"format", "game", "seats", "dealer", "winner"})
         seats = validation.check_seats(p, data.get("seats"), low=3, high=4, reserved=(POT,))
         p.raise_if_any(HandError)
+        assert seats is not None  # None only after a problem: raise_if_any raised
         for key in ("dealer", "winner"):
             if data.get(key) not in seats:
                 p.add(key, "{key} must be seated at the table", key=key)
