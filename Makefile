@@ -77,9 +77,10 @@ test-postgres: $(VENV)/.installed-dev
 	elif [ -n "$$CI" ]; then echo "PostgreSQL is required in CI at $(PG_URL)" >&2; exit 1; \
 	else echo "PostgreSQL not reachable at $(PG_URL): skipping the PostgreSQL run."; fi
 
-# The edit-test loop: SQLite, no browser, none of the tests marked ``slow`` (over about 5 s:
-# the state machine, the demo loads, the large histories, two fuzzers, the SQLite backups), in
-# parallel. For one test again and again: .venv/bin/pytest --reuse-db PATH::TEST (docs/developer.md).
+# The edit-test loop, under a minute: SQLite, no browser, none of the tests marked ``slow`` (over
+# about 5 s, marked in their code, and those measured over about 0.2 s, listed in
+# ledger/tests/slow.txt by scripts/slow_tests.py), in parallel. For one test again and again:
+# .venv/bin/pytest --reuse-db PATH::TEST (docs/developer.md).
 test-fast: $(VENV)/.installed-dev messages
 	$(PYTEST) -m "not e2e and not slow"
 
