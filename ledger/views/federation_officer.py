@@ -30,7 +30,6 @@ from ledger.services.errors import LedgerError
 from ledger.tables.federation import (
     EntryTable,
     FederationLogTable,
-    LadderTable,
     MemberClubTable,
     MembershipTable,
     OfficerTable,
@@ -39,6 +38,7 @@ from ledger.tables.federation import (
     SeriesEventTable,
     SeriesTable,
 )
+from ledger.views.federation import ladder_table
 from ledger.web.federation_access import federation_officer
 
 PER_PAGE = 50
@@ -304,10 +304,11 @@ def federation_series(request, pk):
 @federation_officer()
 @require_http_methods(["GET"])
 def federation_series_ladder(request, pk):
-    """A series' ladder (the club side's table)."""
+    """A series' ladder (the club side's table), a page of it (``ladder_table``)."""
     series = _series_or_404(request, pk)
-    table = LadderTable(reads.ladder_lines(series))
-    RequestConfig(request, paginate=False).configure(table)
+    table, answer = ladder_table(request, series, f"ladder-{request.federation.slug}-{series.pk}")
+    if answer is not None:
+        return answer
     return _page(request, "series_ladder.html", series=series, table=table)
 
 

@@ -89,8 +89,15 @@ QUERIES = {
     # The rounds' logs, for the corrections after the period; + the club's chain head.
     "tournament_ranking_pdf": 22,  # kept (issue 31): the names, the store's read, 5 to keep it
     "tournament_wall": 8,
-    "series_ladder": 6,  # the club's series, its events (none in the world), its players
-    "series_ladder_pdf": 13,  # + its events named, the user's render lock (+6), the store
+    # The ladder's first read keeps it (services.federation.ladder): the club's series, the
+    # fingerprint (its events, the last merge) and the kept ladder (none); then in one write
+    # (2 savepoints) the series locked, the fingerprint and the kept ladder again, its events
+    # (none in the world) named, the old lines deleted, the kept ladder made; the count of
+    # its lines (0: no page read). A later read skips the write (test_kept_ladder.py).
+    "series_ladder": 18,
+    # The kept ladder read (the fingerprint, the kept ladder, its lines, the facts), the
+    # user's render lock (+6), the store.
+    "series_ladder_pdf": 15,
     # The evening, the clubs of its game (their cards may be tried), and its tables' seats,
     # accounts, postings and transfers (selectors.whatif: five, whatever the evenings).
     "whatif": 10,
