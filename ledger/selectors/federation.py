@@ -90,6 +90,28 @@ def _kept_rows(series: Series):
     )
 
 
+def player_ladder_lines(player: Player, federation: Federation | None = None):
+    """The player's lines on the kept ladders of the series that may count him (of his clubs'
+    federations and his federation, and his clubs' own cups; only ``federation``'s when
+    given), each series' ladder kept afresh first when what it reads has changed, then his
+    lines read in one query, each with its series, by the series' name."""
+    if federation is not None:
+        series = Series.objects.filter(federation=federation)
+    else:
+        series = (
+            Series.objects.filter(federation__clubs__members__player=player)
+            | Series.objects.filter(club__members__player=player)
+            | Series.objects.filter(federation__players=player)
+        ).distinct()
+    for one in series.order_by("pk"):
+        ladder_kept(one)
+    return list(
+        KeptLadderLine.objects.filter(player=player, series__in=series)
+        .select_related("series")
+        .order_by("series__name", "series_id")
+    )
+
+
 def ladder_position(series: Series, q: str) -> int | None:
     """The position of the first line (in ladder order) whose player's name or licence holds
     ``q`` (None: none, or blank)."""

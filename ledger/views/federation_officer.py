@@ -108,7 +108,8 @@ def _player_or_404(request, pk: int):
 @require_http_methods(["GET", "POST"])
 def federation_player(request, pk):
     """A player's officer page: his licence (a form), club memberships, tournament entries
-    and imported placings."""
+    and imported placings (``PER_PAGE`` a page each), his lines on the federation's kept
+    ladders and his ratings explained (their rated tables a page at a time)."""
     player = _player_or_404(request, pk)
     form = LicenceForm(request.POST or None, initial={"licence": player.licence})
     status = 200
@@ -128,15 +129,23 @@ def federation_player(request, pk):
         status = 422
     record = reads.player_record(player)
     tables = {
-        "memberships": MembershipTable(record.memberships),
-        "entries": EntryTable(record.entries),
-        "placings": PlacingTable(record.placings),
+        "memberships": MembershipTable(record.memberships, prefix="m-"),
+        "entries": EntryTable(record.entries, prefix="e-"),
+        "placings": PlacingTable(record.placings, prefix="i-"),
     }
     for table in tables.values():
-        RequestConfig(request, paginate=False).configure(table)
+        RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     ratings = rating_reads.player_ratings(player)
+    ladders = reads.player_ladder_lines(player, request.federation)
     return _page(
-        request, "player.html", status, player=player, form=form, ratings=ratings, **tables
+        request,
+        "player.html",
+        status,
+        player=player,
+        form=form,
+        ratings=ratings,
+        ladder_lines=ladders,
+        **tables,
     )
 
 

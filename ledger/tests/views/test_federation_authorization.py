@@ -68,7 +68,10 @@ FEDERATION_QUERIES = {
     "federation_home": 4,  # + the member clubs
     "federation_clubs": 5,  # + the joinable clubs, the member clubs with their members
     "federation_players": 5,  # + the count, the page of players (their clubs joined)
-    "federation_player": 9,  # + the player, his memberships, entries, placings, his ratings (2)
+    # + the player, his memberships, entries, placings, his ratings (2), the federation's
+    # series, each one's kept ladder (its fingerprint: events, last merge; the kept one; one
+    # series here) and his lines on them
+    "federation_player": 14,
     "federation_player_merge": 5,  # + the players of both choices (one read each)
     "federation_series_list": 5,  # + the count, the page of series
     "federation_series_new": 4,  # + the final tournaments (their clubs joined)
