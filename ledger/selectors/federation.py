@@ -96,17 +96,19 @@ def player_ladder_lines(player: Player, federation: Federation | None = None):
     given), each series' ladder kept afresh first when what it reads has changed, then his
     lines read in one query, each with its series, by the series' name."""
     if federation is not None:
-        series = Series.objects.filter(federation=federation)
+        found = Series.objects.filter(federation=federation)
     else:
-        series = (
-            Series.objects.filter(federation__clubs__members__player=player)
-            | Series.objects.filter(club__members__player=player)
-            | Series.objects.filter(federation__players=player)
-        ).distinct()
-    for one in series.order_by("pk"):
+        clubs = Member.objects.filter(player=player).values("club_id")
+        federations = Federation.objects.filter(clubs__in=clubs).values("pk")
+        mine = Q(club__in=clubs) | Q(federation__in=federations)
+        if player.federation_id is not None:
+            mine |= Q(federation_id=player.federation_id)
+        found = Series.objects.filter(mine)
+    series = list(found.order_by("pk"))
+    for one in series:
         ladder_kept(one)
     return list(
-        KeptLadderLine.objects.filter(player=player, series__in=series)
+        KeptLadderLine.objects.filter(player=player, series__in=[one.pk for one in series])
         .select_related("series")
         .order_by("series__name", "series_id")
     )

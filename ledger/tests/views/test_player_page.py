@@ -18,10 +18,10 @@ pytestmark = pytest.mark.django_db
 
 # The session, the user, his players, then per player: his memberships, his final entries,
 # the tournament's standings (its rounds, entries, round tables, byes), his imported
-# placings, the series that may count him (none here; each one's kept ladder: its
-# fingerprint and the kept one) and his lines on them, his rating changes and current
+# placings, the series that may count him (each one's kept ladder: its fingerprint and the
+# kept one; then his lines on them: none here, so neither), his rating changes and current
 # ratings.
-MY_PLAYER_QUERIES = 13
+MY_PLAYER_QUERIES = 12
 
 
 @pytest.fixture
