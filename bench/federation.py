@@ -1,7 +1,8 @@
 """The federation at scale (issue 30): a season of 30 clubs, 3,000 players and 200 events
-generated through the services, then the ladder page and a player's page timed against the
-plainest raw SQL giving the same numbers, a full re-rating (``bench/ratings.py``'s
-``measure``) and the import of a 138-player, 4-round results file.
+generated through the services, then the ladder page (its first page of 100 lines, the ladder
+kept) and a player's page timed against the plainest raw SQL giving the same numbers, the
+ladder page's first read after a change (the kept ladder recomputed), a full re-rating
+(``bench/ratings.py``'s ``measure``) and the import of a 138-player, 4-round results file.
 
 The events are results files (``tarokclub.results/1``) played by the tournament engine
 (``run_tournament``, a manual draw of tables of four and three and random table scores, so
@@ -353,6 +354,14 @@ def check(world: dict) -> dict:
     return {"ladder_players": len(lines), "hero_results": len(results)}
 
 
+def stale(series) -> None:
+    """Make the series' kept ladder stale, as any change it reads does (its fingerprint
+    differs from the series' own), so that its next read recomputes it."""
+    from ledger.models import KeptLadder
+
+    KeptLadder.objects.filter(series=series).update(fingerprint="stale")
+
+
 def _median(fn, repeat: int) -> float:
     times = []
     for _ in range(repeat):
@@ -386,10 +395,15 @@ def measure(world: dict, *, repeat: int = 7, import_players: int = 138) -> dict:
 
     get(ladder_url)
     get(player_url)
+    # The pages as their readers find them: the ladder kept (the first page of 100 lines).
     ladder = _median(lambda: get(ladder_url), repeat)
     ladder_sql = _median(lambda: raw_ladder(series), repeat)
     player = _median(lambda: get(player_url), repeat)
     player_sql = _median(lambda: raw_player(world["hero"]), repeat)
+    # The first read after a change: the kept ladder's fingerprint no longer matches (as
+    # after a correction, an import, a merge), so the page recomputes it through the engine
+    # and stores its lines before showing its first page.
+    recompute = _median(lambda: (stale(series), get(ladder_url)), max(3, repeat // 2))
     # Where the time goes: the selectors alone (the rest is the page's rendering).
     ladder_reads = _median(lambda: ladder_lines(series), repeat)
     player_reads = _median(lambda: user_players(world["user"]), repeat)
@@ -414,6 +428,7 @@ def measure(world: dict, *, repeat: int = 7, import_players: int = 138) -> dict:
         "ladder_ms": round(ladder * 1000, 1),
         "ladder_sql_ms": round(ladder_sql * 1000, 1),
         "ladder_ratio": round(ladder / ladder_sql, 2),
+        "ladder_recompute_ms": round(recompute * 1000, 1),
         "player_ms": round(player * 1000, 1),
         "player_sql_ms": round(player_sql * 1000, 1),
         "player_ratio": round(player / player_sql, 2),
@@ -442,7 +457,13 @@ def table(figures: dict) -> list[tuple[str, str, str, bool]]:
             "≤ 1.5×",
             figures["player_ratio"] <= 1.5,
         ),
-        ("  of which the ladder's selector", f"{figures['ladder_reads_ms']} ms", "", True),
+        (
+            "ladder page, first read after a change",
+            f"{figures['ladder_recompute_ms']} ms",
+            "",
+            True,
+        ),
+        ("  all the kept ladder's lines read", f"{figures['ladder_reads_ms']} ms", "", True),
         ("  of which the player's selector", f"{figures['player_reads_ms']} ms", "", True),
         (
             f"full re-rating ({figures['rated_tables']} tables)",
@@ -483,10 +504,13 @@ def main() -> int:
     print(f"Generated on {vendor} in {time.perf_counter() - began:.0f} s: {world['counts']}")
     figures = measure(world)
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    loadavg = Path("/proc/loadavg").read_text().strip() if Path("/proc/loadavg").exists() else ""
     print(f"\n{'figure':40} {'measured':32} {'aim':8} met")
     for name, value, aim, met in table(figures):
         print(f"{name:40} {value:32} {aim:8} {('yes' if met else 'NO') if aim else ''}")
     print(f"uptime: {load}")
+    if loadavg:
+        print(f"/proc/loadavg: {loadavg}")
     return 0
 
 

@@ -1932,3 +1932,66 @@ class PlayerRating(models.Model):
 
     def __str__(self):
         return f"{self.player_id}: {self.rating:.0f}"
+
+
+class KeptLadder(models.Model):
+    """A series' ladder as last computed (``services.federation.ladder``): derived data, kept
+    under the ``fingerprint`` of what it read (the series' rule and seed, its events with
+    their names, factors, tournaments' status and version, imported events' revisions, and
+    the last merge of players). A read whose fingerprint differs recomputes it through the
+    engine; ``verify_ledger`` compares a current one with a recompute."""
+
+    series = models.OneToOneField(
+        Series,
+        verbose_name=_("series"),
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="kept_ladder",
+    )
+    fingerprint = models.CharField(_("fingerprint"), max_length=64)
+    events = models.PositiveIntegerField(_("events"))
+    last_event = models.DateField(_("last event"), null=True, blank=True)
+    computed_at = models.DateTimeField(_("computed at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("kept ladder")
+        verbose_name_plural = _("kept ladders")
+
+    def __str__(self):
+        return f"{self.series} {self.fingerprint[:8]}"
+
+
+class KeptLadderLine(models.Model):
+    """A line of a kept ladder (``KeptLadder``): the player's position, exact total and best
+    (``13/2``), wins, events, counted and struck events by name, and the qualified line (None:
+    the series qualifies nobody). Derived data."""
+
+    series = models.ForeignKey(
+        Series, verbose_name=_("series"), on_delete=models.CASCADE, related_name="kept_lines"
+    )
+    position = models.PositiveIntegerField(_("position"))
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="kept_lines"
+    )
+    total = models.CharField(_("total"), max_length=60)
+    best = models.CharField(_("best"), max_length=60)
+    wins = models.PositiveIntegerField(_("wins"))
+    events = models.PositiveIntegerField(_("events"))
+    counted = models.JSONField(_("counted"), default=list)
+    struck = models.JSONField(_("struck"), default=list)
+    qualified = models.BooleanField(_("qualified"), null=True)
+
+    class Meta:
+        verbose_name = _("kept ladder line")
+        verbose_name_plural = _("kept ladder lines")
+        ordering = ["series", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["series", "position"], name="kept_ladder_position_unique"
+            ),
+            models.UniqueConstraint(fields=["series", "player"], name="kept_ladder_player_once"),
+        ]
+        indexes = [models.Index(fields=["player", "series"])]
+
+    def __str__(self):
+        return f"{self.series_id} {self.position}"

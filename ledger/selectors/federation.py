@@ -19,13 +19,16 @@ from ledger.models import (
     FederationLog,
     ImportedEvent,
     ImportedPlacing,
+    KeptLadder,
+    KeptLadderLine,
     Member,
     Player,
     Series,
     SeriesEvent,
     Tournament,
 )
-from ledger.services.federation.series import event_key, rule_of, series_events, series_ladder
+from ledger.services.federation.ladder import ladder_kept
+from ledger.services.federation.series import event_key, rule_of, series_ladder
 
 
 @dataclass(frozen=True)
@@ -46,8 +49,84 @@ class LadderLine:
 
 def ladder_lines(series: Series, as_of: datetime.date | None = None) -> list[LadderLine]:
     """The series' ladder (``services.federation.series_ladder``), every row's player read
-    and every event named by its tournament's name."""
+    and every event named by its tournament's name; over all its final events (``as_of``
+    None) read from the kept ladder (``services.federation.ladder``), recomputed first when
+    what it reads has changed."""
+    if as_of is None:
+        return _as_lines(kept_lines(series))
     return _lines(series, series_ladder(series, as_of))
+
+
+def _as_lines(rows) -> list[LadderLine]:
+    return [
+        LadderLine(
+            position=line.position,
+            player=line.player,
+            total=Fraction(line.total),
+            counted=tuple(line.counted),
+            struck=tuple(line.struck),
+            wins=line.wins,
+            best=Fraction(line.best),
+            events=line.events,
+            qualified=line.qualified,
+        )
+        for line in rows
+    ]
+
+
+def kept_lines(series: Series):
+    """The series' kept ladder's lines in order (kept afresh first when what it reads has
+    changed: ``services.federation.ladder``), each with its player and his home club; a
+    queryset, so a page of them is read with LIMIT and OFFSET."""
+    ladder_kept(series)
+    return _kept_rows(series)
+
+
+def _kept_rows(series: Series):
+    return (
+        KeptLadderLine.objects.filter(series=series)
+        .select_related("player__home_club")
+        .order_by("position")
+    )
+
+
+def player_ladder_lines(player: Player, federation: Federation | None = None):
+    """The player's lines on the kept ladders of the series that may count him (of his clubs'
+    federations and his federation, and his clubs' own cups; only ``federation``'s when
+    given), each series' ladder kept afresh first when what it reads has changed, then his
+    lines read in one query, each with its series, by the series' name."""
+    if federation is not None:
+        found = Series.objects.filter(federation=federation)
+    else:
+        clubs = Member.objects.filter(player=player).values("club_id")
+        federations = Federation.objects.filter(clubs__in=clubs).values("pk")
+        mine = Q(club__in=clubs) | Q(federation__in=federations)
+        if player.federation_id is not None:
+            mine |= Q(federation_id=player.federation_id)
+        found = Series.objects.filter(mine)
+    series = list(found.order_by("pk"))
+    for one in series:
+        ladder_kept(one)
+    return list(
+        KeptLadderLine.objects.filter(player=player, series__in=[one.pk for one in series])
+        .select_related("series")
+        .order_by("series__name", "series_id")
+    )
+
+
+def ladder_position(series: Series, q: str) -> int | None:
+    """The position of the first line (in ladder order) whose player's name or licence holds
+    ``q`` (None: none, or blank)."""
+    q = (q or "").strip()
+    if not q:
+        return None
+    return (
+        KeptLadderLine.objects.filter(series=series)
+        .filter(Q(player__name__icontains=q) | Q(player__licence__iexact=q))
+        .order_by("position")
+        .values_list("position", flat=True)
+        .first()
+    )
 
 
 def _lines(series: Series, rows) -> list[LadderLine]:
@@ -86,15 +165,16 @@ class LadderBoard:
     rule: list[str]
 
 
-def ladder_board(series: Series) -> LadderBoard:
-    """The series' ladder over all its final events, with the facts printed around it."""
-    events = series_events(series)
-    rows = engine.series_standings(series.seed, rule_of(series), events, None)
+def ladder_board(series: Series, *, lines: bool = True) -> LadderBoard:
+    """The series' ladder over all its final events (the kept one), with the facts printed
+    around it; ``lines=False``: without its lines, for a page that has just read one page of
+    them (``kept_lines``, which kept the ladder)."""
+    if not lines:
+        kept = KeptLadder.objects.get(series=series)
+        return LadderBoard([], kept.events, kept.last_event, rule_text(series))
+    kept = ladder_kept(series)
     return LadderBoard(
-        lines=_lines(series, rows),
-        events=len(events),
-        last_event=max((e.date for e in events), default=None),
-        rule=rule_text(series),
+        _as_lines(_kept_rows(series)), kept.events, kept.last_event, rule_text(series)
     )
 
 

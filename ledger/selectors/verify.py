@@ -7,7 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from ledger.games.errors import RulesError
 from ledger.games.money import to_money
@@ -23,6 +23,7 @@ from ledger.models import (
     Hand,
     HandConfirmation,
     HandRevision,
+    KeptLadder,
     Posting,
     PostingSeat,
     RatingList,
@@ -35,6 +36,7 @@ from ledger.models import (
 )
 from ledger.selectors.verify_people import verify_people
 from ledger.services import seals, stats, tournaments
+from ledger.services.federation.ladder import kept_ladder_difference
 from ledger.services.federation.ratings import rating_list_difference
 
 Kind = Seal.Kind
@@ -99,6 +101,7 @@ def verify_ledger(tables=None, *, club=None) -> Report:
         _verify_chains(report.problems, club)
         verify_people(report.problems, club)
         _verify_ratings(report.problems, club)
+        _verify_kept_ladders(report.problems, club)
     return report
 
 
@@ -115,6 +118,22 @@ def _verify_ratings(problems, club=None) -> None:
             difference = f"cannot be checked: {type(error).__name__}: {error}"
         if difference is not None:
             problems.append(f"rating list {rating_list.name}: {difference}")
+
+
+def _verify_kept_ladders(problems, club=None) -> None:
+    """Check that every kept ladder that is current (its fingerprint the series' own; a stale
+    one is recomputed at its next read) equals a recompute through the engine; report its
+    first differing line."""
+    kept = KeptLadder.objects.select_related("series").order_by("series_id")
+    if club is not None:
+        kept = kept.filter(Q(series__club=club) | Q(series__federation__clubs=club)).distinct()
+    for ladder in kept:
+        try:
+            difference = kept_ladder_difference(ladder.series)
+        except Exception as error:  # a damaged ladder must be reported, never crash the check
+            difference = f"cannot be checked: {type(error).__name__}: {error}"
+        if difference is not None:
+            problems.append(f"kept ladder {ladder.series.name}: {difference}")
 
 
 def _verify_chains(problems, club=None) -> None:

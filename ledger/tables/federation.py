@@ -4,6 +4,7 @@ the tables of the officer's pages (clubs, players, series, log, officers)."""
 from __future__ import annotations
 
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
+from fractions import Fraction
 
 import django_tables2 as tables
 from django.urls import reverse
@@ -17,7 +18,9 @@ from ledger.tables.columns import MORE_NUM_ATTRS, NUM_ATTRS, CountColumn, decima
 
 
 def two_decimals(value) -> str:
-    """An exact total shown with two decimals (half to even), as the tournaments' points."""
+    """An exact total (a Fraction, or a kept line's ``13/2``) shown with two decimals (half to
+    even), as the tournaments' points."""
+    value = Fraction(value)
     exact = Decimal(value.numerator) / Decimal(value.denominator)
     return str(exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_EVEN))
 
@@ -29,7 +32,9 @@ class FigureColumn(tables.Column):
 
 class LadderTable(tables.Table):
     """Position, player, club, total, best, wins, events, counted and struck events, and the
-    qualified line; built from ``selectors.federation.ladder_lines``."""
+    qualified line; built from ``selectors.federation.ladder_lines`` or a page of the kept
+    lines (``selectors.federation.kept_lines``). Each row's id is ``line-<position>``, the
+    anchor the "find a player" box jumps to."""
 
     position = CountColumn(verbose_name="#", orderable=False)
     name = tables.Column(verbose_name=_("Player"), orderable=False, accessor="player__name")
@@ -48,7 +53,10 @@ class LadderTable(tables.Table):
 
     class Meta:
         attrs = {"class": "data-table ladder"}
-        row_attrs = {"class": lambda record: "qualified" if record.qualified else ""}
+        row_attrs = {
+            "class": lambda record: "qualified" if record.qualified else "",
+            "id": lambda record: f"line-{record.position}",
+        }
 
     def render_club(self, record):
         player = record.player
@@ -63,7 +71,7 @@ class LadderTable(tables.Table):
         return Decimal(two_decimals(value))
 
     def value_total_exact(self, value):
-        return exact_text(value)
+        return exact_text(Fraction(value))
 
     def value_best(self, value):
         return Decimal(two_decimals(value))

@@ -108,17 +108,39 @@ def table_row(row):
     return format_html("<tr {}>{}</tr>", row.attrs.as_html(), mark_safe("".join(cells)))  # noqa: S308
 
 
-@register.simple_tag
-def rating_block(player_list):
+@register.filter
+def ladder_figure(value) -> str:
+    """A ladder's exact figure (``13/2``) with two decimals, as the ladder's table shows it."""
+    from ledger.tables.federation import two_decimals
+
+    return two_decimals(value)
+
+
+# The rated tables a player's page shows at once, newest first (``?rl<list>p<player>-page=``).
+RATED_TABLES_PAGE = 50
+
+
+@register.simple_tag(takes_context=True)
+def rating_block(context, player_list):
     """A player's rating on one list for ``ledger/federation/_player_ratings.html``: its
-    history as a line chart (SVG, from the initial rating) and its rated tables explained in
-    a django-tables2 table: ``{"chart", "table", "rating"}``."""
+    history as a line chart (SVG, from the initial rating, every table) and its rated tables
+    explained in a django-tables2 table, newest first, ``RATED_TABLES_PAGE`` a page:
+    ``{"chart", "table", "rating"}``."""
     from django.utils.translation import gettext
+    from django_tables2 import RequestConfig
 
     from ledger.federation.engine.rating import RatingParams
     from ledger.tables.federation import RatingChangesTable, whole
     from ledger.web import charts
 
+    changes = player_list.changes
+    player = changes[0].player_id if changes else 0
+    table = RatingChangesTable(
+        changes[::-1], prefix=f"rl{player_list.rating_list.pk}p{player}-", orderable=False
+    )
+    request = context.get("request")
+    if request is not None:
+        RequestConfig(request, paginate={"per_page": RATED_TABLES_PAGE}).configure(table)
     initial = RatingParams(**player_list.rating_list.params).initial
     title = gettext("Rating over time: {name}").format(name=player_list.rating_list.name)
     return {
@@ -131,5 +153,5 @@ def rating_block(player_list):
             start=round(initial),
             text=whole,
         ),
-        "table": RatingChangesTable(player_list.changes),
+        "table": table,
     }

@@ -4,7 +4,7 @@ pages under ``/f/<federation>/`` (``ledger.web.federation_access``)."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -41,16 +41,41 @@ def ladder_export(request, series, table, name: str):
     return exporter.response(filename=f"{name}.{export_format}")
 
 
+# The lines of a ladder's page; its exports and PDF hold every line.
+LADDER_PAGE = 100
+
+
+def ladder_table(request, series, name: str):
+    """The series' kept ladder for a page: ``(table, None)`` with the table showing one page
+    of ``LADDER_PAGE`` lines (``?page=``; only that page's lines are read), or ``(None,
+    response)``: the whole ladder as CSV or XLSX when ``?_export=`` asks, or a redirect to the
+    page and line of the first player whose name holds (or licence is) ``?find=`` (none
+    found: the first page, saying so)."""
+    table = LadderTable(reads.kept_lines(series))
+    exported = ladder_export(request, series, table, name)
+    if exported is not None:
+        return None, exported
+    find = request.GET.get("find", "").strip()[:60]
+    if find:
+        position = reads.ladder_position(series, find)
+        if position is not None:
+            page = (position - 1) // LADDER_PAGE + 1
+            return None, HttpResponseRedirect(f"{request.path}?page={page}#line-{position}")
+        messages.warning(
+            request, gettext("No player on the ladder is called “{name}”.").format(name=find)
+        )
+    RequestConfig(request, paginate={"per_page": LADDER_PAGE}).configure(table)
+    return table, None
+
+
 @club_role()
 def series_ladder(request, pk):
-    """A series' ladder (a series of the club or of a federation it belongs to); CSV and XLSX
-    with ``?_export=``."""
+    """A series' ladder (a series of the club or of a federation it belongs to), a page of
+    it (``ladder_table``); CSV and XLSX of all of it with ``?_export=``."""
     series = _club_series(request, pk)
-    table = LadderTable(reads.ladder_lines(series))
-    RequestConfig(request, paginate=False).configure(table)
-    exported = ladder_export(request, series, table, f"ladder-{request.club.slug}-{series.pk}")
-    if exported is not None:
-        return exported
+    table, answer = ladder_table(request, series, f"ladder-{request.club.slug}-{series.pk}")
+    if answer is not None:
+        return answer
     return render(
         request,
         "ledger/federation/ladder.html",

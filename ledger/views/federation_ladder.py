@@ -22,8 +22,7 @@ from django.views.decorators.http import require_POST, require_safe
 from ledger import reports
 from ledger.selectors import federation as reads
 from ledger.services import federation as services
-from ledger.tables.federation import LadderTable
-from ledger.views.federation import ladder_export
+from ledger.views.federation import ladder_table
 from ledger.views.tournament_sheets import pdf_response
 from ledger.web.federation_access import federation_officer
 from ledger.web.http import found
@@ -69,15 +68,14 @@ def public_federation(request, federation):
 
 @require_safe
 def public_ladder(request, federation, pk):
-    """A series' ladder of a publishing federation, the rule in words; CSV and XLSX with
-    ``?_export=``."""
+    """A series' ladder of a publishing federation, a page of it (``ladder_table``), the rule
+    in words; CSV and XLSX of all of it with ``?_export=``."""
     federation = _public(request, federation)
     series = _series(federation, pk)
-    board = reads.ladder_board(series)
-    table = LadderTable(board.lines, orderable=False)
-    exported = ladder_export(request, series, table, f"ladder-{federation.slug}-{series.pk}")
-    if exported is not None:
-        return exported
+    table, answer = ladder_table(request, series, f"ladder-{federation.slug}-{series.pk}")
+    if answer is not None:
+        return answer
+    board = reads.ladder_board(series, lines=False)
     return render(
         request,
         "ledger/public/ladder.html",

@@ -30,7 +30,6 @@ from ledger.services.errors import LedgerError
 from ledger.tables.federation import (
     EntryTable,
     FederationLogTable,
-    LadderTable,
     MemberClubTable,
     MembershipTable,
     OfficerTable,
@@ -39,6 +38,7 @@ from ledger.tables.federation import (
     SeriesEventTable,
     SeriesTable,
 )
+from ledger.views.federation import ladder_table
 from ledger.web.federation_access import federation_officer
 from ledger.web.refusals import logged_refusal, refuse
 
@@ -103,7 +103,8 @@ def _player_or_404(request, pk: int):
 @require_http_methods(["GET", "POST"])
 def federation_player(request, pk):
     """A player's officer page: his licence (a form), club memberships, tournament entries
-    and imported placings."""
+    and imported placings (``PER_PAGE`` a page each), his lines on the federation's kept
+    ladders and his ratings explained (their rated tables a page at a time)."""
     player = _player_or_404(request, pk)
     form = LicenceForm(request.POST or None, initial={"licence": player.licence})
     status = 200
@@ -123,15 +124,23 @@ def federation_player(request, pk):
         status = 422
     record = reads.player_record(player)
     tables = {
-        "memberships": MembershipTable(record.memberships),
-        "entries": EntryTable(record.entries),
-        "placings": PlacingTable(record.placings),
+        "memberships": MembershipTable(record.memberships, prefix="m-"),
+        "entries": EntryTable(record.entries, prefix="e-"),
+        "placings": PlacingTable(record.placings, prefix="i-"),
     }
     for table in tables.values():
-        RequestConfig(request, paginate=False).configure(table)
+        RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     ratings = rating_reads.player_ratings(player)
+    ladders = reads.player_ladder_lines(player, request.federation)
     return _page(
-        request, "player.html", status, player=player, form=form, ratings=ratings, **tables
+        request,
+        "player.html",
+        status,
+        player=player,
+        form=form,
+        ratings=ratings,
+        ladder_lines=ladders,
+        **tables,
     )
 
 
@@ -299,10 +308,11 @@ def federation_series(request, pk):
 @federation_officer()
 @require_http_methods(["GET"])
 def federation_series_ladder(request, pk):
-    """A series' ladder (the club side's table)."""
+    """A series' ladder (the club side's table), a page of it (``ladder_table``)."""
     series = _series_or_404(request, pk)
-    table = LadderTable(reads.ladder_lines(series))
-    RequestConfig(request, paginate=False).configure(table)
+    table, answer = ladder_table(request, series, f"ladder-{request.federation.slug}-{series.pk}")
+    if answer is not None:
+        return answer
     return _page(request, "series_ladder.html", series=series, table=table)
 
 

@@ -10,6 +10,7 @@ from django_tables2 import RequestConfig
 from ledger import selectors
 from ledger.games.money import signed_points
 from ledger.games.registry import get_web
+from ledger.selectors.federation import player_ladder_lines
 from ledger.selectors.ratings import user_players
 from ledger.selectors.tournaments import my_tournaments
 from ledger.tables.federation import PlayerResultsTable
@@ -78,13 +79,20 @@ def my_page(request):
     return render(request, "ledger/me/my_page.html", context)
 
 
+# The results a player's page shows at once (``?p<player>-page=``), newest first.
+RESULTS_PAGE = 50
+
+
 @login_required
 def my_player(request):
     """The user's own player page across clubs (site-level): each player his memberships link
-    to, with his clubs, tournament results, imported placings and ratings explained."""
+    to, with his clubs, tournament results and imported placings (``RESULTS_PAGE`` a page),
+    his lines on the kept ladders and his ratings explained (their rated tables a page at a
+    time)."""
     players = []
     for page in user_players(request.user):
-        results = PlayerResultsTable(page.results)
-        RequestConfig(request, paginate=False).configure(results)
-        players.append({"page": page, "results": results})
+        results = PlayerResultsTable(page.results, prefix=f"p{page.player.pk}-")
+        RequestConfig(request, paginate={"per_page": RESULTS_PAGE}).configure(results)
+        ladders = player_ladder_lines(page.player)
+        players.append({"page": page, "results": results, "ladders": ladders})
     return render(request, "ledger/me/my_player.html", {"players": players})

@@ -60,4 +60,4 @@ def test_a_tiny_season_is_consistent():
     assert figures["rated_tables"] == 6 * 2 * 3 + 3 * 2
     assert rating_list_difference(world["rating_list"]) is None
     assert ImportedEvent.objects.count() == 7
-    assert len(bench.table(figures)) == 6
+    assert len(bench.table(figures)) == 7

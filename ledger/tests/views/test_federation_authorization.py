@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from ledger.services.federation.ladder import ladder_kept
 from ledger.tests.helpers import (
     FEDERATION_MATRIX,
     client_for,
@@ -70,12 +71,17 @@ FEDERATION_QUERIES = {
     "federation_home": 4,  # + the member clubs
     "federation_clubs": 5,  # + the joinable clubs, the member clubs with their members
     "federation_players": 5,  # + the count, the page of players (their clubs joined)
-    "federation_player": 9,  # + the player, his memberships, entries, placings, his ratings (2)
+    # + the player, his memberships, entries, placings, his ratings (2), the federation's
+    # series, each one's kept ladder (its fingerprint: events, last merge; the kept one; one
+    # series here) and his lines on them
+    "federation_player": 14,
     "federation_player_merge": 5,  # + the players of both choices (one read each)
     "federation_series_list": 5,  # + the count, the page of series
     "federation_series_new": 4,  # + the final tournaments (their clubs joined)
     "federation_series": 7,  # + the series, its events, the tournaments and imported events to add
-    "federation_series_ladder": 11,  # + the series and its ladder (events, standings, players)
+    # + the series, the kept ladder's fingerprint (events, last merge), the kept ladder, the
+    # count of its lines and one page of them (players and clubs joined)
+    "federation_series_ladder": 9,
     "federation_log": 5,  # + the count, the page of the log (its users joined)
     "federation_officers": 4,  # + the officers
     "federation_imports": 4,  # + the events with their players counted
@@ -95,5 +101,6 @@ def test_every_federation_page_is_pinned():
 def test_federation_page_queries(name, world, django_assert_num_queries):
     client = client_for(world["officer"])
     url = reverse(name, kwargs=federation_kwargs(name, world))
+    ladder_kept(world["series"])  # the ladder page reads the kept ladder (its first read: below)
     with django_assert_num_queries(FEDERATION_QUERIES[name]):
         assert client.get(url).status_code == 200

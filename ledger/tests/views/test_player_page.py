@@ -18,8 +18,10 @@ pytestmark = pytest.mark.django_db
 
 # The session, the user, his players, then per player: his memberships, his final entries,
 # the tournament's standings (its rounds, entries, round tables, byes), his imported
-# placings, his rating changes and current ratings.
-MY_PLAYER_QUERIES = 11
+# placings, the series that may count him (each one's kept ladder: its fingerprint and the
+# kept one; then his lines on them: none here, so neither), his rating changes and current
+# ratings.
+MY_PLAYER_QUERIES = 12
 
 
 @pytest.fixture
@@ -136,3 +138,23 @@ def test_the_director_seeds_by_rating_and_sees_each_ranks_source(rated):
     page = client.get(reverse("tournament", kwargs={"club": club.slug, "pk": t.pk}))
     text = page.content.decode()
     assert 'id="seeded-by"' in text and "rank-source" in text
+
+
+def test_a_member_sees_his_line_on_each_kept_ladder(rated):
+    """A series of the federation with his tournament: his page shows its name, his place,
+    his total with two decimals and his events, read from the kept ladder."""
+    tzs = rated.club.federations.get()
+    t = rated.club.tournaments.get()
+    series = fed.series_create(
+        federation=tzs,
+        name="Pokal 2026",
+        seed="Pokal 2026",
+        starts_on=datetime.date(2026, 9, 1),
+        ends_on=datetime.date(2027, 6, 30),
+        rule={"source": "placement", "scale": {"kind": "linear"}},
+        events=[(t, "3/2")],
+    )
+    text = client_for(rated.user).get(reverse("my_player")).content.decode()
+    assert 'id="player-ladders"' in text
+    row = text[text.index(f'data-series="{series.pk}"') :].split("</tr>")[0]
+    assert "Pokal 2026" in row and ">1<" in row and "6.00" in row
