@@ -14,6 +14,8 @@ from ledger.models import (
     HandConfirmation,
     ImportedEvent,
     ImportedPlacing,
+    KeptLadder,
+    KeptLadderLine,
     Player,
     PlayerRating,
     RatedTable,
@@ -136,6 +138,22 @@ class PlayerRatingAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["player", "rating_list", "rating", "tables"]
     list_filter = ["rating_list"]
     list_select_related = ["player", "rating_list"]
+
+
+@admin.register(KeptLadder)
+class KeptLadderAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """The series' kept ladders (derived data: recomputed when what they read changes, by
+    ``services.federation.ladder``; checked by ``verify_ledger``)."""
+
+    list_display = ["series", "events", "last_event", "computed_at"]
+    list_select_related = ["series"]
+
+
+@admin.register(KeptLadderLine)
+class KeptLadderLineAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["series", "position", "player", "total", "wins", "events", "qualified"]
+    list_filter = ["series"]
+    list_select_related = ["series", "player"]
 
 
 @admin.register(UploadToken)

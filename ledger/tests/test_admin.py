@@ -29,6 +29,7 @@ from ledger.selectors.verify import verify_ledger
 from ledger.services import federation as federation_services
 from ledger.services import tournaments
 from ledger.services.federation import tokens
+from ledger.services.federation.ladder import ladder_kept
 from ledger.tests.factories import evening_e, make_club, make_member, make_season
 from ledger.tests.helpers import form_data, next_random_record
 
@@ -198,7 +199,7 @@ def ledger_data():
         game="danish_tarok",
         tournament_format="dk_dm",
     )
-    federation_services.series_create(
+    ranglisten = federation_services.series_create(
         federation=federation,
         name="Ranglisten",
         seed="DK-2026",
@@ -229,6 +230,9 @@ def ledger_data():
     ImportedPlacing.objects.create(
         event=imported, player=dorte.player, code="p1", rank=1, points="120", status="active"
     )
+    # The series' ladder, kept (its line: Dorte's, from the imported event).
+    federation_services.series_event_add(series=ranglisten, imported=imported)
+    ladder_kept(ranglisten)
     # A member who left, erased (the club log's row).
     from ledger.services.privacy import member_erase
 
