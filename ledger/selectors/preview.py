@@ -105,7 +105,7 @@ def settle_preview(
         data.pop(game.features.state_in, None)
     if data.get("seats", seats) != seats:
         raise LedgerError(
-            _("the seats must be the table's: {names}").format(names=", ".join(seats)), "seats"
+            _("the seats must be the table's: {names}"), "seats", names=", ".join(seats)
         )
     data["seats"] = seats
     rates = services.rate_card(table.evening)

@@ -37,9 +37,10 @@ from decimal import Decimal
 from typing import Any, cast
 
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from ledger.games.base import preset_card
-from ledger.games.errors import Problem, RateCardError, RulesError
+from ledger.games.errors import RateCardError, RulesError
 from ledger.games.money import to_money
 from ledger.games.registry import get_game, get_web
 from ledger.games.validation import check_moves
@@ -56,6 +57,7 @@ from ledger.models import (
 from ledger.selectors.ranking import ranked
 from ledger.selectors.tournaments import standings_input
 from ledger.services import tournaments as service
+from ledger.services.errors import problem, problem_text
 from ledger.tournaments import engine
 
 # How many of the hands that changed most a comparison explains.
@@ -89,15 +91,16 @@ def card_from_data(game_code: str, data) -> Card:
     another game than the evenings compared."""
     game = get_game(game_code)
     if not isinstance(data, Mapping):
-        raise RateCardError([Problem("rates", gettext("a rate card must be a JSON object"))])
+        raise RateCardError([problem("rates", _("a rate card must be a JSON object"))])
     named = data.get("game", game.code)
     if named != game.code:
         raise RateCardError(
             [
-                Problem(
+                problem(
                     "game",
-                    gettext("the rate card is of the game {card}, the evenings of {game}"),
-                    {"card": named, "game": game.code},
+                    _("the rate card is of the game {card}, the evenings of {game}"),
+                    card=named,
+                    game=game.code,
                 )
             ]
         )
@@ -111,10 +114,12 @@ def card_from_club(game_code: str, club: Club) -> Card:
     if club.game != game.code:
         raise RateCardError(
             [
-                Problem(
+                problem(
                     "club",
-                    gettext("{club} plays {other}, not {game}"),
-                    {"club": club.name, "other": club.game, "game": game.code},
+                    _("{club} plays {other}, not {game}"),
+                    club=club.name,
+                    other=club.game,
+                    game=game.code,
                 )
             ]
         )
@@ -326,10 +331,7 @@ class _Replay:
 
 
 def _reasons(error: RulesError) -> list[str]:
-    return [
-        (f"{p.field}: " if p.field else "") + gettext(p.template).format(**p.params)
-        for p in error.problems
-    ]
+    return [(f"{p.field}: " if p.field else "") + problem_text(p) for p in error.problems]
 
 
 def replay_table(facts: _Table, rates) -> _Replay:
@@ -600,12 +602,11 @@ def compare_tournament(tournament, format_code: str) -> TournamentComparison:
     if format_code not in allowed:
         raise RulesError(
             [
-                Problem(
+                problem(
                     "format",
-                    gettext(
-                        "{format} cannot rank this tournament's scores; its formats are: {names}"
-                    ),
-                    {"format": format_code, "names": ", ".join(allowed)},
+                    _("{format} cannot rank this tournament's scores; its formats are: {names}"),
+                    format=format_code,
+                    names=", ".join(allowed),
                 )
             ]
         )

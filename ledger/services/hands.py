@@ -108,9 +108,10 @@ def _hand_record(
         )
         if number is not None and number != slot.number:
             raise StaleFormError(
-                _("Hand {number} has already been saved from another device").format(number=number),
+                _("Hand {number} has already been saved from another device"),
                 "number",
                 hand_number=number,
+                number=number,
             )
         if version is not None and version != slot.version:
             raise StaleFormError(
@@ -132,7 +133,7 @@ def _hand_record(
         data = {k: v for k, v in dict(record).items() if k != game.features.state_in}
         if "seats" in data and data["seats"] != names:
             raise LedgerError(
-                _("the seats must be the table's: {names}").format(names=", ".join(names)), "seats"
+                _("the seats must be the table's: {names}"), "seats", names=", ".join(names)
             )
         data["seats"] = names
         rates = rate_card(table.evening)
@@ -224,9 +225,10 @@ def correct_locked(table, hand: Hand, record: dict, reason: str, *, based_on=Non
         if stored == latest.record:
             return []
         raise StaleFormError(
-            _("hand {number} was changed meanwhile; look at it again").format(number=hand.number),
+            _("hand {number} was changed meanwhile; look at it again"),
             "based_on",
             hand_number=hand.number,
+            number=hand.number,
         )
     revision = HandRevision.objects.create(
         hand=hand,

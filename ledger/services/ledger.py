@@ -325,7 +325,7 @@ class TableLedger:
             return self.accounts[code]
         except KeyError:
             raise LedgerError(
-                _("{name} has no account at this table").format(name=code), "__all__"
+                _("{name} has no account at this table"), "__all__", name=code
             ) from None
 
     def post_accounts(self, kind: str, moves, *, by=None, **fields) -> Posting:
@@ -334,26 +334,24 @@ class TableLedger:
         for src, dst, points, reason in moves:
             if points > MAX_MOVE:
                 raise LedgerError(
-                    _("this would move {points} points, more than the bound of {limit}").format(
-                        points=points, limit=MAX_MOVE
-                    ),
+                    _("this would move {points} points, more than the bound of {limit}"),
                     "__all__",
+                    points=points,
+                    limit=MAX_MOVE,
                 )
             self.balances[src.pk] = self.balances.get(src.pk, 0) - points
             self.balances[dst.pk] = self.balances.get(dst.pk, 0) + points
             for account in (src, dst):
                 if abs(self.balances[account.pk]) > MAX_BALANCE:
                     raise LedgerError(
-                        _("{name}'s balance would pass the bound of {limit} points").format(
-                            name=account.code, limit=MAX_BALANCE
-                        ),
+                        _("{name}'s balance would pass the bound of {limit} points"),
                         "__all__",
+                        name=account.code,
+                        limit=MAX_BALANCE,
                     )
             for code in self.guarded:
                 if self.balance(code) < 0:
-                    raise CupNegativeError(
-                        _("the {cup} would go below zero").format(cup=code), "__all__"
-                    )
+                    raise CupNegativeError(_("the {cup} would go below zero"), "__all__", cup=code)
             rows.append(
                 Transfer(
                     posting=posting,

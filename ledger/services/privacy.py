@@ -30,6 +30,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from ledger.games.errors import Problem
 from ledger.models import (
     Club,
     Entry,
@@ -42,7 +43,7 @@ from ledger.models import (
     Tournament,
 )
 from ledger.services import people
-from ledger.services.errors import LedgerError
+from ledger.services.errors import LedgerError, problem
 from ledger.services.ledger import writing
 from ledger.services.setup import protected_login
 from ledger.services.tournaments.common import lock_tournament
@@ -70,18 +71,23 @@ def may_erase(*, member: Member, user, club: Club) -> bool:
     return Member.objects.filter(club=club, user=user, role=Member.Role.ADMIN, active=True).exists()
 
 
-def erasure_refusal(member: Member, *, by) -> str | None:
-    """Return why ``member`` may not be erased now (None when he may)."""
+def erasure_refusal(member: Member, *, by) -> Problem | None:
+    """Return why ``member`` may not be erased now, as a problem naming ``member`` (None when
+    he may)."""
     if member.erased_at is not None:
-        return gettext("%(name)s is already erased.") % {"name": member.name}
+        return problem("member", _("%(name)s is already erased."), name=member.name)
     if member.role == Member.Role.ADMIN:
-        return gettext("%(name)s is a club admin: take the role away before erasing him.") % {
-            "name": member.name
-        }
+        return problem(
+            "member",
+            _("%(name)s is a club admin: take the role away before erasing him."),
+            name=member.name,
+        )
     if (by is None or not by.is_superuser) and protected_login(member):
-        return gettext("%(name)s's log-in is a site administrator's; only one may erase it.") % {
-            "name": member.name
-        }
+        return problem(
+            "member",
+            _("%(name)s's log-in is a site administrator's; only one may erase it."),
+            name=member.name,
+        )
     table = (
         Table.objects.filter(seats__member=member, status=Table.Status.OPEN)
         .select_related("evening")
@@ -89,10 +95,16 @@ def erasure_refusal(member: Member, *, by) -> str | None:
         .first()
     )
     if table is not None:
-        return gettext(
-            "%(name)s is seated at table %(number)s of %(date)s, which is open: erase him once "
-            "the table is closed."
-        ) % {"name": member.name, "number": table.number, "date": table.evening.date}
+        return problem(
+            "member",
+            _(
+                "%(name)s is seated at table %(number)s of %(date)s, which is open: erase him "
+                "once the table is closed."
+            ),
+            name=member.name,
+            number=table.number,
+            date=table.evening.date,
+        )
     return None
 
 
@@ -134,7 +146,7 @@ def member_erase(*, member: Member, by) -> Member:
             raise ErasureRefused(_("you may not erase this member"), "member")
         refusal = erasure_refusal(member, by=by)
         if refusal:
-            raise ErasureRefused(refusal, "member")
+            raise ErasureRefused(problems=[refusal])
         label = former_member_label(member, club.language)
         user = member.user
         # His tournament entries and the substitutes' names at round tables: sealed in the

@@ -16,13 +16,13 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 
 from ledger.games.errors import Problem, RateCardError
 from ledger.games.registry import get_game, get_web
 from ledger.models import Club, Member, Profile, Season
 from ledger.services import people
-from ledger.services.errors import ALL, LedgerError
+from ledger.services.errors import ALL, LedgerError, problem
 from ledger.services.ledger import writing
 from ledger.services.people import Entry
 
@@ -136,29 +136,29 @@ def members_add(*, club: Club, names, role: str = Member.Role.MEMBER, by=None) -
     or twice in the list too); the error lists each refused name with its reason.
     """
     names = [n.strip() for n in names]
-    problems: list[str] = []
+    problems: list[Problem] = []
     members: list[Member] = []
     seen: set[str] = set()
     for name in names:
         if name.casefold() in seen:
-            problems.append(_("%(name)s: is in the list twice") % {"name": name})
+            problems.append(problem(ALL, _("%(name)s: is in the list twice"), name=name))
             continue
         seen.add(name.casefold())
         member = Member(club=club, name=name, role=role)
         try:
             member.full_clean()
         except ValidationError as error:
-            reasons = "; ".join(m for msgs in error.message_dict.values() for m in msgs)
-            problems.append(f"{name}: {reasons}")
+            reasons = LedgerError.of_validation(error).shown()
+            problems.append(problem(ALL, "{name}: {reasons}", name=name, reasons=reasons))
             continue
         if Member.objects.filter(club=club, name__iexact=name).exists():
-            problems.append(_("%(name)s: a member of that name exists") % {"name": name})
+            problems.append(problem(ALL, _("%(name)s: a member of that name exists"), name=name))
             continue
         members.append(member)
     if not names:
-        problems.append(_("Write at least one name."))
+        problems.append(problem(ALL, _("Write at least one name.")))
     if problems:
-        raise LedgerError(problems=[Problem(ALL, p) for p in problems])
+        raise LedgerError(problems=problems)
     for member in members:
         member.save()
     people.record(club.pk, [added_entry(m) for m in members], by=by)
@@ -183,9 +183,9 @@ def member_update(
     """
     if by is not None and not by.is_superuser and protected_login(member):
         raise LedgerError(
-            _("%(name)s's log-in is a site administrator's; only one may change it.")
-            % {"name": member.name},
+            _("%(name)s's log-in is a site administrator's; only one may change it."),
             "member",
+            name=member.name,
         )
     before = (
         Member.objects.select_for_update(of=("self",))
@@ -336,8 +336,9 @@ def username_free(username: str, *, except_user=None) -> bool:
     return not users.exists()
 
 
-def invitation_refusal(member: Member) -> str | None:
-    """Return why ``member`` may not be given an invitation link, or None when he may.
+def invitation_refusal(member: Member) -> Problem | None:
+    """Return why ``member`` may not be given an invitation link (a problem naming
+    ``member``), or None when he may.
 
     An invitation only ever creates a new log-in for an active member who has none. Access to
     an existing log-in (a superuser's, a staff user's, one shared with another club or a plain
@@ -345,12 +346,16 @@ def invitation_refusal(member: Member) -> str | None:
     club admin can read.
     """
     if member.user_id is not None:
-        return _(
-            "%(name)s already has a log-in; a forgotten password is reset by its owner from "
-            "the log-in page (by e-mail)."
-        ) % {"name": member.name}
+        return problem(
+            "member",
+            _(
+                "%(name)s already has a log-in; a forgotten password is reset by its owner from "
+                "the log-in page (by e-mail)."
+            ),
+            name=member.name,
+        )
     if not member.active:
-        return _("%(name)s is not active.") % {"name": member.name}
+        return problem("member", _("%(name)s is not active."), name=member.name)
     return None
 
 
@@ -373,7 +378,7 @@ def _invite(member: Member, *, by=None, valid_for=None, now=None):
     member = Member.objects.select_for_update(of=("self",)).get(pk=member.pk)
     reason = invitation_refusal(member)
     if reason:
-        raise LedgerError(reason, "member")
+        raise LedgerError(problems=[reason])
     now = now or timezone.now()
     older = Invitation.objects.filter(member=member, used_at__isnull=True, expires__gt=now)
     cut = list(older.values_list("pk", flat=True))

@@ -58,10 +58,10 @@ def check_evening_date(date: datetime.date) -> None:
     latest = timezone.localdate() + datetime.timedelta(days=EVENING_DAYS_AHEAD)
     if not datetime.date(EARLIEST_EVENING_YEAR, 1, 1) <= date <= latest:
         raise LedgerError(
-            _("the date must be from 1 January {year} to {latest}").format(
-                year=EARLIEST_EVENING_YEAR, latest=date_format(latest, "SHORT_DATE_FORMAT")
-            ),
+            _("the date must be from 1 January {year} to {latest}"),
             "date",
+            year=EARLIEST_EVENING_YEAR,
+            latest=date_format(latest, "SHORT_DATE_FORMAT"),
         )
 
 
@@ -78,8 +78,9 @@ def check_club_evening(evening: Evening) -> None:
         _(
             "this evening belongs to the tournament {name}: only its director's rounds open, "
             "close or settle its tables"
-        ).format(name=name or ""),
+        ),
         "evening",
+        name=name or "",
     )
 
 
@@ -177,10 +178,9 @@ def check_seatable(game, members) -> None:
     for m in members:
         if is_reserved_name(m.name):
             raise SeatingError(
-                _("{name} is the name of a table's account; rename the member first").format(
-                    name=m.name
-                ),
+                _("{name} is the name of a table's account; rename the member first"),
                 "members",
+                name=m.name,
             )
 
 
@@ -190,10 +190,11 @@ def _check_table(evening: Evening, members: list, first_dealer: Member | None) -
     low, high = game.features.min_seats, game.features.max_seats
     if not low <= len(members) <= high:
         raise SeatingError(
-            _("a table of this game seats {low} to {high} members, not {n}").format(
-                low=low, high=high, n=len(members)
-            ),
+            _("a table of this game seats {low} to {high} members, not {n}"),
             "members",
+            low=low,
+            high=high,
+            n=len(members),
         )
     if len({m.pk for m in members}) != len(members):
         raise SeatingError(_("a member can have only one seat at a table"), "members")
@@ -235,8 +236,7 @@ def open_locked(evening: Evening, members: list, first_dealer: Member, *, by=Non
     busy = seated_elsewhere(evening, members)
     if busy:
         raise SeatingError(
-            _("already seated at another open table: {names}").format(names=", ".join(busy)),
-            "members",
+            _("already seated at another open table: {names}"), "members", names=", ".join(busy)
         )
     number = (evening.tables.aggregate(n=Max("number"))["n"] or 0) + 1
     table = Table.objects.create(
@@ -285,9 +285,7 @@ def substitute_locked(table: Table, *, leaving: Member, joining: Member, by=None
     seats = Seat.objects.of_table(table.pk)
     place = next((i for i, s in enumerate(seats) if s.member_id == leaving.pk), None)
     if place is None:
-        raise SeatingError(
-            _("{name} has no seat at this table").format(name=leaving.name), "absent"
-        )
+        raise SeatingError(_("{name} has no seat at this table"), "absent", name=leaving.name)
     Seat.objects.filter(pk=seats[place].pk).update(left=True)
     return _seat_locked(evening, table, joining, place, by)
 
@@ -299,19 +297,15 @@ def _seat_locked(evening: Evening, table: Table, member: Member, position, by) -
         raise SeatingError(_("every member must belong to the evening's club"), "member")
     check_seatable(game, [member])
     if Seat.objects.filter(table=table, member=member).exists():
-        raise SeatingError(
-            _("{name} already has a seat at this table").format(name=member.name), "member"
-        )
+        raise SeatingError(_("{name} already has a seat at this table"), "member", name=member.name)
     if seated_elsewhere(evening, [member], table=table):
         raise SeatingError(
-            _("already seated at another open table: {names}").format(names=member.name),
-            "member",
+            _("already seated at another open table: {names}"), "member", names=member.name
         )
     seats = Seat.objects.of_table(table.pk)
     if len(seats) >= game.features.max_seats:
         raise SeatingError(
-            _("a table of this game seats at most {n} members").format(n=game.features.max_seats),
-            "member",
+            _("a table of this game seats at most {n} members"), "member", n=game.features.max_seats
         )
     if Account.objects.filter(table=table, code=member.name).exists():
         raise SeatingError(_("a member of this name already played at this table"), "member")
@@ -343,9 +337,7 @@ def table_leave(*, table: Table, member: Member, by=None) -> None:
         check_writable(table)
         updated = Seat.objects.filter(table=table, member=member, left=False).update(left=True)
         if not updated:
-            raise SeatingError(
-                _("{name} has no seat at this table").format(name=member.name), "member"
-            )
+            raise SeatingError(_("{name} has no seat at this table"), "member", name=member.name)
 
 
 def table_close(*, table: Table, by=None) -> Table:

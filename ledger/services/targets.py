@@ -6,11 +6,11 @@ other service, so the hand services ask it without importing the tournament serv
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger.models import (
@@ -105,7 +105,7 @@ def admit_hand(
     if not admission.accepted and admission.problem is not None:
         problem = admission.problem
         field = problem.field if admission.ended_by is None else "__all__"
-        raise LedgerError(gettext(problem.template).format(**problem.params), field)
+        raise LedgerError(problems=[dataclasses.replace(problem, field=field)])
     return Admission(round_table=rt, params=params, begun=begun_before_signal)
 
 
@@ -136,10 +136,9 @@ def check_link_save(admission: Admission, table: Table, saved_by: str, names: li
     waiting = unconfirmed_hand(table.pk)
     if waiting is not None:
         raise LedgerError(
-            _("hand {number} is to confirm: a second player confirms it first").format(
-                number=waiting.number
-            ),
+            _("hand {number} is to confirm: a second player confirms it first"),
             "__all__",
+            number=waiting.number,
         )
     if saved_by not in names:
         raise LedgerError(_("say who you are: choose one of the table's players"), "saved_by")

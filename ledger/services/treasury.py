@@ -3,6 +3,7 @@ the jeton arithmetic they share."""
 
 from __future__ import annotations
 
+import datetime
 from typing import TYPE_CHECKING
 
 from django.db.models import Max
@@ -33,6 +34,8 @@ from ledger.services.errors import (
     JetonDifferenceError,
     LedgerError,
     StaleFormError,
+    later,
+    problem,
 )
 from ledger.services.ledger import (
     TableLedger,
@@ -87,20 +90,30 @@ def stale_count_changes(table: Table) -> str:
     """Return what changed at ``table`` since its latest jeton count, in words ("Table 2: hand
     14 saved after the count at 22:41"); "" when no count is stale. Hands saved, corrected
     and voided, and late arrivals seated, in the order they happened."""
+    facts = _stale_count_facts(table)
+    return _changes_text(facts) if facts is not None else ""
+
+
+_CHANGE_WORDS: dict[object, StrOrPromise] = {
+    HandRevision.Action.RECORD: _("hand {number} saved"),
+    HandRevision.Action.CORRECT: _("hand {number} corrected"),
+    HandRevision.Action.VOID: _("hand {number} voided"),
+    "seated": _("{name} seated"),
+}
+
+
+def _stale_count_facts(table: Table) -> tuple[int, list[tuple[object, dict]], str] | None:
+    """What changed at ``table`` since its latest jeton count: its number, each change as
+    (kind, parameters) in order, and the count's time; None when no count is stale."""
     counted = JetonCount.objects.filter(table=table).aggregate(at=Max("counted_at"))["at"]
     if counted is None:
-        return ""
-    words: dict[object, StrOrPromise] = {
-        HandRevision.Action.RECORD: _("hand {number} saved"),
-        HandRevision.Action.CORRECT: _("hand {number} corrected"),
-        HandRevision.Action.VOID: _("hand {number} voided"),
-    }
-    changes = [
-        (at, str(words[action]).format(number=number))
+        return None
+    changes: list[tuple[datetime.datetime, object, dict]] = [
+        (at, action, {"number": number})
         for at, action, number in HandRevision.objects.filter(
             hand__table=table, at__gt=counted
         ).values_list("at", "action", "hand__number")
-        if action in words
+        if action in _CHANGE_WORDS
     ]
     # A member is seated when his account is first funded: a correction of an earlier hand
     # re-posts a late arrival's funding with a new time, which seats nobody.
@@ -116,15 +129,21 @@ def stale_count_changes(table: Table) -> str:
             continue
         seen.add(transfer.source_id)
         if transfer.posting.created_at > counted:
-            name = transfer.source.name
-            changes.append((transfer.posting.created_at, str(_("{name} seated")).format(name=name)))
+            changes.append((transfer.posting.created_at, "seated", {"name": transfer.source.name}))
     if not changes:
-        return ""
+        return None
     changes.sort(key=lambda change: change[0])
+    time = timezone.localtime(counted).strftime("%H:%M")
+    return table.number, [(kind, params) for _at, kind, params in changes], time
+
+
+def _changes_text(facts: tuple[int, list[tuple[object, dict]], str]) -> str:
+    """A stale count's changes in words, in the active language (reads no database)."""
+    number, changes, time = facts
     return str(_("Table {number}: {changes} after the count at {time}")).format(
-        number=table.number,
-        changes=", ".join(text for _at, text in changes),
-        time=timezone.localtime(counted).strftime("%H:%M"),
+        number=number,
+        changes=", ".join(str(_CHANGE_WORDS[kind]).format(**params) for kind, params in changes),
+        time=time,
     )
 
 
@@ -146,15 +165,18 @@ def evening_close(*, evening: Evening, by=None, confirm_differences: bool = Fals
             t for t in tables if get_game(t.game).features.uses_jetons and jeton_counts_stale(t)
         ]
         if stale and not confirm_differences:
-            refusal = _(
-                "the jetons of table {tables} were counted before its latest change; "
-                "count again or confirm to close"
-            ).format(tables=", ".join(str(t.number) for t in stale))
-            changes = [text for text in (stale_count_changes(t) for t in stale) if text]
-            raise JetonDifferenceError(
-                ". ".join([refusal, *changes]) if changes else refusal,
-                "confirm_differences",
+            field = "confirm_differences"
+            refusal = problem(
+                field,
+                _(
+                    "the jetons of table {tables} were counted before its latest change; "
+                    "count again or confirm to close"
+                ),
+                tables=", ".join(str(t.number) for t in stale),
             )
+            facts = [f for f in (_stale_count_facts(t) for t in stale) if f is not None]
+            changes = [problem(field, later(_changes_text, f)) for f in facts]
+            raise JetonDifferenceError(problems=[refusal, *changes])
         differences = {
             t.number: jeton_differences(t) for t in tables if get_game(t.game).features.uses_jetons
         }
@@ -180,10 +202,9 @@ def evening_close(*, evening: Evening, by=None, confirm_differences: bool = Fals
         for total in points.values():
             if abs(total) > MAX_BALANCE:
                 raise LedgerError(
-                    _("a member's result would pass the bound of {limit} points").format(
-                        limit=MAX_BALANCE
-                    ),
+                    _("a member's result would pass the bound of {limit} points"),
                     "__all__",
+                    limit=MAX_BALANCE,
                 )
         closing = EveningLog.objects.filter(evening=evening, action="close").count() + 1
         EveningResult.objects.bulk_create(
@@ -255,8 +276,7 @@ def check_points(value, field: str, *, positive: bool) -> None:
     low = 1 if positive else 0
     if not low <= value <= MAX_POINTS:
         raise LedgerError(
-            _("the points must be between {low} and {high}").format(low=low, high=MAX_POINTS),
-            field,
+            _("the points must be between {low} and {high}"), field, low=low, high=MAX_POINTS
         )
 
 
@@ -271,7 +291,7 @@ def jetons_count(*, table: Table, counts: dict[str, int], by=None) -> list[Jeton
         rows = []
         for code, points in counts.items():
             if code not in accounts:
-                raise LedgerError(_("{name} has no account at this table").format(name=code), code)
+                raise LedgerError(_("{name} has no account at this table"), code, name=code)
             check_points(points, code, positive=False)
             rows.append(
                 JetonCount(table=table, account=accounts[code], points=points, counted_by=by)
@@ -325,7 +345,7 @@ def adjustment_post(
         ledger = TableLedger(table)
         for field, code in (("source", source), ("target", target)):
             if code not in ledger.accounts:
-                raise LedgerError(_("{name} has no account at this table").format(name=code), field)
+                raise LedgerError(_("{name} has no account at this table"), field, name=code)
         src, dst = ledger.accounts[source], ledger.accounts[target]
         return ledger.post_accounts(
             Posting.Kind.ADJUSTMENT,

@@ -8,6 +8,7 @@ from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
@@ -109,10 +110,10 @@ def tournament_entries_series(request, pk):
     )
     try:
         if series is None:
-            raise LedgerError(gettext("choose a qualifying series"), "series")
+            raise LedgerError(_("choose a qualifying series"), "series")
         if not request.POST.get("confirm"):
             raise LedgerError(
-                gettext("tick the box to confirm that the qualified players are entered"),
+                _("tick the box to confirm that the qualified players are entered"),
                 "confirm",
             )
         added = services.entries_from_series(tournament=tournament, series=series, by=request.user)

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.text import capfirst
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 from django_tables2 import RequestConfig
 
@@ -338,7 +339,7 @@ def federation_officers(request):
             user = reads.user_by_pk(request.POST["remove"])
             try:
                 if user is None:
-                    raise LedgerError(gettext("no such officer"), "officer")
+                    raise LedgerError(_("no such officer"), "officer")
                 services.officer_remove(federation=federation, user=user, by=request.user)
             except LedgerError as error:
                 problem = capfirst("; ".join(m for _f, m in logged_refusal(request, error)))

@@ -13,9 +13,11 @@ import logging
 from typing import cast
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from ledger.forms.tournaments import (
@@ -199,8 +201,7 @@ def tournament_entries(request, pk):
                 unknown = [n for n in names if n not in found_members]
                 if unknown:
                     raise LedgerError(
-                        gettext("no member of this name: {names}").format(names=", ".join(unknown)),
-                        "names",
+                        _("no member of this name: {names}"), "names", names=", ".join(unknown)
                     )
                 added = service.entries_add(
                     tournament=tournament,
@@ -243,7 +244,7 @@ def tournament_entries(request, pk):
                 else None
             )
             if entry is None:
-                raise LedgerError(gettext("no such entry"), "entry")
+                raise LedgerError(_("no such entry"), "entry")
             if action == "withdraw":
                 service.entry_withdraw(entry=entry, by=request.user)
             else:
@@ -511,7 +512,7 @@ def round_unpublish(request, pk):
 def _round_table(round_: Round, number) -> RoundTable:
     rt = round_.round_tables.filter(number=number).first() if str(number).isdigit() else None
     if rt is None:
-        raise LedgerError(gettext("choose a table of the round"), "table")
+        raise LedgerError(_("choose a table of the round"), "table")
     return rt
 
 
@@ -557,11 +558,11 @@ def round_substitute(request, pk):
     def act(round_):
         form = _substitute_form(request, round_, reads.round_view(round_), request.POST)
         if not form.is_valid():
-            raise LedgerError(form_errors_text(form))
+            raise LedgerError.of_validation(ValidationError(form.errors.as_data()))
         data = form.cleaned_data
         rt = next((rt for rt in round_.round_tables.all() if data["absent"] in rt.seats), None)
         if rt is None:
-            raise LedgerError(gettext("a substitute is seated at a table of a round being played"))
+            raise LedgerError(_("a substitute is seated at a table of a round being played"))
         service.round_substitute(
             round_table=rt,
             absent=data["absent"],

@@ -17,17 +17,17 @@ def federation_create(*, name: str, slug: str, game: str, language: str, officer
     name = (name or "").strip()
     if not name or len(name) > MAX_NAME:
         raise LedgerError(
-            _("a federation's name has 1 to {limit} characters").format(limit=MAX_NAME), "name"
+            _("a federation's name has 1 to {limit} characters"), "name", limit=MAX_NAME
         )
     if game not in dict(game_choices()):
-        raise LedgerError(_("{game} is not a game of this site").format(game=game), "game")
+        raise LedgerError(_("{game} is not a game of this site"), "game", game=game)
     if language not in dict(language_choices()):
         raise LedgerError(
-            _("{language} is not a language of this site").format(language=language), "language"
+            _("{language} is not a language of this site"), "language", language=language
         )
     with writing():
         if Federation.objects.filter(slug=slug).exists():
-            raise LedgerError(_("the short name {slug} is taken").format(slug=slug), "slug")
+            raise LedgerError(_("the short name {slug} is taken"), "slug", slug=slug)
         federation = Federation.objects.create(name=name, slug=slug, game=game, language=language)
         federation.officers.set(list(officers))
     return federation
@@ -38,10 +38,10 @@ def club_join(*, federation: Federation, club: Club, by=None) -> None:
     with writing():
         if club.game != federation.game:
             raise LedgerError(
-                _("the club plays {club_game}; the federation plays {game}").format(
-                    club_game=club.get_game_display(), game=federation.get_game_display()
-                ),
+                _("the club plays {club_game}; the federation plays {game}"),
                 "club",
+                club_game=club.get_game_display(),
+                game=federation.get_game_display(),
             )
         federation.clubs.add(club)
 
@@ -56,12 +56,13 @@ def officer_add(*, federation: Federation, username: str, by=None):
         user = get_user_model().objects.filter(username=username).first()
         if user is None or not user.is_active:
             raise LedgerError(
-                _("no user has the username {username}").format(username=username[:150]), "username"
+                _("no user has the username {username}"), "username", username=username[:150]
             )
         if federation.officers.filter(pk=user.pk).exists():
             raise LedgerError(
-                _("{username} is already an officer of the federation").format(username=username),
+                _("{username} is already an officer of the federation"),
                 "username",
+                username=username,
             )
         federation.officers.add(user)
         FederationLog.objects.create(
@@ -84,10 +85,9 @@ def officer_remove(*, federation: Federation, user, by=None) -> None:
         )
         if user.pk not in officers:
             raise LedgerError(
-                _("{username} is not an officer of the federation").format(
-                    username=user.get_username()
-                ),
+                _("{username} is not an officer of the federation"),
                 "officer",
+                username=user.get_username(),
             )
         if len(officers) == 1:
             raise LedgerError(_("a federation keeps at least one officer"), "officer")

@@ -30,9 +30,7 @@ def federation_of_club(club: Club) -> Federation | None:
 def _check_licence(licence: str, field: str) -> str:
     licence = (licence or "").strip()
     if len(licence) > MAX_LICENCE:
-        raise LedgerError(
-            _("a licence is at most {limit} characters").format(limit=MAX_LICENCE), field
-        )
+        raise LedgerError(_("a licence is at most {limit} characters"), field, limit=MAX_LICENCE)
     return licence
 
 
@@ -132,16 +130,15 @@ def player_merge(*, kept: Player, merged: Player, by=None) -> Player:
             )
         ):
             raise LedgerError(
-                _("the two records have different licences ({kept} and {merged})").format(
-                    kept=kept.licence, merged=merged.licence
-                ),
+                _("the two records have different licences ({kept} and {merged})"),
                 "licence",
+                kept=kept.licence,
+                merged=merged.licence,
             )
         both = _event_of_both(kept, merged)
         if both is not None:
             raise LedgerError(
-                _("both records are entered in the tournament {name}").format(name=both),
-                "merged",
+                _("both records are entered in the tournament {name}"), "merged", name=both
             )
         details = {
             "kept": {"id": kept.pk, "name": kept.name, "licence": kept.licence},
@@ -178,10 +175,10 @@ def player_set_licence(*, player: Player, federation: Federation, licence: str, 
             .exists()
         ):
             raise LedgerError(
-                _("the licence {licence} is already a player's of {federation}").format(
-                    licence=licence, federation=federation.name
-                ),
+                _("the licence {licence} is already a player's of {federation}"),
                 "licence",
+                licence=licence,
+                federation=federation.name,
             )
         player.licence = licence
         player.federation = federation if licence else player.federation

@@ -84,19 +84,19 @@ def check_params(params) -> dict:
         field = f"params.{key}"
         if key not in PARAMS:
             raise LedgerError(
-                _("{key} is not a rating parameter (they are: {known})").format(
-                    key=key, known=", ".join(PARAMS)
-                ),
+                _("{key} is not a rating parameter (they are: {known})"),
                 "params",
+                key=key,
+                known=", ".join(PARAMS),
             )
         if value is None or value == "":
             continue
         try:
             number = float(value)
         except (TypeError, ValueError):
-            raise LedgerError(_("{key} must be a number").format(key=key), field) from None
+            raise LedgerError(_("{key} must be a number"), field, key=key) from None
         if isinstance(value, bool) or not math.isfinite(number):
-            raise LedgerError(_("{key} must be a number").format(key=key), field)
+            raise LedgerError(_("{key} must be a number"), field, key=key)
         if key == "scale" and number <= 0:
             raise LedgerError(_("the scale must be above 0"), field)
         if key in ("k", "k_new") and number < 0:
@@ -123,7 +123,7 @@ def rating_list_create(
     name = (name or "").strip()
     if not name or len(name) > MAX_NAME:
         raise LedgerError(
-            _("a rating list's name has 1 to {limit} characters").format(limit=MAX_NAME), "name"
+            _("a rating list's name has 1 to {limit} characters"), "name", limit=MAX_NAME
         )
     stored = check_params(params)
     with writing():
@@ -592,10 +592,9 @@ def tournament_rating_set(*, tournament: Tournament, rating_list: RatingList | N
             or not rating_list.federation.clubs.filter(pk=tournament.club_id).exists()
         ):
             raise LedgerError(
-                _("{name} is not a rating list of this tournament's game and club").format(
-                    name=rating_list.name
-                ),
+                _("{name} is not a rating list of this tournament's game and club"),
                 "rating_list",
+                name=rating_list.name,
             )
         tournament.rating_list = rating_list
         if rating_list is not None:

@@ -48,10 +48,10 @@ def _federation_of(document: dict, federation: Federation | None) -> Federation:
     slug, game = document["federation"], document["game"]
     if federation is not None and federation.slug != slug:
         raise LedgerError(
-            _("the file is for the federation {file}, not {ours}").format(
-                file=slug, ours=federation.slug
-            ),
+            _("the file is for the federation {file}, not {ours}"),
             "federation",
+            file=slug,
+            ours=federation.slug,
         )
     found = Federation.objects.select_for_update().filter(slug=slug).first()
     if found is None:
@@ -59,8 +59,7 @@ def _federation_of(document: dict, federation: Federation | None) -> Federation:
         return Federation.objects.create(name=slug, slug=slug, game=game, language=language)
     if found.game != game:
         raise LedgerError(
-            _("the federation {name} plays another game than the file's").format(name=slug),
-            "game",
+            _("the federation {name} plays another game than the file's"), "game", name=slug
         )
     return found
 
@@ -82,10 +81,12 @@ def _match(federation: Federation, row: dict, field: str) -> tuple[Player, bool]
     if len(candidates) == 2:
         first, second = candidates
         raise LedgerError(
-            _("{name} ({club}) matches two players, {first} and {second}: merge them first").format(
-                name=name, club=club, first=f"#{first.pk}", second=f"#{second.pk}"
-            ),
+            _("{name} ({club}) matches two players, {first} and {second}: merge them first"),
             field,
+            name=name,
+            club=club,
+            first=f"#{first.pk}",
+            second=f"#{second.pk}",
         )
     if candidates:
         found = candidates[0]
@@ -124,10 +125,10 @@ def results_import(
             return ImportResult(event, UNCHANGED)
         if event is not None and revision < event.revision:
             raise LedgerError(
-                _("revision {file} is older than the stored revision {stored}").format(
-                    file=revision, stored=event.revision
-                ),
+                _("revision {file} is older than the stored revision {stored}"),
                 "revision",
+                file=revision,
+                stored=event.revision,
             )
         players: dict[str, Player] = {}
         rows: dict[int, str] = {}
@@ -136,10 +137,11 @@ def results_import(
             player, created = _match(federation, row, f"players[{i}]")
             if player.pk in rows:
                 raise LedgerError(
-                    _("{first} and {second} of the file are the same player ({name})").format(
-                        first=rows[player.pk], second=row["id"], name=player.name
-                    ),
+                    _("{first} and {second} of the file are the same player ({name})"),
                     f"players[{i}]",
+                    first=rows[player.pk],
+                    second=row["id"],
+                    name=player.name,
                 )
             rows[player.pk] = row["id"]
             players[row["id"]] = player

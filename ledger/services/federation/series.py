@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime
 from fractions import Fraction
 
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger.federation.engine import series as engine
@@ -27,7 +26,7 @@ from ledger.models import (
     Tournament,
     text_limit,
 )
-from ledger.services.errors import LedgerError
+from ledger.services.errors import LedgerError, with_path
 from ledger.services.ledger import writing
 from ledger.services.tournaments.common import lock_tournament, log_act
 from ledger.services.tournaments.state import current_standings
@@ -37,9 +36,8 @@ MAX_SEED = text_limit(Series, "seed")
 
 
 def engine_refused(error: FederationError) -> LedgerError:
-    """The engine's problems, translated, named by the first one's field (``rule.best_of``)."""
-    text = "; ".join(f"{p.field}: {gettext(p.template).format(**p.params)}" for p in error.problems)
-    return LedgerError(text, error.problems[0].field)
+    """The engine's problems, each on its field and led by it (``rule.best_of: ...``)."""
+    return LedgerError(problems=[with_path(p, p.field) for p in error.problems])
 
 
 def rule_of(series: Series) -> engine.SeriesRule:
@@ -69,13 +67,9 @@ def series_create(
     game = owner.game  # type: ignore[union-attr]
     name, seed = (name or "").strip(), (seed or "").strip()
     if not name or len(name) > MAX_NAME:
-        raise LedgerError(
-            _("a series' name has 1 to {limit} characters").format(limit=MAX_NAME), "name"
-        )
+        raise LedgerError(_("a series' name has 1 to {limit} characters"), "name", limit=MAX_NAME)
     if not seed or len(seed) > MAX_SEED:
-        raise LedgerError(
-            _("a series' seed has 1 to {limit} characters").format(limit=MAX_SEED), "seed"
-        )
+        raise LedgerError(_("a series' seed has 1 to {limit} characters"), "seed", limit=MAX_SEED)
     if not (starts_on and ends_on) or ends_on < starts_on:
         raise LedgerError(_("the last date is on or after the first"), "ends_on")
     try:
@@ -120,20 +114,16 @@ def _check_tournament(tournament: Tournament, game: str, clubs, seen, field: str
     already one of its events (``seen``: their tournaments' ids)."""
     if tournament.game != game:
         raise LedgerError(
-            _("{name} is a tournament of another game than the series'").format(
-                name=tournament.name
-            ),
+            _("{name} is a tournament of another game than the series'"),
             field,
+            name=tournament.name,
         )
     if tournament.club_id not in clubs:
         raise LedgerError(
-            _("{name} is not a tournament of the series' clubs").format(name=tournament.name),
-            field,
+            _("{name} is not a tournament of the series' clubs"), field, name=tournament.name
         )
     if tournament.pk in seen:
-        raise LedgerError(
-            _("{name} is an event of the series twice").format(name=tournament.name), field
-        )
+        raise LedgerError(_("{name} is an event of the series twice"), field, name=tournament.name)
 
 
 def series_event_add(
@@ -167,15 +157,13 @@ def series_event_add(
         elif imported is not None:
             if imported.federation_id != series.federation_id or imported.game != series.game:
                 raise LedgerError(
-                    _("{name} is not an event of the series' federation and game").format(
-                        name=imported.name
-                    ),
+                    _("{name} is not an event of the series' federation and game"),
                     "imported",
+                    name=imported.name,
                 )
             if events.filter(imported=imported).exists():
                 raise LedgerError(
-                    _("{name} is an event of the series twice").format(name=imported.name),
-                    "imported",
+                    _("{name} is an event of the series twice"), "imported", name=imported.name
                 )
         event = SeriesEvent.objects.create(
             series=series, tournament=tournament, imported=imported, factor=str(value)
@@ -287,10 +275,9 @@ def tournament_ladder_set(*, tournament: Tournament, series: Series | None, by=N
             )
             if series.game != tournament.game or not ours:
                 raise LedgerError(
-                    _("{name} is not a ladder of this tournament's game and club").format(
-                        name=series.name
-                    ),
+                    _("{name} is not a ladder of this tournament's game and club"),
                     "ladder",
+                    name=series.name,
                 )
         tournament.ladder = series
         if series is not None:  # a ladder series instead of a rating list
@@ -365,7 +352,7 @@ def entries_from_series(*, tournament: Tournament, series: Series, by=None) -> l
 
     if not rule_of(series).qualify:
         raise LedgerError(
-            _("{name} names no qualifying places (qualify)").format(name=series.name), "series"
+            _("{name} names no qualifying places (qualify)"), "series", name=series.name
         )
     with writing():
         tournament = lock_tournament(tournament)
@@ -378,10 +365,9 @@ def entries_from_series(*, tournament: Tournament, series: Series, by=None) -> l
             )
         ):
             raise LedgerError(
-                _("{name} is not a ladder of this tournament's game and club").format(
-                    name=series.name
-                ),
+                _("{name} is not a ladder of this tournament's game and club"),
                 "series",
+                name=series.name,
             )
         if tournament.rounds.exists():
             raise LedgerError(

@@ -43,7 +43,7 @@ def upload_token_create(*, federation: Federation, label: str, by=None) -> tuple
     label = (label or "").strip()
     if not label or len(label) > MAX_LABEL:
         raise LedgerError(
-            _("a token's label has 1 to {limit} characters").format(limit=MAX_LABEL), "label"
+            _("a token's label has 1 to {limit} characters"), "label", limit=MAX_LABEL
         )
     plain = secrets.token_urlsafe(32)
     with writing():

@@ -10,11 +10,10 @@ from django.core.exceptions import ValidationError
 from django.db.models import F
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger.models import Round, Tournament, validate_visible_name
-from ledger.services.errors import LedgerError
+from ledger.services.errors import LedgerError, with_path
 from ledger.services.ledger import touched
 from ledger.tournaments.engine.errors import TournamentError
 
@@ -34,9 +33,9 @@ MAX_IMPORT_LINES = 2000
 
 
 def refused(error: TournamentError, field: str) -> LedgerError:
-    """Return a LedgerError naming ``field`` with every problem of the engine, translated."""
-    text = "; ".join(f"{p.field}: {gettext(p.template).format(**p.params)}" for p in error.problems)
-    return LedgerError(text, field)
+    """Return a LedgerError with every problem of the engine, each under ``field`` and led by
+    the engine's own field (``params.rounds: ...``)."""
+    return LedgerError(problems=[with_path(p, field) for p in error.problems])
 
 
 def lock_tournament(tournament: Tournament) -> Tournament:
@@ -70,27 +69,27 @@ def check_round_day(tournament: Tournament, number: int, day: datetime.date) -> 
     an earlier round, or after the day of a later one (the rounds' days never go back)."""
     if not tournament.date <= day <= tournament.last_date:
         raise LedgerError(
-            _("the day must be one of the tournament's days, from {first} to {last}").format(
-                first=day_text(tournament.date), last=day_text(tournament.last_date)
-            ),
+            _("the day must be one of the tournament's days, from {first} to {last}"),
             "day",
+            first=day_text(tournament.date),
+            last=day_text(tournament.last_date),
         )
     rounds = tournament.rounds.exclude(number=number)
     earlier = rounds.filter(number__lt=number, day__gt=day).order_by("-number").first()
     if earlier is not None:
         raise LedgerError(
-            _(
-                "round {number} is played on {day}: a later round cannot come on an earlier day"
-            ).format(number=earlier.number, day=day_text(earlier.day)),
+            _("round {number} is played on {day}: a later round cannot come on an earlier day"),
             "day",
+            number=earlier.number,
+            day=day_text(earlier.day),
         )
     later = rounds.filter(number__gt=number, day__lt=day).order_by("number").first()
     if later is not None:
         raise LedgerError(
-            _(
-                "round {number} is played on {day}: an earlier round cannot come on a later day"
-            ).format(number=later.number, day=day_text(later.day)),
+            _("round {number} is played on {day}: an earlier round cannot come on a later day"),
             "day",
+            number=later.number,
+            day=day_text(later.day),
         )
 
 
@@ -116,11 +115,9 @@ def check_text(value: str, field: str, *, limit: int, what) -> str:
     """Refuse a club or id longer than its column or holding control or invisible characters."""
     value = (value or "").strip()
     if len(value) > limit:
-        raise LedgerError(
-            _("{what} is at most {limit} characters").format(what=what, limit=limit), field
-        )
+        raise LedgerError(_("{what} is at most {limit} characters"), field, what=what, limit=limit)
     try:
         validate_visible_name(value)
     except ValidationError as error:
-        raise LedgerError(error.messages[0], field) from error
+        raise LedgerError.of_validation(error, field=field) from error
     return value

@@ -46,39 +46,36 @@ def tournament_hand_confirm(
         )
         if confirmation is None:
             raise LedgerError(
-                _("hand {number} needs no confirmation").format(number=locked.number), "hand"
+                _("hand {number} needs no confirmation"), "hand", number=locked.number
             )
         if confirmation.confirmed_at is not None:
             raise LedgerError(
-                _("hand {number} is already confirmed by {name}").format(
-                    number=locked.number, name=confirmation.confirmed_by
-                ),
+                _("hand {number} is already confirmed by {name}"),
                 "hand",
+                number=locked.number,
+                name=confirmation.confirmed_by,
             )
         if locked.status == Hand.Status.VOIDED:
             raise LedgerError(
-                _("hand {number} is voided: there is nothing to confirm").format(
-                    number=locked.number
-                ),
+                _("hand {number} is voided: there is nothing to confirm"),
                 "hand",
+                number=locked.number,
             )
         latest = locked.revisions.order_by("-number").values_list("number", flat=True).first()
         if revision is None or revision != latest:
             raise StaleFormError(
-                _("hand {number} was changed meanwhile; look at it again").format(
-                    number=locked.number
-                ),
+                _("hand {number} was changed meanwhile; look at it again"),
                 "revision",
                 hand_number=locked.number,
+                number=locked.number,
             )
         if confirmed_by not in locked.record.get("seats", []):
             raise LedgerError(_("choose a player of this hand"), "confirmed_by")
         if confirmed_by == confirmation.saved_by:
             raise LedgerError(
-                _("{name} saved this hand: another player at the table confirms it").format(
-                    name=confirmed_by
-                ),
+                _("{name} saved this hand: another player at the table confirms it"),
                 "confirmed_by",
+                name=confirmed_by,
             )
         confirmation.confirmed_by = confirmed_by
         confirmation.revision = latest

@@ -84,8 +84,9 @@ def tournament_hand_correct(
             _(
                 "the correction period of round {number} is over; only the director's override "
                 "with a reason may correct it"
-            ).format(number=rt.round.number),
+            ),
             "override",
+            number=rt.round.number,
         )
     if late and not (override_reason or "").strip():
         raise LedgerError(_("an override needs a reason"), "override_reason")

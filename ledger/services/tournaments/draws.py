@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -15,7 +16,7 @@ from ledger.models import (
     RoundTable,
     Tournament,
 )
-from ledger.services.errors import LedgerError
+from ledger.services.errors import ALL, LedgerError, later, problem
 from ledger.services.ledger import writing
 from ledger.services.targets import tournament_params
 from ledger.services.tournaments.common import (
@@ -32,14 +33,15 @@ from ledger.tournaments import engine
 from ledger.tournaments.engine.rules import FINAL, STANDINGS
 from ledger.tournaments.web import violation_text
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 
 def _compute_draw(tournament: Tournament, number: int) -> engine.Draw:
     params = tournament_params(tournament)
     rules = engine.FORMATS[tournament.tournament_format]
     if number > rules.last_round(params.rounds):
-        raise LedgerError(
-            _("the tournament has no round {number}").format(number=number), "__all__"
-        )
+        raise LedgerError(_("the tournament has no round {number}"), "__all__", number=number)
     kind = rules.kind_of(number, params.rounds)
     played = played_rounds(tournament)
     entries = engine_entries(tournament)
@@ -98,9 +100,7 @@ def round_draw(*, tournament: Tournament, day: datetime.date | None = None, by=N
         check_not_over(tournament)
         last = tournament.rounds.order_by("-number").first()
         if last is not None and last.status != Round.Status.CLOSED:
-            raise LedgerError(
-                _("round {number} is not closed yet").format(number=last.number), "__all__"
-            )
+            raise LedgerError(_("round {number} is not closed yet"), "__all__", number=last.number)
         number = last.number + 1 if last else 1
         if day is None:
             day = next_round_day(tournament, last)
@@ -187,8 +187,8 @@ def round_set_draw(
         if round_.status != Round.Status.DRAFTED:
             raise LedgerError(_("a published draw never changes"), "__all__")
         draw, problems = _checked(round_, tables, byes)
-        if problems:
-            raise LedgerError(problems, "tables")
+        if problems is not None:
+            raise LedgerError(problems=[problem("tables", problems)])
         fields = _draw_fields(draw)
         fields["groups"] = round_.groups  # the groups are the players', whatever their table
         for key, value in fields.items():
@@ -198,9 +198,10 @@ def round_set_draw(
     return round_
 
 
-def _checked(round_: Round, tables, byes) -> tuple[engine.Draw, str]:
+def _checked(round_: Round, tables, byes) -> tuple[engine.Draw, StrOrPromise | None]:
     """Return ``tables`` and ``byes`` as a hand-made draw of ``round_`` checked against the
-    entries now (section 13), and its refused findings in words ("" when none)."""
+    entries now (section 13), and its refused findings in words, written when shown (None when
+    none)."""
     tournament = round_.tournament
     draw = engine.manual_draw(
         number=round_.number,
@@ -216,22 +217,23 @@ def _checked(round_: Round, tables, byes) -> tuple[engine.Draw, str]:
     )
     refused = [v for v in draw.violations if v.code in REFUSED_CODES]
     if not refused:
-        return draw, ""
+        return draw, None
     names = dict(tournament.entries.values_list("code", "name"))
-    return draw, "; ".join(violation_text(v, names) for v in sorted(refused, key=_violation_key))
+    return draw, later(_findings, sorted(refused, key=_violation_key), names)
+
+
+def _findings(violations, names: dict[str, str]) -> str:
+    """The checker's findings in one sentence, in the active language."""
+    return "; ".join(violation_text(v, names) for v in violations)
 
 
 def _check_still_valid(round_: Round) -> None:
     """Refuse to publish a draft that no longer fits the entries (one removed, withdrawn or
     entered since it was drawn): the checker's errors of structure, named; draw it again."""
     _draw, problems = _checked(round_, round_.tables, round_.byes)
-    if problems:
-        raise LedgerError(
-            _("the entries changed since this round was drawn ({problems}): draw it again").format(
-                problems=problems
-            ),
-            "__all__",
-        )
+    if problems is not None:
+        template = _("the entries changed since this round was drawn ({problems}): draw it again")
+        raise LedgerError(problems=[problem(ALL, template, problems=problems)])
 
 
 def round_swap(*, round_: Round, first: str, second: str, by=None) -> Round:

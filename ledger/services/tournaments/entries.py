@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db.models import Max
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.registry import is_reserved_name
@@ -55,7 +54,7 @@ def _check_rank(rank, field: str) -> int | None:
         value = 0
     if not 1 <= value <= MAX_RANK:
         raise LedgerError(
-            _("a ladder rank is a whole number from 1 to {limit}").format(limit=MAX_RANK), field
+            _("a ladder rank is a whole number from 1 to {limit}"), field, limit=MAX_RANK
         )
     return value
 
@@ -65,9 +64,9 @@ def _entry_for(tournament, member, *, code, club_name, rank, guest, from_round) 
     code = check_text(code, "code", limit=MAX_CODE, what=_("an id")) or str(member.pk)
     club_name = check_text(club_name, "club_name", limit=MAX_CLUB, what=_("a club's name"))
     if tournament.entries.filter(member=member).exists():
-        raise LedgerError(_("{name} is already entered").format(name=member.name), "members")
+        raise LedgerError(_("{name} is already entered"), "members", name=member.name)
     if tournament.entries.filter(code=code).exists():
-        raise LedgerError(_("the id {code} is already entered").format(code=code), "code")
+        raise LedgerError(_("the id {code} is already entered"), "code", code=code)
     return Entry.objects.create(
         tournament=tournament,
         member=member,
@@ -114,13 +113,12 @@ def guest_member(tournament: Tournament, name: str, field: str, *, by=None) -> M
         raise LedgerError(_("a guest needs a name"), field)
     if is_reserved_name(name):
         raise LedgerError(
-            _("{name} is the name of a table's account; choose another name").format(name=name),
-            field,
+            _("{name} is the name of a table's account; choose another name"), field, name=name
         )
     try:
         validate_member_name(name)
     except ValidationError as error:
-        raise LedgerError(error.messages[0], field) from error
+        raise LedgerError.of_validation(error, field=field) from error
     if len(name) > text_limit(Member, "name"):
         raise LedgerError(_("the name is too long"), field)
     if Member.objects.filter(club=tournament.club, name=name).exists():
@@ -128,8 +126,9 @@ def guest_member(tournament: Tournament, name: str, field: str, *, by=None) -> M
             _(
                 "{name} is already a member's name in this club; enter the member, or add the "
                 "guest's club to the name"
-            ).format(name=name),
+            ),
             field,
+            name=name,
         )
     member = Member.objects.create(club=tournament.club, name=name, active=False)
     people.record(
@@ -201,7 +200,7 @@ def parse_ladder(text: str) -> list[LadderRow]:
     lines = text.splitlines()
     text = "\n".join(lines)
     if len(lines) > MAX_IMPORT_LINES:
-        raise LedgerError(_("a list has at most {n} lines").format(n=MAX_IMPORT_LINES), "ladder")
+        raise LedgerError(_("a list has at most {n} lines"), "ladder", n=MAX_IMPORT_LINES)
     sample = "\n".join(lines[:5])
     delimiter = next((d for d in ("\t", ";", ",") if d in sample), ",")
     rows, seen = [], set()
@@ -215,25 +214,23 @@ def parse_ladder(text: str) -> list[LadderRow]:
             continue
         if len(fields) > 4:
             raise LedgerError(
-                _("line {line}: at most four columns: name, club, ladder rank, id").format(
-                    line=number
-                ),
+                _("line {line}: at most four columns: name, club, ladder rank, id"),
                 "ladder",
+                line=number,
             )
         name, club, rank, code = [*fields, "", "", "", ""][:4]
         if not name:
-            raise LedgerError(_("line {line}: the name is missing").format(line=number), "ladder")
+            raise LedgerError(_("line {line}: the name is missing"), "ladder", line=number)
         if name in seen:
             raise LedgerError(
-                _("line {line}: {name} is on the list twice").format(line=number, name=name),
-                "ladder",
+                _("line {line}: {name} is on the list twice"), "ladder", line=number, name=name
             )
         seen.add(name)
         try:
             value = _check_rank(rank, "ladder")
         except LedgerError as error:
             raise LedgerError(
-                _("line {line}: {problem}").format(line=number, problem=error.message), "ladder"
+                _("line {line}: {problem}"), "ladder", line=number, problem=error.shown()
             ) from error
         rows.append(LadderRow(number, name, club, value, code))
     return rows
@@ -254,7 +251,6 @@ def entries_import(*, tournament: Tournament, text: str, by=None) -> list[Entry]
         entered = {e.member_id: e for e in tournament.entries.all()}
         entries = []
         for row in rows:
-            prefix = gettext("line {line}: ").format(line=row.line)
             member = members.get(row.name)
             try:
                 if member is not None and member.pk in entered:
@@ -286,7 +282,9 @@ def entries_import(*, tournament: Tournament, text: str, by=None) -> list[Entry]
                         from_round=start,
                     )
             except LedgerError as error:
-                raise LedgerError(prefix + str(error.message), "ladder") from error
+                raise LedgerError(
+                    _("line {line}: {problem}"), "ladder", line=row.line, problem=error.shown()
+                ) from error
             entries.append(entry)
     return entries
 
@@ -300,14 +298,13 @@ def entry_withdraw(*, entry: Entry, by=None) -> Entry:
         check_not_over(tournament)
         entry = Entry.objects.select_for_update(of=("self",)).get(pk=entry.pk)
         if entry.withdrawn_after is not None:
-            raise LedgerError(_("{name} has already withdrawn").format(name=entry.name), "entry")
+            raise LedgerError(_("{name} has already withdrawn"), "entry", name=entry.name)
         last = tournament.rounds.exclude(status=Round.Status.DRAFTED).aggregate(n=Max("number"))[
             "n"
         ]
         if not last or last < entry.from_round:
             raise LedgerError(
-                _("before {name} has played, remove the entry instead").format(name=entry.name),
-                "entry",
+                _("before {name} has played, remove the entry instead"), "entry", name=entry.name
             )
         entry.withdrawn_after = last
         entry.save(update_fields=["withdrawn_after"])
@@ -323,8 +320,7 @@ def entry_remove(*, entry: Entry, by=None) -> None:
         for r in tournament.rounds.exclude(status=Round.Status.DRAFTED):
             if code in r.byes or any(code in t for t in r.tables):
                 raise LedgerError(
-                    _("{name} is in a drawn round; withdraw him instead").format(name=entry.name),
-                    "entry",
+                    _("{name} is in a drawn round; withdraw him instead"), "entry", name=entry.name
                 )
         member = entry.member
         entry.delete()

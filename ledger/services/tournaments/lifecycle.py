@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 
 from django.utils.translation import gettext_lazy as _
@@ -31,13 +32,14 @@ def _check_days(first: datetime.date, last: datetime.date) -> None:
     try:
         check_evening_date(last)
     except LedgerError as error:
-        raise LedgerError(error.message, "last_date") from error
+        raise LedgerError(
+            problems=[dataclasses.replace(p, field="last_date") for p in error.problems]
+        ) from error
     if last < first:
         raise LedgerError(_("the last day cannot come before the first"), "last_date")
     if (last - first).days >= MAX_TOURNAMENT_DAYS:
         raise LedgerError(
-            _("a tournament spans at most {days} days").format(days=MAX_TOURNAMENT_DAYS),
-            "last_date",
+            _("a tournament spans at most {days} days"), "last_date", days=MAX_TOURNAMENT_DAYS
         )
 
 
@@ -69,8 +71,7 @@ def tournament_create(
         raise LedgerError(_("unknown tournament format"), "tournament_format")
     if not engine.plays(tournament_format, game):
         raise LedgerError(
-            _("the format {format} is not played with this game").format(format=tournament_format),
-            "game",
+            _("the format {format} is not played with this game"), "game", format=tournament_format
         )
     try:
         engine.params_for(tournament_format, params or None)
@@ -112,10 +113,10 @@ def tournament_set_days(
             round_ = outside.order_by("number").first()
             if round_ is not None:
                 raise LedgerError(
-                    _("round {number} is played on {day}, outside these days").format(
-                        number=round_.number, day=day_text(round_.day)
-                    ),
+                    _("round {number} is played on {day}, outside these days"),
                     field,
+                    number=round_.number,
+                    day=day_text(round_.day),
                 )
         before = f"{tournament.date.isoformat()} – {tournament.last_date.isoformat()}"
         after = f"{date.isoformat()} – {last_date.isoformat()}"

@@ -102,7 +102,7 @@ def round_substitute(
     if entry is None or absent not in rt.seats:
         raise LedgerError(_("choose a player drawn at this table"), "absent")
     if absent in rt.substitutes:
-        raise LedgerError(_("{name} already has a substitute").format(name=entry.name), "absent")
+        raise LedgerError(_("{name} already has a substitute"), "absent", name=entry.name)
     if member is None and not (guest_name or "").strip():
         raise LedgerError(_("choose a member or type a guest's name"), "member")
     if member is not None:
@@ -110,10 +110,9 @@ def round_substitute(
             raise LedgerError(_("every member must belong to the tournament's club"), "member")
         if tournament.entries.filter(member=member).exists():
             raise LedgerError(
-                _("{name} is entered in the tournament; a substitute is not").format(
-                    name=member.name
-                ),
+                _("{name} is entered in the tournament; a substitute is not"),
                 "member",
+                name=member.name,
             )
     with writing():
         # The lock order of every tournament service: the round, then the evening and table.
@@ -124,9 +123,7 @@ def round_substitute(
                 _("a substitute is seated at a table of a round being played"), "absent"
             )
         if absent in locked.substitutes:
-            raise LedgerError(
-                _("{name} already has a substitute").format(name=entry.name), "absent"
-            )
+            raise LedgerError(_("{name} already has a substitute"), "absent", name=entry.name)
         if member is None:
             member = guest_member(tournament, guest_name, "guest_name", by=by)
         table_services.substitute_locked(rt.table, leaving=entry.member, joining=member, by=by)

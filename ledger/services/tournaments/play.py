@@ -122,10 +122,10 @@ def _check_seating(tournament: Tournament, round_tables: Sequence[RoundTable]) -
         rt = numbers[seat.table_id]
         if entry.code not in rt.seats:
             raise LedgerError(
-                _("{name} has a result at table {number} but is not seated there").format(
-                    name=entry.name, number=rt.number
-                ),
+                _("{name} has a result at table {number} but is not seated there"),
                 "__all__",
+                name=entry.name,
+                number=rt.number,
             )
         at[seat.table_id].add(entry.code)
     names = {e.code: e.name for e in entries.values()}
@@ -133,10 +133,10 @@ def _check_seating(tournament: Tournament, round_tables: Sequence[RoundTable]) -
         for code in rt.seats:
             if code not in at[rt.table_pk]:
                 raise LedgerError(
-                    _("{name} is drawn at table {number} but has no seat there").format(
-                        name=names.get(code, code), number=rt.number
-                    ),
+                    _("{name} is drawn at table {number} but has no seat there"),
                     "__all__",
+                    name=names.get(code, code),
+                    number=rt.number,
                 )
 
 
@@ -163,9 +163,7 @@ def round_close(*, round_: Round, by=None) -> Round:
         round_tables = list(round_.round_tables.select_related("table").order_by("number"))
         for rt in round_tables:
             if rt.table is None:
-                raise LedgerError(
-                    _("table {number} was never opened").format(number=rt.number), "__all__"
-                )
+                raise LedgerError(_("table {number} was never opened"), "__all__", number=rt.number)
         _check_seating(locked_t, round_tables)
         evening = lock_evening(round_.evening_pk)
         for rt in sorted(round_tables, key=lambda r: r.table_pk):
@@ -220,8 +218,9 @@ def round_reopen(*, round_: Round, reason: str, by=None) -> Round:
                 _(
                     "round {number} is drawn already: withdraw its draw first, or correct "
                     "the hand instead"
-                ).format(number=later.number),
+                ),
                 "__all__",
+                number=later.number,
             )
         evening = lock_evening(round_.evening_pk)
         round_tables = list(round_.round_tables.order_by("number"))

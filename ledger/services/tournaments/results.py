@@ -86,10 +86,10 @@ def round_results(round_: Round, round_tables: Sequence[RoundTable]):
                 continue  # a substitute
             if entry.code not in seated:
                 raise LedgerError(
-                    _("{name} has a result at table {number} but is not seated there").format(
-                        name=entry.name, number=rt.number
-                    ),
+                    _("{name} has a result at table {number} but is not seated there"),
                     "__all__",
+                    name=entry.name,
+                    number=rt.number,
                 )
             flat[entry.code] = before if basis == BEFORE_SPLIT else final
             if left:
