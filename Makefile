@@ -78,7 +78,7 @@ test-postgres: $(VENV)/.installed-dev
 	else echo "PostgreSQL not reachable at $(PG_URL): skipping the PostgreSQL run."; fi
 
 # The edit-test loop, under a minute: SQLite, no browser, none of the tests marked ``slow`` (over
-# about 5 s, marked in their code, and those measured over about 0.2 s, listed in
+# about 5 s, marked in their code, and those measured over about 0.15 s, listed in
 # ledger/tests/slow.txt by scripts/slow_tests.py), in parallel. For one test again and again:
 # .venv/bin/pytest --reuse-db PATH::TEST (docs/developer.md).
 test-fast: $(VENV)/.installed-dev messages

@@ -3,8 +3,8 @@
     .venv/bin/pytest -q -p no:cacheprovider -n 2 -m "not e2e" --junitxml=/tmp/timed.xml
     .venv/bin/python scripts/slow_tests.py /tmp/timed.xml [MORE.xml ...] [--over SECONDS]
 
-A test whose call took over ``--over`` seconds (0.2 by default, for a quiet machine; on a
-loaded one scale it by the load, e.g. 0.5 at a load of 6 on 2 cores) is listed; the conftest
+A test whose call took over ``--over`` seconds (0.15 by default, for a quiet machine; on a
+loaded one scale it by the load, e.g. 0.4 at a load of 6 on 2 cores) is listed; the conftest
 marks the listed ones ``slow``, so ``make test-fast`` leaves them out. A test not yet measured
 is not listed: it runs in ``make test-fast`` until the list is written again. Given several
 reports (a whole run, then a module timed again after a change), a later one's time of a test
@@ -36,7 +36,7 @@ def node_id(classname: str, name: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("junit_xml", type=Path, nargs="+")
-    parser.add_argument("--over", type=float, default=0.2, help="seconds (default 0.2)")
+    parser.add_argument("--over", type=float, default=0.15, help="seconds (default 0.15)")
     args = parser.parse_args()
     times: dict[str, float] = {}
     for report in args.junit_xml:

@@ -24,7 +24,7 @@ from ledger.services.federation.results import results_import
 from ledger.tests.factories import make_club, make_member
 from ledger.tests.federation.test_masters import one_hand_final, ranking_names
 from ledger.tests.federation.test_results_file import final_tournament
-from ledger.tests.federation.test_series_ladder import create, played, world
+from ledger.tests.federation.test_series_ladder import create, first_dp, played, second_dp, world
 from ledger.tests.helpers import first_hand_again
 
 pytestmark = pytest.mark.django_db
@@ -55,20 +55,8 @@ def fingerprint(series):
 
 def two_events():
     club, tzs, members = world()
-    first = played(
-        club,
-        members,
-        datetime.date(2026, 10, 3),
-        {"Ana": 90, "Bor": 30, "Cene": -20, "Dan": -100},
-        "DP 1",
-    )
-    second = played(
-        club,
-        members,
-        datetime.date(2026, 11, 7),
-        {"Ana": 10, "Bor": 80, "Cene": 20, "Dan": -110},
-        "DP 2",
-    )
+    first = first_dp(club, members)
+    second = second_dp(club, members)
     series = create(tzs, events=[(first, 1), (second, "3/2")])
     return club, tzs, members, series
 
@@ -169,13 +157,7 @@ def test_a_merge_of_two_players_changes_the_fingerprint():
     bled = make_club(slug="bled", name="Tarok Bled", game="slovenian_tarok")
     fed.club_join(federation=tzs, club=bled)
     others = {n: make_member(bled, n) for n in ("Ana Kos", "Eva", "Fil", "Gal")}
-    first = played(
-        club,
-        members,
-        datetime.date(2026, 10, 3),
-        {"Ana": 90, "Bor": 30, "Cene": -20, "Dan": -100},
-        "DP 1",
-    )
+    first = first_dp(club, members)
     second = played(
         bled,
         others,

@@ -14,7 +14,7 @@ from django.urls import reverse
 from ledger.models import Player
 from ledger.services import tournaments as tour
 from ledger.tests.factories import make_member
-from ledger.tests.federation.test_series_ladder import create, played, world
+from ledger.tests.federation.test_series_ladder import create, first_dp, world
 from ledger.tests.helpers import english, log_in_as, pdftotext
 
 pytestmark = pytest.mark.django_db
@@ -26,13 +26,7 @@ def ladder_world():
     """Kranj's DP 1 (Ana, Bor, Cene, Dan) counted at 3/2 in a series qualifying two; Dan's
     player names a club that reads as a formula."""
     club, tzs, members = world()
-    first = played(
-        club,
-        members,
-        datetime.date(2026, 10, 3),
-        {"Ana": 90, "Bor": 30, "Cene": -20, "Dan": -100},
-        "DP 1",
-    )
+    first = first_dp(club, members)
     series = create(tzs, events=[(first, "3/2")], rule=RULE)
     Player.objects.filter(pk=members["Dan"].player_id).update(
         home_club=None, club_name="=HYPERLINK(1)"

@@ -2,7 +2,6 @@
 in order with exact totals shown with two decimals and the qualified line; a series of another
 club is not found."""
 
-import datetime
 import re
 
 import pytest
@@ -10,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from ledger.tests.factories import make_club, make_member
-from ledger.tests.federation.test_series_ladder import create, played, world
+from ledger.tests.federation.test_series_ladder import create, first_dp, world
 from ledger.tests.helpers import english, log_in_as
 
 pytestmark = pytest.mark.django_db
@@ -20,13 +19,7 @@ def test_the_ladder_page_shows_the_ladder_in_order():
     """A member reads his club's series' ladder: Ana, Bor, Cene, Dan with 6.00 and 4.50 (a
     factor of 3/2), the first two on the qualified line; another club's member gets 404."""
     club, tzs, members = world()
-    first = played(
-        club,
-        members,
-        datetime.date(2026, 10, 3),
-        {"Ana": 90, "Bor": 30, "Cene": -20, "Dan": -100},
-        "DP 1",
-    )
+    first = first_dp(club, members)
     rule = {"source": "placement", "scale": {"kind": "linear"}, "qualify": 2}
     series = create(tzs, events=[(first, "3/2")], rule=rule)
     client = english(Client())

@@ -13,7 +13,7 @@ from ledger.services import tournaments as tour
 from ledger.services.errors import LedgerError
 from ledger.services.tournaments.state import current_standings
 from ledger.tests.factories import make_club, make_member
-from ledger.tests.federation.test_series_ladder import create, played, world
+from ledger.tests.federation.test_series_ladder import create, first_dp, world
 from ledger.tests.helpers import first_hand_again, random_hand_at
 
 pytestmark = pytest.mark.django_db
@@ -41,13 +41,7 @@ def qualifying_world():
     fed.club_join(federation=tzs, club=ljubljana)
     eva = make_member(ljubljana, "Eva")
     eva_player = fed.player_for_member(eva)
-    first = played(
-        club,
-        members,
-        datetime.date(2026, 10, 3),
-        {"Ana": 90, "Bor": 30, "Cene": -20, "Dan": -100},
-        "DP 1",
-    )
+    first = first_dp(club, members)
     second = tour.tournament_create(
         club=ljubljana,
         name="DP 2",

@@ -3,7 +3,6 @@ publishes them, then open to all without a log-in (GET only), the ladder with it
 notice board's PDF; the officer's switch is logged; every page's queries pinned."""
 
 import csv
-import datetime
 import io
 
 import pytest
@@ -13,7 +12,7 @@ from django.urls import reverse
 
 from ledger.models import Federation, FederationLog
 from ledger.services.federation.ladder import ladder_kept
-from ledger.tests.federation.test_series_ladder import create, played, world
+from ledger.tests.federation.test_series_ladder import create, first_dp, world
 from ledger.tests.helpers import client_for, english, federation_world, pdftotext
 from ledger.tests.views.test_authorization import club_url_names
 
@@ -34,13 +33,7 @@ def test_every_public_federation_url_is_known():
 
 def published_world():
     club, tzs, members = world()
-    first = played(
-        club,
-        members,
-        datetime.date(2026, 10, 3),
-        {"Ana": 90, "Bor": 30, "Cene": -20, "Dan": -100},
-        "DP 1",
-    )
+    first = first_dp(club, members)
     rule = {"source": "placement", "scale": {"kind": "linear"}, "qualify": 2}
     series = create(tzs, events=[(first, "1")], rule=rule)
     return tzs, series

@@ -1,7 +1,6 @@
 """The federation's reads: a series' ladder named by players and tournaments, a federation's
 players, and the series a club may use."""
 
-import datetime
 from fractions import Fraction
 
 import pytest
@@ -10,7 +9,7 @@ from ledger.models import Player
 from ledger.selectors import federation as reads
 from ledger.services import federation as fed
 from ledger.tests.factories import make_club
-from ledger.tests.federation.test_series_ladder import create, played, world
+from ledger.tests.federation.test_series_ladder import create, first_dp, world
 
 pytestmark = pytest.mark.django_db
 
@@ -18,13 +17,7 @@ pytestmark = pytest.mark.django_db
 def test_the_ladder_names_each_player_and_event():
     """The ladder's lines carry the Player and the tournaments' names, with exact totals."""
     club, tzs, members = world()
-    first = played(
-        club,
-        members,
-        datetime.date(2026, 10, 3),
-        {"Ana": 90, "Bor": 30, "Cene": -20, "Dan": -100},
-        "DP 1",
-    )
+    first = first_dp(club, members)
     rule = {"source": "placement", "scale": {"kind": "linear"}, "qualify": 2}
     series = create(tzs, events=[(first, "3/2")], rule=rule)
     lines = reads.ladder_lines(series)

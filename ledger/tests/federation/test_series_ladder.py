@@ -33,6 +33,28 @@ def world():
 played = final_tournament  # one home: ledger/tests/helpers.py
 
 
+def first_dp(club, members):
+    """Kranj's DP 1 of 3 October, made final: Ana, Bor, Cene, Dan in that order."""
+    return played(
+        club,
+        members,
+        datetime.date(2026, 10, 3),
+        {"Ana": 90, "Bor": 30, "Cene": -20, "Dan": -100},
+        "DP 1",
+    )
+
+
+def second_dp(club, members):
+    """Kranj's DP 2 of 7 November, made final: Bor, Cene, Ana, Dan in that order."""
+    return played(
+        club,
+        members,
+        datetime.date(2026, 11, 7),
+        {"Ana": 10, "Bor": 80, "Cene": 20, "Dan": -110},
+        "DP 2",
+    )
+
+
 def create(tzs, **changes):
     fields = {
         "federation": tzs,
@@ -101,20 +123,8 @@ def test_the_ladder_sums_the_final_rankings_and_seeds_the_next_tournament():
     entries take their ranks from it as of the day before, and a rank overridden by hand is
     logged with its reason."""
     club, tzs, members = world()
-    first = played(
-        club,
-        members,
-        datetime.date(2026, 10, 3),
-        {"Ana": 90, "Bor": 30, "Cene": -20, "Dan": -100},
-        "DP 1",
-    )
-    second = played(
-        club,
-        members,
-        datetime.date(2026, 11, 7),
-        {"Ana": 10, "Bor": 80, "Cene": 20, "Dan": -110},
-        "DP 2",
-    )
+    first = first_dp(club, members)
+    second = second_dp(club, members)
     series = create(tzs, events=[(first, 1), (second, "3/2")])
     rows = fed.series_ladder(series)
     player = {str(m.player_id): n for n, m in ((n, m) for n, m in _refreshed(members).items())}
