@@ -124,7 +124,7 @@ def reaches_a_database(item: pytest.Item) -> bool:
 
 
 # The tests measured slow (``scripts/slow_tests.py`` writes the list from a timed run): over
-# about a fifth of a second each on a quiet machine. They are marked ``slow`` here, as the few
+# about 0.15 s each on a quiet machine. They are marked ``slow`` here, as the few
 # over 5 s are in their code, so ``make test-fast`` leaves them out; ``make test`` runs all.
 SLOW_LIST = Path(__file__).with_name("slow.txt")
 
