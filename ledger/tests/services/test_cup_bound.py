@@ -21,11 +21,6 @@ pytestmark = pytest.mark.django_db
 SEATS = ["Anna", "Bo", "Carl"]
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def pagat_bagud(number: int) -> dict:
     """Hand ``number`` (1-based) at 3 seats in turn: the forehand leads his pagat into the
     last trick and the dealer wins it with a trump; the counters make par (26, nothing)."""
