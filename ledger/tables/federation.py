@@ -264,7 +264,10 @@ def log_details(action: str, details: dict) -> str:
     if action == "rating_list":
         return str(d.get("name", ""))
     if action in ("token_create", "token_revoke"):
-        return _("{label} ({prefix}…)").format(label=d.get("label", ""), prefix=d.get("prefix", ""))
+        # The prefix is a machine string (a token's first letters): shown as code, as on the
+        # tokens page, never read as words or a number.
+        prefix = format_html("<code>{}</code>", d.get("prefix", ""))
+        return format_html(str(_("{label} ({prefix}…)")), label=d.get("label", ""), prefix=prefix)
     return ""
 
 

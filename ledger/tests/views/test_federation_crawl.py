@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from ledger.models import Profile
 from ledger.services.federation import tokens
+from ledger.tables.federation import log_details
 from ledger.tests.helpers import (
     FEDERATION_MATRIX,
     client_for,
@@ -56,3 +57,12 @@ def test_every_officer_page_reads_in_one_language(language):
         found += [f"ASCII minus: {m}" for m in ASCII_MINUS.findall(text)]
         problems += [f"{url}: {word}" for word in found]
     assert problems == [], "\n".join(problems)
+
+
+def test_a_tokens_prefix_is_code_not_a_number():
+    """A token's first letters may read "-0…": the log shows them as code, which the crawl
+    leaves out, so a random token never reads as a negative number with the ASCII hyphen."""
+    shown = str(log_details("token_create", {"label": "Tarok Kranj", "prefix": "-0aB"}))
+    assert shown == "Tarok Kranj (<code>-0aB</code>…)"
+    assert ASCII_MINUS.findall(visible_text(f"<td>{shown}</td>")) == []
+    assert ASCII_MINUS.findall(visible_text("<td>Tarok Kranj (-0aB…)</td>")) == ["-0"]

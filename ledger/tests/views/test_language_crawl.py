@@ -103,9 +103,15 @@ SNAKE_ALLOWED: set[str] = {f.name for f in dataclasses.fields(Params)}
 SHOWN_ATTRIBUTE = re.compile(r'\b(?:title|placeholder|aria-label|alt)="([^"]*)"')
 
 
+# Machine strings a page shows as code (an upload token's first letters, which may read
+# "-0…"): not words of a language, not numbers.
+CODE = re.compile(r"<code\b.*?</code>", re.DOTALL | re.IGNORECASE)
+
+
 def visible_text(content: str) -> str:
-    """Return the text a reader sees: no scripts, styles, comments, tags or attributes."""
-    return htmllib.unescape(TAG.sub(" ", INVISIBLE.sub(" ", content)))
+    """Return the text a reader sees: no scripts, styles, comments, tags or attributes, and
+    no machine strings shown as code."""
+    return htmllib.unescape(TAG.sub(" ", CODE.sub(" ", INVISIBLE.sub(" ", content))))
 
 
 def shown_attributes(content: str) -> str:
