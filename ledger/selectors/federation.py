@@ -27,7 +27,7 @@ from ledger.models import (
     SeriesEvent,
     Tournament,
 )
-from ledger.services.federation.ladder import ladder_kept
+from ledger.services.federation.ladder import ladder_kept, ladders_kept
 from ledger.services.federation.series import event_key, rule_of, series_ladder
 
 
@@ -105,8 +105,7 @@ def player_ladder_lines(player: Player, federation: Federation | None = None):
             mine |= Q(federation_id=player.federation_id)
         found = Series.objects.filter(mine)
     series = list(found.order_by("pk"))
-    for one in series:
-        ladder_kept(one)
+    ladders_kept(series)
     return list(
         KeptLadderLine.objects.filter(player=player, series__in=[one.pk for one in series])
         .select_related("series")

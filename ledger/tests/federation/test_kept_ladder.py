@@ -18,7 +18,12 @@ from ledger.selectors.results_file import results_document
 from ledger.selectors.verify import verify_ledger
 from ledger.services import federation as fed
 from ledger.services import tournaments as tour
-from ledger.services.federation.ladder import ladder_fingerprint, ladder_kept
+from ledger.services.federation.ladder import (
+    ladder_fingerprint,
+    ladder_fingerprints,
+    ladder_kept,
+    ladders_kept,
+)
 from ledger.services.federation.results import results_import
 from ledger.tests.factories import make_club, make_member
 from ledger.tests.federation.test_masters import (
@@ -204,3 +209,30 @@ def test_verify_names_a_kept_line_that_disagrees_with_a_recompute():
     assert problems[0].startswith("kept ladder Pokal 2026: line 2 (player ")
     tour.tournament_reopen(tournament=Tournament.objects.get(name="DP 2"), reason="a protest")
     assert verify_ledger().problems == []
+
+
+def test_several_ladders_are_checked_at_once_and_only_a_stale_one_recomputed(
+    django_assert_num_queries,
+):
+    """A player's page keeps every series that may count him: their fingerprints and kept
+    ladders are read in three queries whatever their number; a fresh one is left as kept, a
+    stale one recomputed, with the same fingerprint one series alone gets."""
+    club, tzs, members = world()
+    first, second = first_dp(club, members), second_dp(club, members)
+    cup = create(tzs, events=[(first, 1), (second, "3/2")])
+    league = create(tzs, name="Liga 2026", seed="Liga 2026", events=[(first, 1)])
+    ladder_kept(cup)
+    ladder_kept(league)
+    both = list(Series.objects.filter(pk__in=[cup.pk, league.pk]).order_by("pk"))
+    with django_assert_num_queries(3):
+        ladders_kept(both)
+    assert ladder_fingerprints(both) == {one.pk: ladder_fingerprint(one) for one in both}
+    fed.series_event_add(series=league, tournament=second, factor="2")
+    was = KeptLadder.objects.get(series=cup).computed_at
+    ladders_kept(list(Series.objects.filter(pk__in=[cup.pk, league.pk]).order_by("pk")))
+    assert KeptLadder.objects.get(series=cup).computed_at == was
+    assert KeptLadder.objects.get(series=league).fingerprint == fingerprint(league)
+    assert figures(league) == engine_figures(league)
+    assert [name for _p, name, _t, _c in figures(league)] == ["Bor", "Ana", "Cene", "Dan"]
+    with django_assert_num_queries(0):
+        ladders_kept([])
