@@ -24,6 +24,22 @@ from ledger.selectors.tournaments import standings_lines
 from ledger.tournaments import engine
 
 
+@dataclass(frozen=True)
+class RatedLine:
+    """One rated table of a player's, as his page shows it (read as plain values: a player
+    may have thousands)."""
+
+    player_id: int
+    date: datetime.date
+    label: str
+    before: float
+    expected: float
+    actual: float
+    k: float
+    delta: float
+    after: float
+
+
 @dataclass
 class PlayerList:
     """A player's rating on one list: now (``rating`` None when he has no rated table), and
@@ -32,31 +48,44 @@ class PlayerList:
     rating_list: RatingList
     rating: float | None
     tables: int
-    changes: list[RatingChange] = field(default_factory=list)
+    changes: list[RatedLine] = field(default_factory=list)
 
     @property
     def history(self) -> list[tuple[datetime.date, float]]:
         """(date, rating after) per rated table, for the chart."""
-        return [(c.rated_table.date, c.after) for c in self.changes]
+        return [(c.date, c.after) for c in self.changes]
 
 
 def player_ratings(player: Player) -> list[PlayerList]:
     """The player's rating on each list of his federations' (those where he has a rated
-    table), with each change and its table, in two queries."""
-    changes: dict[int, list[RatingChange]] = {}
-    lists: dict[int, RatingList] = {}
-    for change in (
+    table), with each rated table, in two queries."""
+    changes: dict[int, list[RatedLine]] = {}
+    for row in (
         RatingChange.objects.filter(player=player)
-        .select_related("rated_table__rating_list")
         .order_by("rated_table__rating_list_id", "rated_table__position")
+        .values_list(
+            "rated_table__rating_list_id",
+            "player_id",
+            "rated_table__date",
+            "rated_table__label",
+            "before",
+            "expected",
+            "actual",
+            "k",
+            "delta",
+            "after",
+        )
     ):
-        rating_list = change.rated_table.rating_list
-        lists[rating_list.pk] = rating_list
-        changes.setdefault(rating_list.pk, []).append(change)
+        changes.setdefault(row[0], []).append(RatedLine(*row[1:]))
     current = {
         r.rating_list_id: r
-        for r in PlayerRating.objects.filter(player=player, rating_list__in=lists)
+        for r in PlayerRating.objects.filter(player=player, rating_list__in=changes).select_related(
+            "rating_list"
+        )
     }
+    lists = {pk: r.rating_list for pk, r in current.items()}
+    if len(lists) < len(changes):  # a list being rebuilt: its changes before its ratings
+        lists.update(RatingList.objects.in_bulk([pk for pk in changes if pk not in lists]))
     return [
         PlayerList(
             lists[pk],

@@ -62,6 +62,28 @@ class LadderTable(tables.Table):
         player = record.player
         return player.home_club.name if player.home_club_id else player.club_name
 
+    def page_values(self) -> list[tuple]:
+        """Every figure and word the table's page shows, line by line, as plain values: the
+        key of its kept rendering (``ledger.web.render_cache.keep``). Reads the page's lines
+        (the rendering then uses them: the same queries, kept or not)."""
+        rows = self.page.object_list if hasattr(self, "page") else self.rows
+        return [
+            (
+                line.position,
+                line.player_id,
+                line.player.name,
+                self.render_club(line),
+                line.total,
+                line.best,
+                line.wins,
+                line.events,
+                tuple(line.counted),
+                tuple(line.struck),
+                line.qualified,
+            )
+            for line in (row.record for row in rows)
+        ]
+
     # The exports' cells: a total and the best as typed numbers (two decimals, half to
     # even), the total also exact; the events' names; the qualified line in words.
     def value_club(self, record):
@@ -356,8 +378,8 @@ class RatingChangesTable(tables.Table):
     """A player's rated tables on one list, explained: date, table, rating before, expected
     and actual score, K and the change (rounded; the exact doubles are stored)."""
 
-    date = tables.DateColumn(verbose_name=_("Date"), orderable=False, accessor="rated_table__date")
-    table = tables.Column(verbose_name=_("Table"), orderable=False, accessor="rated_table__label")
+    date = tables.DateColumn(verbose_name=_("Date"), orderable=False)
+    table = tables.Column(verbose_name=_("Table"), orderable=False, accessor="label")
     before = tables.Column(verbose_name=_("Rating before"), orderable=False, attrs=NUM_ATTRS)
     expected = tables.Column(verbose_name=_("Expected"), orderable=False, attrs=NUM_ATTRS)
     actual = tables.Column(verbose_name=_("Actual"), orderable=False, attrs=NUM_ATTRS)

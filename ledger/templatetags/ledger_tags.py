@@ -126,12 +126,13 @@ def rating_block(context, player_list):
     history as a line chart (SVG, from the initial rating, every table) and its rated tables
     explained in a django-tables2 table, newest first, ``RATED_TABLES_PAGE`` a page:
     ``{"chart", "table", "rating"}``."""
+    from django.utils.safestring import mark_safe
     from django.utils.translation import gettext
     from django_tables2 import RequestConfig
 
     from ledger.federation.engine.rating import RatingParams
     from ledger.tables.federation import RatingChangesTable, whole
-    from ledger.web import charts
+    from ledger.web import charts, render_cache
 
     changes = player_list.changes
     player = changes[0].player_id if changes else 0
@@ -139,19 +140,24 @@ def rating_block(context, player_list):
         changes[::-1], prefix=f"rl{player_list.rating_list.pk}p{player}-", orderable=False
     )
     request = context.get("request")
+    history = player_list.history
     if request is not None:
         RequestConfig(request, paginate={"per_page": RATED_TABLES_PAGE}).configure(table)
-    initial = RatingParams(**player_list.rating_list.params).initial
+        render_cache.keep(table, request, rows=changes)
+    initial = round(RatingParams(**player_list.rating_list.params).initial)
     title = gettext("Rating over time: {name}").format(name=player_list.rating_list.name)
+    # The chart drawn once per history, title and start (the language is in the title).
+    chart_key = render_cache.digest("rating-chart", title, initial, history)
+    chart = render_cache.kept(
+        chart_key,
+        lambda: str(
+            charts.cumulative_points_svg(
+                points=history, title=title, font_size=24, height=360, start=initial, text=whole
+            )
+        ),
+    )
     return {
         "rating": whole(player_list.rating) if player_list.rating is not None else "",
-        "chart": charts.cumulative_points_svg(
-            points=player_list.history,
-            title=title,
-            font_size=24,
-            height=360,
-            start=round(initial),
-            text=whole,
-        ),
+        "chart": mark_safe(chart),  # noqa: S308 - the chart's own SVG, escaped when drawn
         "table": table,
     }

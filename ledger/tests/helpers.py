@@ -157,6 +157,11 @@ def login(client: Client, member: Member) -> Client:
 
 
 # from test_views_scoring
+def main(html: str) -> str:
+    """A page's ``<main>`` (what it shows, without the per-response CSRF token)."""
+    return html.split("<main>", 1)[1].split("</main>", 1)[0]
+
+
 def english(client: Client) -> Client:
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     return client

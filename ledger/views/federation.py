@@ -20,6 +20,7 @@ from ledger.services.errors import LedgerError
 from ledger.tables.federation import LadderTable
 from ledger.views.tournament_sheets import pdf_response
 from ledger.views.tournaments import ADMIN, tournament_of
+from ledger.web import render_cache
 from ledger.web.federation_access import federation_officer
 from ledger.web.permissions import club_role
 from ledger.web.refusals import refuse_message
@@ -66,6 +67,7 @@ def ladder_table(request, series, name: str):
             request, gettext("No player on the ladder is called “{name}”.").format(name=find)
         )
     RequestConfig(request, paginate={"per_page": LADDER_PAGE}).configure(table)
+    render_cache.keep(table, request, rows=table.page_values())
     return table, None
 
 

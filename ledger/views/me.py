@@ -15,7 +15,7 @@ from ledger.selectors.ratings import user_players
 from ledger.selectors.tournaments import my_tournaments
 from ledger.tables.federation import PlayerResultsTable
 from ledger.tables.season import standing_summary
-from ledger.web import charts
+from ledger.web import charts, render_cache
 from ledger.web.http import picked_season
 from ledger.web.permissions import club_role
 
@@ -93,6 +93,7 @@ def my_player(request):
     for page in user_players(request.user):
         results = PlayerResultsTable(page.results, prefix=f"p{page.player.pk}-")
         RequestConfig(request, paginate={"per_page": RESULTS_PAGE}).configure(results)
+        render_cache.keep(results, request, rows=page.results)
         ladders = player_ladder_lines(page.player)
         players.append({"page": page, "results": results, "ladders": ladders})
     return render(request, "ledger/me/my_player.html", {"players": players})

@@ -44,6 +44,11 @@ def keep(table, request, *, rows) -> None:
     table.render_key = "table:" + hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
+def digest(kind: str, *parts) -> str:
+    """Return a cache key for ``kind`` naming ``parts`` (plain values) and the language."""
+    return f"{kind}:" + hashlib.sha256(repr((get_language(), parts)).encode()).hexdigest()
+
+
 def kept(key: str, compute):
     """Return the value kept under ``key``, else ``compute()`` it and keep it. The key must
     name everything the value depends on (a digest of it), so a kept value is never stale."""

@@ -5,12 +5,14 @@ club is not found."""
 import re
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
+from ledger.models import Player
 from ledger.tests.factories import make_club, make_member
 from ledger.tests.federation.test_series_ladder import create, first_dp, world
-from ledger.tests.helpers import english, log_in_as
+from ledger.tests.helpers import english, log_in_as, main
 
 pytestmark = pytest.mark.django_db
 
@@ -42,3 +44,23 @@ def test_the_ladder_page_shows_the_ladder_in_order():
         ).status_code
         == 404
     )
+
+
+def test_the_kept_ladder_page_shows_a_renamed_player_at_once():
+    """A page of the ladder is rendered once and kept by what it shows, names included: a
+    player renamed (as an erasure renames him) is shown by his new name at the next read,
+    and the old name is gone."""
+    cache.clear()
+    club, tzs, members = world()
+    first = first_dp(club, members)
+    series = create(
+        tzs, events=[(first, "1")], rule={"source": "placement", "scale": {"kind": "linear"}}
+    )
+    client = english(Client())
+    log_in_as(client, club, "Ana")
+    url = reverse("series_ladder", kwargs={"club": club.slug, "pk": series.pk})
+    before = client.get(url).content.decode()
+    assert main(client.get(url).content.decode()) == main(before)  # kept
+    Player.objects.filter(pk=members["Bor"].player_id).update(name="Former member 7")
+    after = client.get(url).content.decode()
+    assert "Former member 7" in after and ">Bor<" in before and ">Bor<" not in after

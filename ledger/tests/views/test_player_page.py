@@ -6,13 +6,14 @@ import datetime
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.urls import reverse
 
 from ledger.models import RatingList
 from ledger.services import federation as fed
 from ledger.tests.factories import make_member
 from ledger.tests.federation.test_ratings import played, world
-from ledger.tests.helpers import client_for, federation_world
+from ledger.tests.helpers import client_for, federation_world, main
 
 pytestmark = pytest.mark.django_db
 
@@ -158,3 +159,27 @@ def test_a_member_sees_his_line_on_each_kept_ladder(rated):
     assert 'id="player-ladders"' in text
     row = text[text.index(f'data-series="{series.pk}"') :].split("</tr>")[0]
     assert "Pokal 2026" in row and ">1<" in row and "6.00" in row
+
+
+def test_the_kept_rated_tables_and_chart_follow_a_new_rated_table(rated):
+    """The rated tables' table and the chart are kept by what they show: a second read is
+    the same page, and a new final tournament (a new rated table) shows at once."""
+    cache.clear()
+    client = client_for(rated.user)
+    first = client.get(reverse("my_player")).content.decode()
+    assert main(client.get(reverse("my_player")).content.decode()) == main(first)
+    members = {m.name: m for m in rated.club.members.all()}
+    played(
+        rated.club,
+        members,
+        datetime.date(2026, 10, 8),
+        {"Anja": -15, "Bor": 20, "Cene": 0, "Dan": -5},
+        "Pokal Kranj 2",
+    )
+    after = client.get(reverse("my_player")).content.decode()
+    chart = lambda html: html.split("<svg", 1)[1].split("</svg>", 1)[0]  # noqa: E731
+    rows = lambda html: html.split("rating-changes", 1)[1].split("</table>", 1)[0].count("<tr")  # noqa: E731
+    assert rows(after) == rows(first) + 1
+    assert chart(after) != chart(first)
+    cache.clear()
+    assert main(client.get(reverse("my_player")).content.decode()) == main(after)
