@@ -282,6 +282,28 @@ class MemberHandsTable(tables.Table):
     def value_events(self, record):
         return "; ".join(self._events(record))
 
+    def page_values(self) -> tuple:
+        """What the table's page shows, as plain values: the key of its kept rendering
+        (``ledger.web.render_cache.keep``). Reads the page's hands (the rendering then uses
+        them: the same queries, kept or not)."""
+        rows = self.page.object_list if hasattr(self, "page") else self.rows
+        hands = [
+            (
+                r.pk,
+                r.evening_id,
+                r.evening_date,
+                r.table_id,
+                r.table_number,
+                r.hand_number,
+                r.dealer_name,
+                r.game,
+                repr(r.outcome),
+                r.net,
+            )
+            for r in (row.record for row in rows)
+        ]
+        return (sorted(self.names.items()), hands)
+
 
 def standing_summary(standing, currency: str = "", games=()) -> list[dict]:
     """Return a member's season totals as labelled figures for the summary tiles."""

@@ -214,9 +214,12 @@ def member_season(request, pk):
     RequestConfig(request, paginate={"per_page": 25, "paginator_class": LazyPaginator}).configure(
         hands
     )
-    chart = charts.cumulative_points_svg(
-        points=[(e["date"], e["cumulative"]) for e in data.evenings],
-        title=gettext("Points over the season: {name}").format(name=member.name),
+    render_cache.keep(hands, request, rows=hands.page_values())
+    points = [(e["date"], e["cumulative"]) for e in data.evenings]
+    title = gettext("Points over the season: {name}").format(name=member.name)
+    chart = render_cache.kept(
+        render_cache.digest("season-chart", title, points),
+        lambda: str(charts.cumulative_points_svg(points=points, title=title)),
     )
     return render(
         request,
@@ -229,7 +232,7 @@ def member_season(request, pk):
             "summary": standing_summary(data.standing, request.club.currency, data.games),
             "evenings_table": evenings,
             "hands_table": hands,
-            "chart": chart if data.evenings else "",
+            "chart": mark_safe(chart) if data.evenings else "",  # noqa: S308 - the chart's SVG
         },
     )
 

@@ -29,7 +29,11 @@ TIMEOUT = 24 * 3600
 
 
 def keep(table, request, *, rows) -> None:
-    """Give ``table`` its cache key: a digest of ``rows`` (plain values) and the request."""
+    """Give ``table`` its cache key: a digest of ``rows`` (plain values), the request and, for
+    a paginated table, its page's number, the number of pages and whether one follows (the
+    pagination's links: a longer ladder keeps its first page's lines but not its links)."""
+    page = getattr(table, "page", None)
+    paging = (page.number, table.paginator.num_pages, page.has_next()) if page else None
     parts = (
         type(table).__module__,
         type(table).__qualname__,
@@ -39,6 +43,7 @@ def keep(table, request, *, rows) -> None:
         request.get_full_path(),
         getattr(getattr(request, "member", None), "role", None),
         getattr(getattr(request, "user", None), "is_superuser", False),
+        paging,
         rows,
     )
     table.render_key = "table:" + hashlib.sha256(repr(parts).encode()).hexdigest()

@@ -69,3 +69,26 @@ def test_a_kept_rendering_is_kept_per_currency(client):
     money = re.compile(r'<span data-money="[^"]+">([^<]+)<')
     assert money.findall(kroner) and all("," in text for text in money.findall(kroner))
     assert money.findall(forints) and not any("," in text for text in money.findall(forints))
+
+
+def test_the_kept_hands_and_chart_follow_every_new_hand(client):
+    """A member's season keeps his hands' page and his chart too: a new hand shows in both
+    at the next read, as rendered anew."""
+    cache.clear()
+    club = factories.make_club()
+    factories.make_season(club)
+    _, table, _ = factories.evening_e(club)
+    anna = log_in_as(client, club)
+    url = reverse("member_season", kwargs={"club": club.slug, "pk": anna.pk})
+
+    def hands_and_chart(html: str) -> tuple[str, str]:
+        hands = html.split('id="member-hands"', 1)[1].split("</table>", 1)[0]
+        return hands, html.split('id="chart"', 1)[1].split("</figure>", 1)[0]
+
+    first = hands_and_chart(client.get(url).content.decode())
+    assert hands_and_chart(client.get(url).content.decode()) == first  # kept
+    factories.random_table_hands(table, 3, seed=4)
+    after = hands_and_chart(client.get(url).content.decode())
+    cache.clear()
+    assert hands_and_chart(client.get(url).content.decode()) == after  # as rendered anew
+    assert after[0].count("<tr") > first[0].count("<tr") and after[1] != first[1]
