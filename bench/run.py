@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import statistics
 import subprocess
 import sys
@@ -31,7 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tarokclub.settings")
-os.environ.setdefault("DJANGO_DEBUG", "1")  # a developer's tool, like manage.py
+# Timed as production runs: DEBUG off (no query log, no template debugging), so a key.
+os.environ["DJANGO_DEBUG"] = "0"
+os.environ.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(40))
 os.environ.setdefault("AXES_ENABLED", "0")
 os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 
