@@ -408,6 +408,21 @@ def check(world: dict) -> dict:
     }
 
 
+def _newcomer(club):
+    """A member of ``club`` with a log-in whose player has played nothing; his user."""
+    from django.contrib.auth import get_user_model
+
+    from ledger.models import Member
+    from ledger.services import people
+    from ledger.services.federation.players import player_for_member
+
+    user = get_user_model().objects.create_user(username="fedbench-newcomer", password=PASSWORD)
+    member = Member.objects.create(club=club, name="Newcomer", user=user)
+    people.seal_clubs({club.pk})
+    player_for_member(member)
+    return user
+
+
 def stale(series) -> None:
     """Make the series' kept ladder stale, as any change it reads does (its fingerprint
     differs from the series' own), so that its next read recomputes it."""
@@ -453,6 +468,14 @@ def measure(world: dict, *, repeat: int = 7, import_players: int = 138) -> dict:
     ladder = _median(lambda: get(ladder_url), repeat)
     ladder_sql = _median(lambda: raw_ladder(series), repeat)
     player = _median(lambda: get(player_url), repeat)
+    # The same page of a member whose player has played nothing yet: what the page costs
+    # before any result, rated table or ladder line (the request, session, log-in, his
+    # player and memberships, the series that may count him, the site's template).
+    newcomer = Client()
+    newcomer.force_login(_newcomer(club))
+    get_empty = lambda: newcomer.get(player_url)  # noqa: E731
+    get_empty()
+    player_empty = _median(get_empty, repeat)
     player_sql = _median(lambda: raw_player(world["hero"]), repeat)
     player_page_sql = _median(lambda: raw_player_page(world["hero"]), repeat)
     # The first read after a change: the kept ladder's fingerprint no longer matches (as
@@ -488,6 +511,7 @@ def measure(world: dict, *, repeat: int = 7, import_players: int = 138) -> dict:
         "player_sql_ms": round(player_sql * 1000, 1),
         "player_ratio": round(player / player_sql, 2),
         "player_page_sql_ms": round(player_page_sql * 1000, 1),
+        "player_empty_ms": round(player_empty * 1000, 1),
         "player_page_ratio": round(player / player_page_sql, 2),
         "ladder_reads_ms": round(ladder_reads * 1000, 1),
         "player_reads_ms": round(player_reads * 1000, 1),
@@ -520,6 +544,12 @@ def table(figures: dict) -> list[tuple[str, str, str, bool]]:
             f"{figures['player_page_ratio']}×",
             "≤ 1.5×",
             figures["player_page_ratio"] <= 1.5,
+        ),
+        (
+            "  the same page of a player with no result yet",
+            f"{figures['player_empty_ms']} ms",
+            "",
+            True,
         ),
         (
             "ladder page, first read after a change",
