@@ -329,6 +329,8 @@ def readme_block(results: dict, *, when: str, source: str) -> str:
     for key, label in (
         ("floor_standings", "raw SQL floor: the season's points per member and evening"),
         ("floor_member", "raw SQL floor: a member's points per evening"),
+        ("floor_member_hands", "raw SQL floor: his first page of hands, his points from each"),
+        ("floor_member_page", "raw SQL floor of his season's page: both"),
         ("floor_evening_sheet", "raw SQL floor: the evening's nets per posting and account"),
     ):
         r = results.get(key)
