@@ -60,4 +60,7 @@ def test_a_tiny_season_is_consistent():
     assert figures["rated_tables"] == 6 * 2 * 3 + 3 * 2
     assert rating_list_difference(world["rating_list"]) is None
     assert ImportedEvent.objects.count() == 7
-    assert len(bench.table(figures)) == 7
+    # his page checked against all it shows by raw SQL: his rated tables, his ladder line
+    assert figures["hero_rated"] > 0 and figures["hero_ladders"] == 1
+    assert figures["player_empty_ms"] > 0
+    assert len(bench.table(figures)) == 9
