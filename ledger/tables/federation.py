@@ -202,7 +202,6 @@ class SeriesEventTable(tables.Table):
     club = tables.Column(verbose_name=_("Club"), empty_values=())
     date = tables.Column(verbose_name=_("Date"), empty_values=())
     factor = tables.Column(verbose_name=_("Factor"), attrs=NUM_ATTRS)
-    change = tables.Column(verbose_name=_("Change"), empty_values=())
 
     class Meta:
         orderable = False
@@ -210,21 +209,25 @@ class SeriesEventTable(tables.Table):
         empty_text = _("No event yet.")
 
     def __init__(self, *args, change_url=None, **kwargs):
-        """``change_url``: an event's page (its factor, its removal); none: no such column."""
+        """``change_url``: an event's page (its factor, its removal), each event's name a link
+        to it; none: the names alone."""
         self.change_url = change_url
         super().__init__(*args, **kwargs)
-        if change_url is None:
-            self.columns.hide("change")
 
-    def render_change(self, record):
-        return format_html(
-            '<a class="button" href="{}">{}</a>',
-            self.change_url(record),
-            _("Change {event}").format(event=self.render_event(record)),
-        )
+    @staticmethod
+    def name_of(record) -> str:
+        return record.tournament.name if record.tournament_id else record.imported.name
 
     def render_event(self, record):
-        return record.tournament.name if record.tournament_id else record.imported.name
+        name = self.name_of(record)
+        if self.change_url is None:
+            return name
+        return format_html(
+            '<a href="{}" aria-label="{}">{}</a>',
+            self.change_url(record),
+            _("Change {event}").format(event=name),
+            name,
+        )
 
     def render_club(self, record):
         if record.tournament_id:
