@@ -33,6 +33,15 @@ def checked(page, problems: list[str]) -> None:
         problems.append(f"{page.url}: {width} px wide at {page.viewport_size['width']}")
 
 
+def tap_sized(page, *selectors: str) -> None:
+    """Each of ``selectors``' elements is a tap target of at least 44 px either way."""
+    for selector in selectors:
+        for box in page.locator(selector).evaluate_all(
+            "els => els.map(e => e.getBoundingClientRect().toJSON())"
+        ):
+            assert box["width"] >= 44 and box["height"] >= 44, (selector, box)
+
+
 @pytest.mark.parametrize("width", [390, 1280])
 def test_an_officer_builds_a_series_and_reads_its_ladder(browser, live_server, width):
     world = federation_world(series=True)
@@ -92,8 +101,10 @@ def test_an_officer_builds_a_series_and_reads_its_ladder(browser, live_server, w
     page.get_by_role("button", name="Save the changes").click()
     expect(page.locator("#series-rule")).to_contain_text("best 1 results count")
     screenshot(page, f"federation-series-changed-{width}", full_page=True)
+    tap_sized(page, "#series-change-link", "#series-events tbody a")
     page.locator("#series-events").get_by_role("link", name="Change DP 2").click()
     screenshot(page, f"federation-series-event-{width}", full_page=True)
+    tap_sized(page, "#id_factor", "#series-factor-form button", "#series-event-remove button")
     page.go_back()
     page.locator("#ladder-link").click()
     expect(first_row).to_contain_text("Ana")
