@@ -149,6 +149,25 @@ class SeriesForm(forms.Form):
                 required=False,
             )
 
+    @staticmethod
+    def initial_of(series: Series) -> dict:
+        """The form's fields of a stored series (its change prefilled), its rule as typed."""
+        rule = series.rule
+        scale = rule.get("scale") or {}
+        return {
+            "name": series.name,
+            "seed": series.seed,
+            "starts_on": series.starts_on,
+            "ends_on": series.ends_on,
+            "source": rule.get("source", POINTS),
+            "scale": scale.get("kind", LINEAR),
+            "scale_points": ", ".join(str(p) for p in scale.get("points", ())),
+            "scale_beyond": str(scale.get("beyond", "0")),
+            "field_base": str(scale.get("base", "100")),
+            "field_gaps": ", ".join(str(g) for g in scale.get("gaps", ())),
+            **{key: rule.get(key) for key in ("best_of", "strike_worst", "qualify")},
+        }
+
     def rule_fields(self):
         return [self[n] for n in ("source", "scale", "scale_points", "scale_beyond")] + [
             self[n] for n in ("field_base", "field_gaps", "best_of", "strike_worst", "qualify")
@@ -227,6 +246,16 @@ class SeriesEventForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["tournament"].queryset = tournaments  # type: ignore[attr-defined]
         self.fields["imported"].queryset = imported  # type: ignore[attr-defined]
+
+
+class FactorForm(forms.Form):
+    """A series event's factor, changed."""
+
+    factor = forms.CharField(
+        label=_("Factor"),
+        max_length=text_limit(SeriesEvent, "factor"),
+        help_text=_("A positive whole number or fraction, such as 3/2."),
+    )
 
 
 class OfficerForm(forms.Form):

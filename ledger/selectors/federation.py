@@ -341,6 +341,16 @@ def federation_one_series(federation: Federation, pk: int) -> Series | None:
     return Series.objects.filter(federation=federation, pk=pk).select_related("federation").first()
 
 
+def club_cup(club, pk: int) -> Series | None:
+    """The club's own cup ``pk`` (not a federation's series), or None."""
+    return Series.objects.filter(club=club, pk=pk).first()
+
+
+def series_event(series: Series, pk: int) -> SeriesEvent | None:
+    """The series' event ``pk`` with its tournament or imported event, or None."""
+    return series.events.select_related("tournament", "imported").filter(pk=pk).first()
+
+
 def series_event_rows(series: Series) -> list[SeriesEvent]:
     """The series' events with their tournaments (and clubs) or imported events."""
     return list(series.events.select_related("tournament", "tournament__club", "imported"))

@@ -3,13 +3,15 @@ the tables of the officer's pages (clubs, players, series, log, officers)."""
 
 from __future__ import annotations
 
+import datetime
+import json
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.formats import date_format
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from ledger.games.money import MINUS
@@ -228,8 +230,26 @@ class SeriesEventTable(tables.Table):
         attrs = {"class": "data-table", "id": "series-events"}
         empty_text = _("No event yet.")
 
-    def render_event(self, record):
+    def __init__(self, *args, change_url=None, **kwargs):
+        """``change_url``: an event's page (its factor, its removal), each event's name a link
+        to it; none: the names alone."""
+        self.change_url = change_url
+        super().__init__(*args, **kwargs)
+
+    @staticmethod
+    def name_of(record) -> str:
         return record.tournament.name if record.tournament_id else record.imported.name
+
+    def render_event(self, record):
+        name = self.name_of(record)
+        if self.change_url is None:
+            return name
+        return format_html(
+            '<a href="{}" aria-label="{}">{}</a>',
+            self.change_url(record),
+            _("Change {event}").format(event=name),
+            name,
+        )
 
     def render_club(self, record):
         if record.tournament_id:
@@ -247,6 +267,9 @@ LOG_ACTIONS = {
     "licence": _("Licence set"),
     "series": _("Series created"),
     "series_event": _("Event added to a series"),
+    "series_change": _("Series changed"),
+    "series_factor": _("Factor of a series' event changed"),
+    "series_event_remove": _("Event removed from a series"),
     "import": _("Results imported"),
     "officer_add": _("Officer added"),
     "officer_remove": _("Officer removed"),
@@ -255,6 +278,31 @@ LOG_ACTIONS = {
     "publish": _("Publishing of the ladders changed"),
     "rating_list": _("Rating list created"),
 }
+
+
+# The fields of a series a change names in the log, in words.
+SERIES_FIELDS = {
+    "name": _("name"),
+    "seed": _("seed"),
+    "starts_on": _("first date"),
+    "ends_on": _("last date"),
+    "rule": _("rule"),
+}
+
+
+def series_change_words(field: str, change) -> tuple:
+    """One changed field of a series in the log: its name in words, before and after (a date
+    in the language's form, a rule as the code it is stored as)."""
+    before, after = change
+    if field in ("starts_on", "ends_on"):
+        before, after = (
+            date_format(datetime.date.fromisoformat(v), "SHORT_DATE_FORMAT") for v in change
+        )
+    elif field == "rule":
+        before, after = (
+            format_html("<code>{}</code>", json.dumps(v, sort_keys=True)) for v in change
+        )
+    return SERIES_FIELDS.get(field, field), before, after
 
 
 def log_details(action: str, details: dict) -> str:
@@ -274,6 +322,25 @@ def log_details(action: str, details: dict) -> str:
     if action == "series_event":
         return _("series no. {series}, factor {factor}").format(
             series=d.get("series", "?"), factor=d.get("factor", "1")
+        )
+    if action == "series_change":
+        return format_html(
+            "{}: {}",
+            d.get("name", "?"),
+            format_html_join(
+                "; ",
+                "{}: {} → {}",
+                (series_change_words(k, v) for k, v in (d.get("changes") or {}).items()),
+            ),
+        )
+    if action == "series_factor":
+        before, after = d.get("factor") or ("?", "?")
+        return _("{name}, {event}: factor {before} → {after}").format(
+            name=d.get("name", "?"), event=d.get("event", "?"), before=before, after=after
+        )
+    if action == "series_event_remove":
+        return _("{name}: {event} removed (factor {factor})").format(
+            name=d.get("name", "?"), event=d.get("event", "?"), factor=d.get("factor", "1")
         )
     if action == "import":
         return _("{source}, revision {revision}").format(

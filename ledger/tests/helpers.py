@@ -479,6 +479,9 @@ MATRIX = {
     "tournament_round_cards_pdf": ("admin", None),
     "series_ladder": ("member", None),
     "series_ladder_pdf": ("member", None),
+    # The club's own cup changed (its rule, an event's factor, an event removed): its admin's.
+    "cup_change": ("admin", "admin"),
+    "cup_event": ("admin", "admin"),
     # A Masters' entries filled from a qualifying series (the director's).
     "tournament_entries_series": (None, "admin"),
     # A round table's own link: open to whoever has it (no log-in); its report of a missing
@@ -639,6 +642,25 @@ def club_cup(club: Club) -> Series:
     )
 
 
+def cup_event(series: Series):
+    """The cup's first event: a tournament of its club and game (``generic_sum``), made and
+    added the first time."""
+    from ledger.services import federation, tournaments
+
+    first = series.events.order_by("pk").first()
+    if first is not None:
+        return first
+    assert series.club is not None
+    t = tournaments.tournament_create(
+        club=series.club,
+        name="Cup DP",
+        date=datetime.date(2026, 10, 3),
+        game=series.game,
+        tournament_format="generic_sum",
+    )
+    return federation.series_event_add(series=series, tournament=t)
+
+
 # from test_authorization
 def kwargs_for(name: str, w: dict[str, Any], *, foreign: bool = False) -> dict[str, str | int]:
     evening = w["b_evening"] if foreign else w["evening"]
@@ -678,7 +700,7 @@ def kwargs_for(name: str, w: dict[str, Any], *, foreign: bool = False) -> dict[s
         "setup_invitation_new": member.pk,
         "setup_season_edit": season.pk,
     }.get(name)
-    if name in ("series_ladder", "series_ladder_pdf"):
+    if name in ("series_ladder", "series_ladder_pdf", "cup_change", "cup_event"):
         pk = (w["b_series"] if foreign else w["series"]).pk
     elif name in TOURNAMENT_URLS:
         pk = (w["b_tournament"] if foreign else w["tournament"]).pk
@@ -695,6 +717,8 @@ def kwargs_for(name: str, w: dict[str, Any], *, foreign: bool = False) -> dict[s
         kwargs["pk"] = pk
     if name == "tournament_round_table_sheet_pdf":
         kwargs["number"] = 1
+    if name == "cup_event":
+        kwargs["event"] = cup_event(w["b_series"] if foreign else w["series"]).pk
     if name in ("whatif", "whatif_pdf"):
         kwargs["scope"] = "evening"
     if name in ("treasury_count", "treasury_adjust", "table_sheet_pdf"):
@@ -923,6 +947,8 @@ FEDERATION_MATRIX = {
     "federation_series_list": ("GET",),
     "federation_series_new": ("GET", "POST"),
     "federation_series": ("GET", "POST"),
+    "federation_series_change": ("GET", "POST"),
+    "federation_series_event": ("GET", "POST"),
     "federation_series_ladder": ("GET",),
     "federation_log": ("GET",),
     "federation_officers": ("GET", "POST"),
@@ -1055,6 +1081,8 @@ def federation_world(*, series: bool = False) -> dict[str, Any]:
 FEDERATION_PK = {
     "federation_player": "player",
     "federation_series": "series",
+    "federation_series_change": "series",
+    "federation_series_event": "series",
     "federation_series_ladder": "series",
 }
 
@@ -1070,6 +1098,8 @@ def federation_kwargs(
     kwargs: dict = {"federation": (w["other"] if foreign else w["federation"]).slug}
     if name in FEDERATION_PK:
         kwargs["pk"] = w[FEDERATION_PK[name]].pk
+    if name == "federation_series_event":  # the series' event (its own, even on another's URL)
+        kwargs["event"] = w["series"].events.order_by("pk").first().pk
     if name in FEDERATION_EVENT_PAGES:
         kwargs["pk"] = imported_results(w["federation"]).pk
     if name == "federation_rating_recompute":

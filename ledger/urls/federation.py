@@ -22,6 +22,14 @@ urlpatterns = [
     path("series/new/", officer.federation_series_new, name="federation_series_new"),
     path("series/<int:pk>/", officer.federation_series, name="federation_series"),
     path(
+        "series/<int:pk>/change/", officer.federation_series_change, name="federation_series_change"
+    ),
+    path(
+        "series/<int:pk>/events/<int:event>/",
+        officer.federation_series_event,
+        name="federation_series_event",
+    ),
+    path(
         "series/<int:pk>/ladder/", officer.federation_series_ladder, name="federation_series_ladder"
     ),
     path("log/", officer.federation_log, name="federation_log"),

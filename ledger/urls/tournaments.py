@@ -3,7 +3,7 @@
 from django.urls import path
 
 from ledger.views import federation as federation_views
-from ledger.views import federation_ratings, seeding
+from ledger.views import federation_ratings, seeding, series_edit
 from ledger.views import table_links as link_views
 from ledger.views import tournament_sheets as sheet_views
 from ledger.views import tournaments as views
@@ -31,6 +31,8 @@ urlpatterns = [
         name="tournament_results_file",
     ),
     path("t/series/<int:pk>/", federation_views.series_ladder, name="series_ladder"),
+    path("t/series/<int:pk>/change/", series_edit.cup_change, name="cup_change"),
+    path("t/series/<int:pk>/events/<int:event>/", series_edit.cup_event, name="cup_event"),
     path(
         "t/series/<int:pk>/ladder.pdf",
         federation_views.series_ladder_pdf,

@@ -88,6 +88,10 @@ def series_ladder(request, pk):
             "pdf_url": reverse(
                 "series_ladder_pdf", kwargs={"club": request.club.slug, "pk": series.pk}
             ),
+            # The club's own cup is changed by its admin (a federation's: by its officers).
+            "change_url": reverse("cup_change", kwargs={"club": request.club.slug, "pk": series.pk})
+            if series.club_id == request.club.pk and request.club_role == ADMIN
+            else None,
         },
     )
 

@@ -1,6 +1,6 @@
 """The federation officer's pages under ``/f/<federation>/`` (``federation.md`` sections 1
 and 2; every view a ``federation_officer`` view): member clubs, players (search, licence,
-merge), series (list, create, events, ladder), the federation's log and its officers."""
+merge), series (list, create, change, events, ladder), the federation's log and its officers."""
 
 from __future__ import annotations
 
@@ -40,7 +40,9 @@ from ledger.tables.federation import (
     SeriesTable,
 )
 from ledger.views.federation import ladder_table
+from ledger.views.series_edit import change_event, change_series
 from ledger.web.federation_access import federation_officer
+from ledger.web.http import found
 from ledger.web.refusals import logged_refusal, refuse
 
 PER_PAGE = 50
@@ -293,7 +295,13 @@ def federation_series(request, pk):
             else:
                 return _to("federation_series", request, pk=series.pk)
         status = 422
-    events = SeriesEventTable(reads.series_event_rows(series))
+    events = SeriesEventTable(
+        reads.series_event_rows(series),
+        change_url=lambda event: reverse(
+            "federation_series_event",
+            kwargs={"federation": federation.slug, "pk": series.pk, "event": event.pk},
+        ),
+    )
     RequestConfig(request, paginate=False).configure(events)
     return _page(
         request,
@@ -302,6 +310,44 @@ def federation_series(request, pk):
         series=series,
         rule=rule_in_words(series.rule),
         events=events,
+        form=form,
+    )
+
+
+@federation_officer()
+@require_http_methods(["GET", "POST"])
+def federation_series_change(request, pk):
+    """The series changed: its name, seed, dates and rule on a form prefilled with them
+    (``series_change``); back to the series' page with the outcome."""
+    series = _series_or_404(request, pk)
+    form, done = change_series(request, series)
+    if done:
+        return _to("federation_series", request, pk=series.pk)
+    return _page(
+        request,
+        "series_change.html",
+        422 if request.method == "POST" else 200,
+        series=series,
+        form=form,
+    )
+
+
+@federation_officer()
+@require_http_methods(["GET", "POST"])
+def federation_series_event(request, pk, event):
+    """An event of the series: its factor changed (``series_event_factor_set``), or the event
+    removed from the series (``series_event_remove``, a button of its own)."""
+    series = _series_or_404(request, pk)
+    one = found(reads.series_event(series, event), "series event")
+    form, done = change_event(request, one)
+    if done:
+        return _to("federation_series", request, pk=series.pk)
+    return _page(
+        request,
+        "series_event.html",
+        422 if request.method == "POST" else 200,
+        series=series,
+        event=one,
         form=form,
     )
 

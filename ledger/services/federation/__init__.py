@@ -6,7 +6,8 @@ one person:
   ``federation_publish_set``;
 - ``players``: ``player_for_member``, ``player_match_guest``, ``player_merge``,
   ``player_set_licence``;
-- ``series``: ``series_create``, ``series_event_add``, ``series_ladder``, ``ladder_ranks_for``,
+- ``series``: ``series_create``, ``series_event_add``, ``series_change``,
+  ``series_event_factor_set``, ``series_event_remove``, ``series_ladder``, ``ladder_ranks_for``,
   ``tournament_ladder_set``, ``ladder_ranks_apply``, ``ladder_rank_override``,
   ``entries_from_series`` (a Masters filled from a qualifying series);
 - ``ratings``: ``rating_list_create``, ``rating_list_recompute``, ``tournament_rating_set``
@@ -40,8 +41,11 @@ from ledger.services.federation.series import (
     ladder_rank_override,
     ladder_ranks_apply,
     ladder_ranks_for,
+    series_change,
     series_create,
     series_event_add,
+    series_event_factor_set,
+    series_event_remove,
     series_ladder,
     tournament_ladder_set,
 )
@@ -63,8 +67,11 @@ __all__ = [
     "player_set_licence",
     "rating_list_create",
     "rating_list_recompute",
+    "series_change",
     "series_create",
     "series_event_add",
+    "series_event_factor_set",
+    "series_event_remove",
     "series_ladder",
     "tournament_ladder_set",
     "tournament_rating_set",

@@ -45,6 +45,34 @@ def rule_of(series: Series) -> engine.SeriesRule:
     return read_rule(series.rule)
 
 
+def checked_series(
+    name: str, seed: str, starts_on: datetime.date, ends_on: datetime.date, rule: dict
+) -> tuple[str, str]:
+    """Check a series' fields as ``series_create`` and ``series_change`` take them: its name
+    and seed (stripped, returned), its dates in order, its rule as the engine reads it
+    (``best_of`` with ``strike_worst`` refused under ``rule.strike_worst``)."""
+    name, seed = (name or "").strip(), (seed or "").strip()
+    if not name or len(name) > MAX_NAME:
+        raise LedgerError(_("a series' name has 1 to {limit} characters"), "name", limit=MAX_NAME)
+    if not seed or len(seed) > MAX_SEED:
+        raise LedgerError(_("a series' seed has 1 to {limit} characters"), "seed", limit=MAX_SEED)
+    if not (starts_on and ends_on) or ends_on < starts_on:
+        raise LedgerError(_("the last date is on or after the first"), "ends_on")
+    try:
+        read_rule(rule)
+    except FederationError as error:
+        raise engine_refused(error) from error
+    return name, seed
+
+
+def checked_factor(factor, field: str = "factor") -> Fraction:
+    """An event's factor, a positive exact rational such as ``3/2``, refused on ``field``."""
+    try:
+        return read_factor(factor, field)
+    except FederationError as error:
+        raise engine_refused(error) from error
+
+
 def series_create(
     *,
     name: str,
@@ -65,21 +93,11 @@ def series_create(
         raise LedgerError(_("a series belongs to a federation or to one club"), "federation")
     owner = federation or club
     game = owner.game  # type: ignore[union-attr]
-    name, seed = (name or "").strip(), (seed or "").strip()
-    if not name or len(name) > MAX_NAME:
-        raise LedgerError(_("a series' name has 1 to {limit} characters"), "name", limit=MAX_NAME)
-    if not seed or len(seed) > MAX_SEED:
-        raise LedgerError(_("a series' seed has 1 to {limit} characters"), "seed", limit=MAX_SEED)
-    if not (starts_on and ends_on) or ends_on < starts_on:
-        raise LedgerError(_("the last date is on or after the first"), "ends_on")
-    try:
-        read_rule(rule)
-        factors = [
-            read_factor(factor, f"events[{i}].factor") for i, (_t, factor) in enumerate(events)
-        ]
-    except FederationError as error:
-        raise engine_refused(error) from error
+    name, seed = checked_series(name, seed, starts_on, ends_on, rule)
     events = list(events)
+    factors = [
+        checked_factor(factor, f"events[{i}].factor") for i, (_t, factor) in enumerate(events)
+    ]
     with writing():
         clubs = set(federation.clubs.values_list("pk", flat=True)) if federation else {club.pk}  # type: ignore[union-attr]
         seen: set[int] = set()
@@ -139,10 +157,7 @@ def series_event_add(
     (a positive exact rational). Logged in the federation's log (a club's cup: none)."""
     if (tournament is None) == (imported is None):
         raise LedgerError(_("an event is a tournament or an imported event"), "event")
-    try:
-        value = read_factor(factor, "factor")
-    except FederationError as error:
-        raise engine_refused(error) from error
+    value = checked_factor(factor)
     with writing():
         series = Series.objects.select_for_update().get(pk=series.pk)
         events = series.events.all()
@@ -181,6 +196,116 @@ def series_event_add(
                 by=by,
             )
     return event
+
+
+def series_values(series: Series) -> dict:
+    """What ``series_change`` changes of a series, as logged (dates in ISO form)."""
+    return {
+        "name": series.name,
+        "seed": series.seed,
+        "starts_on": series.starts_on.isoformat(),
+        "ends_on": series.ends_on.isoformat(),
+        "rule": series.rule,
+    }
+
+
+def series_change(
+    *,
+    series: Series,
+    name: str,
+    seed: str,
+    starts_on: datetime.date,
+    ends_on: datetime.date,
+    rule: dict,
+    by=None,
+) -> Series:
+    """Change a series' name, seed, dates and rule, checked as ``series_create`` checks them;
+    logged (action ``series_change``, each changed field ``[before, after]``) in its
+    federation's log, a club's cup in the log of none (as ``series_create``). A change that
+    changes nothing (a rule the engine reads as the stored one) writes nothing: the series
+    comes back as it was (``series_values`` the same). Its kept ladder, whose fingerprint
+    holds the seed and rule, is recomputed at its next read."""
+    name, seed = checked_series(name, seed, starts_on, ends_on, rule)
+    with writing():
+        series = Series.objects.select_for_update().get(pk=series.pk)
+        before = series_values(series)
+        if rule_of(series) == read_rule(rule):  # the same rule written otherwise (8 or "8")
+            rule = series.rule
+        series.name, series.seed, series.rule = name, seed, rule
+        series.starts_on, series.ends_on = starts_on, ends_on
+        after = series_values(series)
+        changes = {k: [before[k], after[k]] for k in before if before[k] != after[k]}
+        if not changes:
+            return series
+        series.save(update_fields=["name", "seed", "starts_on", "ends_on", "rule"])
+        FederationLog.objects.create(
+            federation=series.federation,
+            action="series_change",
+            details={"series": series.pk, "name": name, "changes": changes},
+            by=by,
+        )
+    return series
+
+
+def _locked_event(event: SeriesEvent) -> tuple[Series, SeriesEvent]:
+    """The event's series locked (as ``series_event_add`` locks it) and the event read
+    afresh; an event removed meanwhile is refused."""
+    series = Series.objects.select_for_update().get(pk=event.series_id)
+    fresh = series.events.select_related("tournament", "imported").filter(pk=event.pk).first()
+    if fresh is None:
+        raise LedgerError(_("the event is no longer one of the series'"), "event")
+    return series, fresh
+
+
+def event_name(event: SeriesEvent) -> str:
+    """A series event's name: its tournament's, or its imported event's."""
+    return event.tournament.name if event.tournament is not None else event.imported.name  # type: ignore[union-attr]
+
+
+def series_event_factor_set(*, event: SeriesEvent, factor, by=None) -> SeriesEvent:
+    """Set a series event's factor (a positive exact rational, refused on ``factor``, as
+    ``series_event_add`` checks it); logged (``series_factor``, the factor before and after)
+    as ``series_change``. The same factor writes nothing."""
+    value = checked_factor(factor)
+    with writing():
+        series, event = _locked_event(event)
+        before = event.factor
+        if read_factor(before) == value:
+            return event
+        event.factor = str(value)
+        event.save(update_fields=["factor"])
+        FederationLog.objects.create(
+            federation=series.federation,
+            action="series_factor",
+            details={
+                "series": series.pk,
+                "name": series.name,
+                "event": event_name(event),
+                "factor": [before, event.factor],
+            },
+            by=by,
+        )
+    return event
+
+
+def series_event_remove(*, event: SeriesEvent, by=None) -> None:
+    """Remove an event from its series (the tournament or imported event itself stays):
+    its points leave the ladder at its next read. Logged (``series_event_remove``, the event
+    and its factor) as ``series_change``."""
+    with writing():
+        series, event = _locked_event(event)
+        details = {
+            "series": series.pk,
+            "name": series.name,
+            "event": event_name(event),
+            "tournament": event.tournament_id,
+            "imported": event.imported_id,
+            "factor": event.factor,
+        }
+        event.delete()
+        FederationLog.objects.create(
+            federation=series.federation, action="series_event_remove", details=details, by=by
+        )
 
 
 def event_key(tournament_id: int | None, imported_id: int | None) -> str:

@@ -1,6 +1,7 @@
 """The federation officer in real Chromium: from the site's home to his federation, a series
-of two final tournaments (one of factor 3/2) built on its form, and its ladder; axe-core finds
-no violation on any officer page, and at 390 px wide no page scrolls sideways."""
+of two final tournaments (one of factor 3/2) built on its form, and its ladder, which moves
+when the series' rule is changed on its change page; axe-core finds no violation on any
+officer page, and at 390 px wide no page scrolls sideways."""
 
 from __future__ import annotations
 
@@ -30,6 +31,15 @@ def checked(page, problems: list[str]) -> None:
     width = page.evaluate("() => document.documentElement.scrollWidth")
     if width > page.viewport_size["width"]:
         problems.append(f"{page.url}: {width} px wide at {page.viewport_size['width']}")
+
+
+def tap_sized(page, *selectors: str) -> None:
+    """Each of ``selectors``' elements is a tap target of at least 44 px either way."""
+    for selector in selectors:
+        for box in page.locator(selector).evaluate_all(
+            "els => els.map(e => e.getBoundingClientRect().toJSON())"
+        ):
+            assert box["width"] >= 44 and box["height"] >= 44, (selector, box)
 
 
 @pytest.mark.parametrize("width", [390, 1280])
@@ -81,6 +91,24 @@ def test_an_officer_builds_a_series_and_reads_its_ladder(browser, live_server, w
     checked(page, problems)
     screenshot(page, f"federation-ladder-{width}")
     assert page.url.endswith(f"/f/tzs/series/{series.pk}/ladder/")
+    # The rule changed to best of 1 on the series' change page: the ladder moves at once, Ana
+    # first on her DP 1 alone (4 x 3/2 = 6.00).
+    page.goto(reverse("federation_series", kwargs={"federation": "tzs", "pk": series.pk}))
+    page.locator("#series-change-link").click()
+    expect(page.get_by_label("Name", exact=True)).to_have_value("Liga 2027")
+    page.get_by_label("Best of").fill("1")
+    screenshot(page, f"federation-series-change-{width}", full_page=True)
+    page.get_by_role("button", name="Save the changes").click()
+    expect(page.locator("#series-rule")).to_contain_text("best 1 results count")
+    screenshot(page, f"federation-series-changed-{width}", full_page=True)
+    tap_sized(page, "#series-change-link", "#series-events tbody a")
+    page.locator("#series-events").get_by_role("link", name="Change DP 2").click()
+    screenshot(page, f"federation-series-event-{width}", full_page=True)
+    tap_sized(page, "#id_factor", "#series-factor-form button", "#series-event-remove button")
+    page.go_back()
+    page.locator("#ladder-link").click()
+    expect(first_row).to_contain_text("Ana")
+    expect(first_row).to_contain_text("6.00")
     # Then every other officer page, read as he reads them (the results file's download aside:
     # JSON, not a page).
     for name in sorted(

@@ -178,12 +178,19 @@ def test_a_merge_of_two_players_changes_the_fingerprint():
 
 
 def test_a_change_of_the_series_rule_changes_the_fingerprint():
-    """The rule changed (best of 1): the fingerprint changes and the ladder counts each
-    player's best event, the other struck."""
+    """The rule changed through ``series_change`` (best of 1): the fingerprint changes and
+    the ladder counts each player's best event, the other struck."""
     _club, _tzs, _members, series = two_events()
     figures(series)
     before = fingerprint(series)
-    Series.objects.filter(pk=series.pk).update(rule={**series.rule, "best_of": 1})
+    fed.series_change(
+        series=series,
+        name=series.name,
+        seed=series.seed,
+        starts_on=series.starts_on,
+        ends_on=series.ends_on,
+        rule={**series.rule, "best_of": 1},
+    )
     assert fingerprint(series) != before
     after = figures(series)
     assert after == engine_figures(series)
@@ -195,6 +202,41 @@ def test_a_change_of_the_series_rule_changes_the_fingerprint():
     ]
     struck = {line.player.name: line.struck for line in ladder_lines(series)}
     assert struck["Bor"] == ("DP 1",)
+
+
+def test_a_changed_factor_changes_the_totals():
+    """DP 2's factor from 3/2 to 3: the fingerprint changes and the totals are the new
+    factor's."""
+    _club, _tzs, _members, series = two_events()
+    figures(series)
+    before = fingerprint(series)
+    fed.series_event_factor_set(event=series.events.get(tournament__name="DP 2"), factor="3")
+    assert fingerprint(series) != before
+    after = figures(series)
+    assert after == engine_figures(series)
+    assert [(p, n, t) for p, n, t, _c in after] == [
+        (1, "Bor", Fraction(15)),
+        (2, "Cene", Fraction(11)),
+        (3, "Ana", Fraction(10)),
+        (4, "Dan", Fraction(4)),
+    ]
+
+
+def test_a_removed_event_leaves_the_ladder():
+    """DP 1 removed: the fingerprint changes and the ladder is DP 2's alone (times 3/2)."""
+    _club, _tzs, _members, series = two_events()
+    figures(series)
+    before = fingerprint(series)
+    fed.series_event_remove(event=series.events.get(tournament__name="DP 1"))
+    assert fingerprint(series) != before
+    after = figures(series)
+    assert after == engine_figures(series)
+    assert [(p, n, t, c) for p, n, t, c in after] == [
+        (1, "Bor", Fraction(6), ("DP 2",)),
+        (2, "Cene", Fraction(9, 2), ("DP 2",)),
+        (3, "Ana", Fraction(3), ("DP 2",)),
+        (4, "Dan", Fraction(3, 2), ("DP 2",)),
+    ]
 
 
 def test_verify_names_a_kept_line_that_disagrees_with_a_recompute():

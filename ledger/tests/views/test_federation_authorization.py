@@ -79,6 +79,8 @@ FEDERATION_QUERIES = {
     "federation_series_list": 5,  # + the count, the page of series
     "federation_series_new": 4,  # + the final tournaments (their clubs joined)
     "federation_series": 7,  # + the series, its events, the tournaments and imported events to add
+    "federation_series_change": 4,  # + the series
+    "federation_series_event": 5,  # + the series, its event (its tournament joined)
     # + the series, the kept ladder's fingerprint (events, last merge), the kept ladder, the
     # count of its lines and one page of them (players and clubs joined)
     "federation_series_ladder": 9,

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from ledger.models import Profile
+from ledger.services import federation as services
 from ledger.services.federation import tokens
 from ledger.tables.federation import log_details
 from ledger.tests.helpers import (
@@ -14,6 +15,7 @@ from ledger.tests.helpers import (
     client_for,
     federation_kwargs,
     federation_world,
+    imported_results,
 )
 from ledger.tests.views.test_language_crawl import (
     ASCII_MINUS,
@@ -34,7 +36,7 @@ PAGES = sorted(
 
 
 def test_the_crawl_sees_every_officer_page():
-    assert len(PAGES) == 16 and "federation_series_ladder" in PAGES
+    assert len(PAGES) == 18 and "federation_series_change" in PAGES
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -42,6 +44,7 @@ def test_every_officer_page_reads_in_one_language(language):
     world = federation_world(series=True)
     Profile.objects.update_or_create(user=world["officer"], defaults={"language": language})
     tokens.upload_token_create(federation=world["federation"], label="Tarok Kranj")
+    changed_series(world)
     client = client_for(world["officer"])
     problems = []
     for name in PAGES:
@@ -57,6 +60,25 @@ def test_every_officer_page_reads_in_one_language(language):
         found += [f"ASCII minus: {m}" for m in ASCII_MINUS.findall(text)]
         problems += [f"{url}: {word}" for word in found]
     assert problems == [], "\n".join(problems)
+
+
+def changed_series(world):
+    """The world's series changed (its dates and rule, its event's factor) and an imported
+    event added and removed: the log shows each change in words."""
+    series, officer = world["series"], world["officer"]
+    services.series_change(
+        series=series,
+        name=series.name,
+        seed=series.seed,
+        starts_on=series.starts_on,
+        ends_on=series.ends_on.replace(day=29),
+        rule={**series.rule, "best_of": 1},
+        by=officer,
+    )
+    services.series_event_factor_set(event=series.events.get(), factor="2", by=officer)
+    imported = imported_results(world["federation"])
+    extra = services.series_event_add(series=series, imported=imported, by=officer)
+    services.series_event_remove(event=extra, by=officer)
 
 
 def test_a_tokens_prefix_is_code_not_a_number():

@@ -201,10 +201,13 @@ class TestLanguageCrawl:
     def test_the_crawl_sees_every_page(self, demo):
         """Every GET page of the matrix but the PDFs and the JSON state is crawled."""
         # 20 of the club (+ a hand to confirm, issue 27; + what if, issue 32; + its people
-        # log), 5 of a tournament, a table's own link, a series' ladder
-        assert len(PAGES) == 29
+        # log), 5 of a tournament, a table's own link, a series' ladder, the club's cup
+        # changed and an event of it
+        assert len(PAGES) == 31
         assert {
             "club",
+            "cup_change",
+            "cup_event",
             "hand_new",
             "evening_treasury",
             "setup_settings",
