@@ -176,14 +176,31 @@ def evening_sheet(*, evening: Evening, table: Table | None = None) -> EveningShe
     for seat in seats:
         sheet = sheets.setdefault(seat.table_id, SheetTable(table=seat.table, seats=[]))
         sheet.seats.append(seat.member.name)
+    # Read as plain values (an evening has thousands of transfers): each account's name as
+    # ``Account.name`` gives it, the member's name or the pool's code.
     transfers = defaultdict(list)
-    for t in (
+    for posting_id, source, source_code, target, target_code, points, reason in (
         Transfer.objects.live()
         .filter(where)
-        .select_related("source__member", "target__member")
         .order_by("posting_id", "pk")
+        .values_list(
+            "posting_id",
+            "source__member__name",
+            "source__code",
+            "target__member__name",
+            "target__code",
+            "points",
+            "reason",
+        )
     ):
-        transfers[t.posting_id].append((t.source.name, t.target.name, t.points, t.reason))
+        transfers[posting_id].append(
+            (
+                source if source is not None else source_code,
+                target if target is not None else target_code,
+                points,
+                reason,
+            )
+        )
     postings = (
         Posting.objects.live()
         .filter(where)

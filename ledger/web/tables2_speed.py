@@ -1,4 +1,5 @@
-"""A memo for django-tables2's ``utils.signature`` (django-tables2 3.0.1, pinned).
+"""A memo for django-tables2's ``utils.signature`` (django-tables2 3.0.1, pinned), and an
+accessor's lookup error without the record's ``repr``.
 
 django-tables2 asks ``inspect.signature`` about every callable it calls with "appropriate"
 arguments (``call_with_appropriate``: each column's ``render``, ``linkify``, callable attrs
@@ -36,5 +37,15 @@ def signature(fn):
         return _original(fn)
 
 
+# What an accessor says when a record has no such key or attribute (a column that renders
+# from the whole record, such as the score sheet's member columns). django-tables2 writes the
+# record's ``repr`` into the message, and the cell catches and drops it: on a live evening's
+# sheet that was every member and pool cell formatting its whole posting and transfers, 15%
+# of the page's rendering. The message keeps the key and the accessor, not the record.
+LOOKUP_ERROR_FMT = "Failed lookup for key [{key}] in accessor {accessor}"
+_original_lookup_error = utils.Accessor.LOOKUP_ERROR_FMT
+
+
 def install() -> None:
     utils.signature = signature
+    utils.Accessor.LOOKUP_ERROR_FMT = LOOKUP_ERROR_FMT

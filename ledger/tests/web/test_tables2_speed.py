@@ -104,3 +104,24 @@ def test_the_signature_memo_answers_as_django_tables2(fn):
     assert utils.signature is tables2_speed.signature  # installed by LedgerConfig.ready
     assert tables2_speed.signature(fn) == tables2_speed._original(fn)
     assert tables2_speed.signature(fn) == tables2_speed._original(fn)  # and again, kept
+
+
+class Unprintable:
+    """A record with no ``missing`` attribute whose ``repr`` fails the test if asked."""
+
+    kind = "hand"
+
+    def __repr__(self):
+        raise AssertionError("the record's repr was asked for")
+
+
+def test_a_failed_lookup_does_not_write_out_the_record():
+    """An accessor that finds nothing on a record (a column rendered from the whole record)
+    says which key and accessor, not the record: django-tables2 3.0.1 wrote the record's repr
+    into a message each such cell drops (pinned: an upgrade that changes it fails here)."""
+    assert tables2_speed._original_lookup_error == (
+        "Failed lookup for key [{key}] in {context}, when resolving the accessor {accessor}"
+    )
+    with pytest.raises(ValueError, match=r"key \[missing\] in accessor missing"):
+        utils.Accessor("missing").resolve(Unprintable())
+    assert utils.Accessor("missing").resolve(Unprintable(), quiet=True) is None
