@@ -22,6 +22,8 @@ from ledger.selectors import tournaments as reads
 from ledger.selectors.chain import club_head
 from ledger.tables.season import PublicResultsTable, PublicStandingsTable, PublicTableTable
 from ledger.tables.tournaments import TournamentStandingsTable
+from ledger.views.tournament_sheets import kept_as, kept_standings
+from ledger.web import render_cache
 from ledger.web.http import found, picked_season
 
 
@@ -91,10 +93,14 @@ def public_tournament(request, club, pk):
     if tournament.status == tournament.Status.CANCELLED:
         raise Http404("cancelled")
     rounds = list(tournament.rounds.exclude(status="drafted").order_by("number"))
+    # The ranking and its rendering kept by the tournament's version, as the director's
+    # standings are: a full hall's spectators rank and render 138 lines once per change.
+    table = TournamentStandingsTable.of(kept_standings(tournament), ladder=True)
+    render_cache.keep(table, request, rows=kept_as(tournament))
     context = {
         "public_club": public,
         "tournament": tournament,
-        "table": TournamentStandingsTable.of(reads.standings_after(tournament), ladder=True),
+        "table": table,
         "draws": [reads.round_view(r) for r in rounds],
         "rules": reads.rules_note(tournament),
     }

@@ -81,16 +81,16 @@ def pdf_response(request, render, key: str | None = None) -> HttpResponse:
 # --- standings and the wall ----------------------------------------------------------------
 
 
-def _standings(tournament) -> reads.Standings:
+def kept_standings(tournament) -> reads.Standings:
     """Return the standings after the closed rounds, kept by the tournament's version (raised
     by every service that changes its entries, draws or results): the engine ranks every
     entry once per close, correction or entry change, not once per reader."""
     return render_cache.kept(
-        f"tournament-standings:{_kept_as(tournament)}", lambda: reads.standings_after(tournament)
+        f"tournament-standings:{kept_as(tournament)}", lambda: reads.standings_after(tournament)
     )
 
 
-def _kept_as(tournament) -> str:
+def kept_as(tournament) -> str:
     """Return what names a tournament's state where its standings are kept: its id, when it
     was made (another database's tournament of the same id differs there) and its version."""
     return f"{tournament.pk}:{tournament.created_at.timestamp()}:{tournament.version}"
@@ -99,10 +99,10 @@ def _kept_as(tournament) -> str:
 def _standings_table(request, tournament):
     """Return the standings' table: the ranking PDF's columns (ladder rank, rounds, total,
     final, tie-breaks in the format's order, rounds played, byes, status)."""
-    table = TournamentStandingsTable.of(_standings(tournament), ladder=True)
+    table = TournamentStandingsTable.of(kept_standings(tournament), ladder=True)
     RequestConfig(request, paginate=False).configure(table)
     # The rows (and the rounds' columns) follow from the version: it keys the HTML too.
-    render_cache.keep(table, request, rows=_kept_as(tournament))
+    render_cache.keep(table, request, rows=kept_as(tournament))
     return table
 
 
@@ -157,7 +157,7 @@ def tournament_wall(request, pk):
     for the screen page by themselves (static/ledger/wall-pages.js); refreshed by htmx."""
     tournament = tournament_of(request, pk)
     current = tournament.rounds.exclude(status=Round.Status.DRAFTED).order_by("-number").first()
-    standings = _standings(tournament)
+    standings = kept_standings(tournament)
     seats = table_reads.where_to_sit(current)
     drawn = standings.rounds == 0
     context = {

@@ -7,12 +7,13 @@ import random
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from ledger.models import Entry, Round, Tournament, Transfer
+from ledger.models import Club, Entry, Round, Tournament, Transfer
 from ledger.selectors.round_tables import draw_of
 from ledger.services import tournaments as tour
 from ledger.tests.factories import make_club, make_member, make_tournament
@@ -247,11 +248,9 @@ def test_a_stale_tournament_correction_is_refused(director):
     assert last is not None and last.reason == "first look"
 
 
-def test_the_kept_standings_follow_a_correction_and_a_withdrawal(director):
-    """The standings page keeps the engine's lines and its table's rendering by the version of
-    what they are computed from: a correction of a closed round or a withdrawal shows at once,
-    exactly as a page rendered with nothing kept."""
-    club, client = director
+def _closed_round(club):
+    """A DP of ``NAMES`` whose first round is played (a random hand a table) and closed; the
+    tournament and the hands played."""
     t = make_tournament(club, NAMES, name="DP")
     r = tour.round_draw(tournament=t)
     tour.round_publish(round_=r)
@@ -262,6 +261,28 @@ def test_the_kept_standings_follow_a_correction_and_a_withdrawal(director):
         assert rt.table is not None
         played.append(random_hand_at(rt.table, rng))
     tour.round_close(round_=r)
+    return t, played
+
+
+def _annul_one(played) -> None:
+    """Correct a played hand with transfers into an annulled one."""
+    hand = next(h for h in played if Transfer.objects.filter(posting__hand=h).exists())
+    annulled = {
+        "format": "tarokclub.hand/1",
+        "game": "slovenian_tarok",
+        "dealer": hand.record["dealer"],
+        "seats": hand.record["seats"],
+        "annulled": True,
+    }
+    tour.tournament_hand_correct(hand=hand, record=annulled, reason="thrown in")
+
+
+def test_the_kept_standings_follow_a_correction_and_a_withdrawal(director):
+    """The standings page keeps the engine's lines and its table's rendering by the version of
+    what they are computed from: a correction of a closed round or a withdrawal shows at once,
+    exactly as a page rendered with nothing kept."""
+    club, client = director
+    t, played = _closed_round(club)
     page = url("tournament_standings", pk=t.pk)
 
     def table_of(response) -> str:
@@ -278,20 +299,40 @@ def test_the_kept_standings_follow_a_correction_and_a_withdrawal(director):
     # The next reader: the session, the user, the club with the membership (one query; were
     # two), the tournament.
     assert len(captured.captured_queries) == 4
-    hand = next(h for h in played if Transfer.objects.filter(posting__hand=h).exists())
-    annulled = {
-        "format": "tarokclub.hand/1",
-        "game": "slovenian_tarok",
-        "dealer": hand.record["dealer"],
-        "seats": hand.record["seats"],
-        "annulled": True,
-    }
-    tour.tournament_hand_correct(hand=hand, record=annulled, reason="thrown in")
+    _annul_one(played)
     corrected = table_of(client.get(page))
     assert corrected != first and corrected == fresh()
     tour.entry_withdraw(entry=Entry.objects.get(tournament=t, name="Ana"))
     withdrawn = table_of(client.get(page))
     assert withdrawn != corrected and withdrawn == fresh()
+
+
+def test_the_public_ranking_is_kept_as_the_directors_and_follows_a_correction(director):
+    """The public ranking (a full hall's spectators) keeps the same ranking and rendering by
+    the tournament's version: a second reader is served without ranking again, and a
+    correction shows at once, as rendered with nothing kept."""
+    club, _client = director
+    Club.objects.filter(pk=club.pk).update(publish_results=True)
+    t, played = _closed_round(club)
+    page = reverse("public_tournament", kwargs={"club": club.slug, "pk": t.pk})
+    spectator = Client()
+
+    def table_of() -> str:
+        html = spectator.get(page).content.decode()
+        return html.split('id="tournament-standings"', 1)[1].split("</table>", 1)[0]
+
+    cache.clear()
+    first = table_of()
+    with CaptureQueriesContext(connection) as kept:
+        assert table_of() == first
+    cache.clear()
+    with CaptureQueriesContext(connection) as ranked:
+        assert table_of() == first
+    assert len(kept.captured_queries) < len(ranked.captured_queries)  # no standings read
+    _annul_one(played)
+    corrected = table_of()
+    cache.clear()
+    assert corrected != first and corrected == table_of()
 
 
 def test_the_wall_shows_the_draw_until_the_first_round_closes(director):
