@@ -20,13 +20,19 @@ def evenings_row(html: str, date_text: str) -> str:
     return next(row for row in section.split("<tr") if date_text in row)
 
 
-def test_a_kept_rendering_follows_every_new_hand(client):
+def anna_with_a_table(client):
+    """A club's season with evening E; Anna logged in. Her season page's address and a table
+    of the evening."""
     cache.clear()
     club = factories.make_club()
     factories.make_season(club)
     _, table, _ = factories.evening_e(club)
     anna = log_in_as(client, club)
-    url = reverse("member_season", kwargs={"club": club.slug, "pk": anna.pk})
+    return reverse("member_season", kwargs={"club": club.slug, "pk": anna.pk}), table
+
+
+def test_a_kept_rendering_follows_every_new_hand(client):
+    url, table = anna_with_a_table(client)
     first = client.get(url).content.decode()
     again = client.get(url).content.decode()  # kept
     assert evenings_row(first, "05.11.2026") == evenings_row(again, "05.11.2026")
@@ -74,12 +80,7 @@ def test_a_kept_rendering_is_kept_per_currency(client):
 def test_the_kept_hands_and_chart_follow_every_new_hand(client):
     """A member's season keeps his hands' page and his chart too: a new hand shows in both
     at the next read, as rendered anew."""
-    cache.clear()
-    club = factories.make_club()
-    factories.make_season(club)
-    _, table, _ = factories.evening_e(club)
-    anna = log_in_as(client, club)
-    url = reverse("member_season", kwargs={"club": club.slug, "pk": anna.pk})
+    url, table = anna_with_a_table(client)
 
     def hands_and_chart(html: str) -> tuple[str, str]:
         hands = html.split('id="member-hands"', 1)[1].split("</table>", 1)[0]
