@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.text import capfirst
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 from django_tables2 import RequestConfig
@@ -252,12 +252,20 @@ def rule_in_words(rule: dict) -> list[str]:
     else:
         lines.append(gettext("By place, linear: of N players the last gets 1, the winner N."))
     if rule.get("best_of") is not None:
-        lines.append(gettext("A player's best {n} results count.").format(n=rule["best_of"]))
-    elif rule.get("strike_worst") is not None:
+        n = int(rule["best_of"])
         lines.append(
-            gettext("Each player's worst {n} results are struck (a missed event counts 0).").format(
-                n=rule["strike_worst"]
-            )
+            ngettext(
+                "A player's best {n} result counts.", "A player's best {n} results count.", n
+            ).format(n=n)
+        )
+    elif rule.get("strike_worst") is not None:
+        n = int(rule["strike_worst"])
+        lines.append(
+            ngettext(
+                "Each player's worst {n} result is struck (a missed event counts 0).",
+                "Each player's worst {n} results are struck (a missed event counts 0).",
+                n,
+            ).format(n=n)
         )
     else:
         lines.append(gettext("Every result counts."))

@@ -99,7 +99,7 @@ def test_an_officer_builds_a_series_and_reads_its_ladder(browser, live_server, w
     page.get_by_label("Best of").fill("1")
     screenshot(page, f"federation-series-change-{width}", full_page=True)
     page.get_by_role("button", name="Save the changes").click()
-    expect(page.locator("#series-rule")).to_contain_text("best 1 results count")
+    expect(page.locator("#series-rule")).to_contain_text("best 1 result counts")
     screenshot(page, f"federation-series-changed-{width}", full_page=True)
     tap_sized(page, "#series-change-link", "#series-events tbody a")
     page.locator("#series-events").get_by_role("link", name="Change DP 2").click()

@@ -67,7 +67,7 @@ def test_the_change_page_is_prefilled_and_changes_the_rule(world):
     assert row.details["changes"] == {"rule": [series.rule, {**series.rule, "best_of": 1}]}
     shown = client.get(answer["Location"])
     assert messages_of(shown) == ["The series is changed."]
-    assert "best 1 results count." in shown.content.decode()
+    assert "best 1 result counts." in shown.content.decode()
     log = client.get(url("federation_log")).content.decode()
     assert "Series changed" in log and "&quot;best_of&quot;: 1" in log
 
