@@ -8,25 +8,16 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from ledger.models import FederationLog, Profile, Series, SeriesEvent
-from ledger.tests.helpers import build_world, client_for, cup_event, federation_world
+from ledger.models import FederationLog, Series, SeriesEvent
+from ledger.tests.helpers import build_world, client_for, cup_event
+from ledger.tests.views import test_federation_officer as officer_pages
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture
-def world():
-    world = federation_world(series=True)
-    Profile.objects.update_or_create(user=world["officer"], defaults={"language": "en"})
-    return world
-
-
-def url(name, **kwargs):
-    return reverse(name, kwargs={"federation": "tzs", **kwargs})
-
-
-def errors_of(response) -> dict:
-    return {k: [str(e) for e in v] for k, v in response.context["form"].errors.items()}
+# The officer's world (a fixture), addresses and form errors, as the officer's pages test them.
+world = officer_pages.world
+url = officer_pages.url
+errors_of = officer_pages.errors_of
 
 
 def prefilled(response) -> dict:
