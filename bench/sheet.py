@@ -1,7 +1,8 @@
 """The evening sheet PDF against its former layout, in one run: ``python bench/sheet.py``.
 
-The former score sheet (one block of monospaced text a row, before the sheet was a table
-again) is taken from git (``OLD``: its templates and ``ledger/reports.py``) into a temporary
+The former score sheet (one block of 6.6 pt monospaced text a row, the game's events only,
+before the sheet printed every figure in its column, its size and its colour, and every payment)
+is taken from git (``OLD``: its templates and ``ledger/reports.py``) into a temporary
 directory and rendered beside today's from the same evening, on a fresh SQLite database of its
 own: four tables of forty hands (four members each, as ``make bench``'s evening) and one table
 of 160 hands (five members). Prints each median of ``REPEAT`` renders, the ratio new / old and
@@ -146,7 +147,7 @@ def main() -> int:
                 )
                 print(
                     f"{shape}: text rows {before[0]} ms (CPU {before[1]} ms), "
-                    f"table {after[0]} ms (CPU {after[1]} ms), ratio {after[0] / before[0]:.2f} "
+                    f"columns {after[0]} ms (CPU {after[1]} ms), ratio {after[0] / before[0]:.2f} "
                     f"(CPU {after[1] / before[1]:.2f}), median of {REPEAT}"
                 )
         uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()

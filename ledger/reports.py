@@ -4,9 +4,9 @@ Each renderer is a plain function returning ``(filename, content_type, bytes)``;
 ``season_report`` command only wrap or write the bytes. Pages are A4 with the club's name, the
 report's title, the date printed and "page n of m" (CSS ``@page`` counters) in the margins.
 The tables are the django-tables2 tables of the screens, rendered without links or sorting;
-a score sheet is printed from its table's ``print_rows`` (the same words and figures) as a
-table of bare cells, a cell per figure: WeasyPrint's time grows with the boxes it lays out,
-an element inside a cell costing as much as the cell.
+a score sheet is printed from its table's ``print_rows`` (the same words and figures) laid out
+by ``ledger.sheet_print``: monospaced columns, a few lines of text a row rather than a box per
+figure, since WeasyPrint's time grows with the boxes it lays out.
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 
 from ledger import selectors
-from ledger.games.money import MINUS, points_text, signed_points
-from ledger.games.registry import get_game
 from ledger.games.web import stats_notes
 from ledger.models import Evening, Member, Season, Table
 from ledger.selectors import federation as federation_reads
@@ -28,6 +26,7 @@ from ledger.selectors import round_tables as table_reads
 from ledger.selectors import tournaments as reads
 from ledger.selectors.chain import club_head
 from ledger.selectors.privacy import erased_seat_names
+from ledger.sheet_print import needs_landscape, print_sheet
 from ledger.tables.columns import price_text
 from ledger.tables.federation import LadderTable
 from ledger.tables.season import (
@@ -102,135 +101,11 @@ def _no_link(_pk):
     return None
 
 
-# The score sheet on paper (_score_sheet.html) is a table, as on screen: a cell per figure
-# (the hand's points, small; the running total, bold; a negative one red; each pool), and what
-# happened on a line of its own under each hand's figures, across the page. WeasyPrint's time
-# grows with the boxes it lays out (a cell, or an element inside one, costs about as much as a
-# whole row of text), so the sheet has no more than it shows: a bare cell per figure, no element
-# inside one, a class only where a cell differs (a running total, a negative figure), the other
-# rows' words across the number and dealer columns. The columns' widths are measured here from
-# each column's widest figure and the table spreads them over the page; when the figures do not
-# fit between a portrait page's margins (PORTRAIT_MM, _score_sheet_style.html), the report is
-# printed in landscape.
-PORTRAIT_MM = 186
-PT = 25.4 / 72  # mm
-SHEET_PT, RUN_PT, HEAD_PT = 9, 10, 8.5  # the sheet's sizes (_score_sheet_style.html)
-CELL_PADDING_MM = 2 * 0.9
-# DejaVu Sans's advances (em): digits, the signs, an average letter, in regular and bold.
-ADVANCE = {"digit": (0.636, 0.696), "sign": (0.838, 0.838), "other": (0.65, 0.72)}
-NAME_MM = 30  # a longer member's name wraps above his columns
-DEALER_MM = 22  # and a longer dealer's in his column
-
-
-def _text_mm(text: str, pt: float, *, bold: bool = False) -> float:
-    """Return about how wide ``text`` is set in DejaVu Sans at ``pt`` (a little over)."""
-    em = 0.0
-    for char in str(text):
-        kind = "digit" if char.isdigit() else "sign" if char in "+−" else "other"
-        em += ADVANCE[kind][bold]
-    return em * pt * PT
-
-
-def _column_mm(texts, pt: float, *, bold: bool = False) -> float:
-    return max((_text_mm(t, pt, bold=bold) for t in texts), default=0) + CELL_PADDING_MM
-
-
-def _negative(text: str) -> bool:
-    return str(text).startswith(MINUS)
-
-
-def _sheet_columns(table: EveningSheetTable, rows: list[dict]) -> dict:
-    """Return a table's print columns: the headers, each column's width in mm (what happened
-    has none: it takes the rest) and the width of all the figures."""
-    sheet = table.sheet
-    codes = get_game(sheet.table.game).features.pool_codes
-    headers = [str(c.header) for c in table.columns]
-    hands = [r for r in rows if r["kind"] in ("hand", "voided")]
-    others = [r for r in rows if r["kind"] not in ("hand", "voided")]
-    foot_label = str(table.columns[0].footer) if len(table.columns) else ""
-    label_mm = _column_mm([headers[0], *(r["label"] for r in hands)], SHEET_PT)
-    dealer_mm = min(DEALER_MM, _column_mm([headers[1], *(r["dealer"] for r in hands)], SHEET_PT))
-    # The other rows' words (funding, the split) and the totals' label span both columns.
-    spill = _column_mm([foot_label, *(r["label"] for r in others)], SHEET_PT)
-    dealer_mm = max(dealer_mm, spill - label_mm)
-    widths = [label_mm, dealer_mm]
-    for i, name in enumerate(table.members):
-        net = _column_mm((r["scores"][i][0] for r in rows), SHEET_PT)
-        run = _column_mm(
-            [signed_points(sheet.balances.get(name, 0)), *(r["scores"][i][1] for r in rows)],
-            RUN_PT,
-            bold=True,
-        )
-        head = min(NAME_MM, _column_mm([name], HEAD_PT, bold=True))
-        widths += [net, max(run, head - net)]
-    for i, code in enumerate(codes):
-        pools = [str(sheet.balances.get(code, 0)), *(r["pools"][i] for r in rows)]
-        header = headers[2 + len(table.members) + i]
-        widths.append(max(_column_mm(pools, SHEET_PT), min(NAME_MM, _column_mm([header], HEAD_PT))))
-    return {
-        "headers": headers,
-        "pools": headers[2 + len(table.members) : 2 + len(table.members) + len(codes)],
-        "widths": [f"{mm:.1f}mm" for mm in widths],
-        "mm": sum(widths),
-        "span": len(widths),  # what happened: on a line of its own, under all the figures
-    }
-
-
-def _sheet_rows(table: EveningSheetTable, rows: list[dict]) -> list[dict]:
-    """Return each row's cells for print: the figures as (text, class) pairs, the class
-    saying what a bare cell cannot (a running total, ``r``; a negative figure, ``m``); a
-    hand's points of 0 are left out."""
-    out = []
-    for row in rows:
-        cells = []
-        for net, running in row["scores"]:
-            net = "" if net == "0" else net  # none when 0, as for a member who sat out
-            cells.append((net, "m" if _negative(net) else ""))
-            cells.append((running, "r m" if _negative(running) else "r"))
-        cells += [(pool, "m" if _negative(pool) else "") for pool in row["pools"]]
-        out.append({**row, "cells": cells, "wide": row["kind"] not in ("hand", "voided")})
-    return out
-
-
-def _sheet_foot(table: EveningSheetTable) -> list[tuple[str, str]]:
-    """Return the totals' cells: each member's total (in his running total's column), each
-    pool's."""
-    sheet = table.sheet
-    cells = []
-    for name in table.members:
-        total = signed_points(sheet.balances.get(name, 0))
-        cells += [("", ""), (total, "r m" if _negative(total) else "r")]
-    codes = get_game(sheet.table.game).features.pool_codes
-    cells += [(points_text(sheet.balances.get(code, 0)), "") for code in codes]
-    return cells
-
-
-def _needs_landscape(figures_mm) -> bool:
-    """Return whether a table's figures are wider than a portrait page (then the whole report
-    is printed in landscape)."""
-    return any(mm > PORTRAIT_MM for mm in figures_mm)
-
-
 def _score_sheets(sheet) -> tuple[list[dict], bool]:
-    """Return each table of the sheet for print (its columns, rows of cells and totals) and
+    """Return each table of the sheet laid out for print (``ledger.sheet_print``) and
     whether the report is printed in landscape."""
-    tables = []
-    for sheet_table in sheet.tables:
-        table = EveningSheetTable(sheet_table)
-        rows = table.print_rows()
-        tables.append(
-            {
-                "sheet": sheet_table,
-                "table": table,
-                "members": table.members,
-                "columns": _sheet_columns(table, rows),
-                "rows": _sheet_rows(table, rows),
-                "foot_label": str(table.columns[0].footer),
-                "foot": _sheet_foot(table),
-            }
-        )
-    landscape = _needs_landscape(t["columns"]["mm"] for t in tables)
-    return tables, landscape
+    tables = [print_sheet(EveningSheetTable(sheet_table)) for sheet_table in sheet.tables]
+    return tables, needs_landscape(t["mm"] for t in tables)
 
 
 def evening_sheet_pdf(*, evening: Evening, transfers: bool = False) -> tuple[str, str, bytes]:

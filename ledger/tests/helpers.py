@@ -19,7 +19,7 @@ import threading
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import pypdf
 import pytest
@@ -351,10 +351,68 @@ ARTIFACTS = Path(settings.BASE_DIR) / "test-artifacts" / "treasury"
 # from test_reports
 def pdf_text(content: bytes) -> tuple[pypdf.PdfReader, str]:
     """Return the reader and the text of every page, with real minus signs as hyphens and
-    runs of spaces as one (a score sheet's figures are padded into columns)."""
+    runs of spaces as one."""
     reader = pypdf.PdfReader(io.BytesIO(content))
     text = "\n".join(page.extract_text() for page in reader.pages)
     return reader, re.sub(" {2,}", " ", text.replace("\u2212", "-"))
+
+
+def seen_text(content: bytes) -> tuple[pypdf.PdfReader, str]:
+    """Return the reader and the text of every page as it is seen (``page_lines``: a score
+    sheet's layers are read by where they are drawn), with real minus signs as hyphens."""
+    reader = pypdf.PdfReader(io.BytesIO(content))
+    text = "\n".join("\n".join(page_lines(page)) for page in reader.pages)
+    return reader, text.replace("\u2212", "-")
+
+
+MONO_ADVANCE = 1233 / 2048  # DejaVu Sans Mono's advance, in em (ledger.sheet_print)
+
+
+class PageWord(NamedTuple):
+    """A word a PDF page shows: its baseline, its left and, in a monospaced run, its right
+    (else None), in the page's units; the word; its fill colour (``colours``) or None."""
+
+    y: float
+    x: float
+    end: float | None
+    word: str
+    colour: tuple | None
+
+
+def page_words(page, *, colours: bool = False) -> list[PageWord]:
+    """Return each word a PDF page shows, top to bottom and left to right. A score sheet draws
+    its lines in layers over each other (``ledger.sheet_print``), so a reader must place each
+    word by where it is drawn, not by when: in a monospaced run every character is as wide as
+    another, so its words are placed by their index; another run's words keep its start."""
+    colour: list[tuple[float, ...] | None] = [None]
+    words: list[PageWord] = []
+
+    def before(operator, operands, _cm, _tm):
+        if colours and operator == b"rg":
+            colour[0] = tuple(round(float(x), 3) for x in operands)
+
+    def shown(text, cm, tm, font, size):
+        x0, y = tm[4] * cm[0] + cm[4], tm[5] * cm[3] + cm[5]
+        mono = "Mono" in str((font or {}).get("/BaseFont", ""))
+        advance = MONO_ADVANCE * size * tm[0] * cm[0]
+        for match in re.finditer(r"\S+", text):
+            if mono:
+                x, end = x0 + match.start() * advance, x0 + match.end() * advance
+            else:
+                x, end = x0 + match.start() * 1e-6, None
+            words.append(PageWord(round(y), x, end, match.group(), colour[0]))
+
+    page.extract_text(visitor_operand_before=before, visitor_text=shown)
+    return sorted(words, key=lambda w: (-w.y, w.x))
+
+
+def page_lines(page) -> list[str]:
+    """Return a page's lines as they are seen: top to bottom, each line's words left to
+    right (``page_words``)."""
+    lines: dict[float, list[str]] = {}
+    for word in page_words(page):
+        lines.setdefault(word.y, []).append(word.word)
+    return [" ".join(words) for words in lines.values()]
 
 
 # from test_reports

@@ -34,6 +34,7 @@ from ledger.tests.helpers import (
     save_first_page,
     score_table,
     seat_behind_the_draw,
+    seen_text,
     settle_zero_sum,
 )
 from ledger.tests.tournaments.helpers import example
@@ -122,7 +123,8 @@ def test_the_table_sheet_of_a_round_table(dp):
         r"0 of 21 hands",
         flat(text),
     )
-    assert "Adjustment +80 80" in text and "Total +40 +50 -90 0" in text  # the ordinary sheet
+    sheet = seen_text(content)[1]  # the ordinary sheet, its layers read as they are seen
+    assert "Adjustment +80 80" in sheet and "Total +40 +50 -90 0" in sheet
     assert "Seat Player Club Table score (before the split) Place Points Signature" in text
     assert "1 Dana Kranj +80 1 1.50\n2 Franc Kranj +80 1 1.50\n3 Lara Kranj -60 3 0.50" in text
     save_first_page(content, "tournament-table-sheet-en")
@@ -189,7 +191,8 @@ def test_the_table_sheet_marks_a_substitute_and_a_leaver_and_lists_the_correctio
     reader, text = pdf_text(content)
     assert len(reader.pages) == 1
     assert "3 of 21 hands · hand 3 begun before the signal" in flat(text)
-    hands = re.findall(r"^([1-3]) (?:Ana|Bor|Cene|Dana|Eva|Franc) ", text, re.M)
+    sheet = seen_text(content)[1]  # the score sheet's layers read as they are seen
+    hands = re.findall(r"^([1-3]) (?:Ana|Bor|Cene|Dana|Eva|Franc) ", sheet, re.M)
     assert hands[:3] == ["1", "2", "3"]  # each hand's row: its number and dealer
     flat_text = flat(text)
     left = rf"2 {leaver.name} left the table: the last place Bled [+-]\d+ 3 0\.50"

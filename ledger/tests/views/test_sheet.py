@@ -22,7 +22,7 @@ from ledger.models import Member
 from ledger.tables.sheet import EveningSheetTable
 from ledger.tests import factories
 from ledger.tests.conftest import load_example
-from ledger.tests.helpers import found, pdf_text, save_first_page
+from ledger.tests.helpers import found, page_words, pdf_text, save_first_page, seen_text
 
 pytestmark = pytest.mark.django_db
 
@@ -249,7 +249,7 @@ def test_the_pdf_is_a_compact_score_sheet_with_a_line_to_sign_for_each_member(ev
     signature line for the treasurer and for each member with his name; no transfers."""
     with translation.override("en"):
         _, _, content = reports.evening_sheet_pdf(evening=evening_e)
-    reader, text = pdf_text(content)
+    reader, text = seen_text(content)
     assert len(reader.pages) == 1
     assert "# Dealer Anna Bo Carl kongekop pagatkop\nWhat happened\n" in text
     assert "Funding -40 -40 -40 -40 -40 -40 60 60\n" in text
@@ -270,7 +270,7 @@ def test_the_transfers_are_an_appendix_only_when_asked(client, evening_e, bo):
         _, _, plain = reports.evening_sheet_pdf(evening=evening_e)
         name, _, content = reports.evening_sheet_pdf(evening=evening_e, transfers=True)
     assert name == "evening-test-2026-11-05-transfers.pdf"
-    reader, text = pdf_text(content)
+    reader, text = seen_text(content)
     assert len(reader.pages) == len(pypdf_pages(plain)) + 1
     appendix = reader.pages[-1].extract_text()
     assert appendix.startswith("Appendix: every transfer")
@@ -280,13 +280,13 @@ def test_the_transfers_are_an_appendix_only_when_asked(client, evening_e, bo):
     client.force_login(bo.user)
     response = client.get(sheet_url("evening_sheet_pdf", evening_e) + "?transfers=1")
     assert response["Content-Disposition"].endswith('-transfers.pdf"')
-    assert "→" in pdf_text(response.content)[1]
+    assert "→" in seen_text(response.content)[1]
     response = client.get(sheet_url("evening_sheet_pdf", evening_e))
-    assert "→" not in pdf_text(response.content)[1]
+    assert "→" not in seen_text(response.content)[1]
 
 
 def pypdf_pages(content: bytes):
-    return pdf_text(content)[0].pages
+    return seen_text(content)[0].pages
 
 
 @pytest.mark.slow
@@ -297,7 +297,7 @@ def test_a_full_evening_prints_on_a_few_pages(club):
     evening, _tables = four_tables(club, 40)
     evening = services.evening_close(evening=evening)
     _, _, content = reports.evening_sheet_pdf(evening=evening)
-    reader, text = pdf_text(content)
+    reader, text = seen_text(content)
     assert len(reader.pages) <= 10
     assert all(page.mediabox.width < page.mediabox.height for page in reader.pages)
     assert text.count("Total") >= 5  # each table's totals and the settlement's
@@ -308,19 +308,9 @@ RED = (0.639, 0.071, 0.043)  # #a3120b, the sheets' colour of a negative figure
 
 
 def coloured_words(page) -> list[tuple[str, tuple | None]]:
-    """Return each word a PDF page shows with the fill colour it is drawn in, in order."""
-    colour: list[tuple[float, ...] | None] = [None]
-    words: list[tuple[str, tuple | None]] = []
-
-    def before(operator, operands, _cm, _tm):
-        if operator == b"rg":
-            colour[0] = tuple(round(float(x), 3) for x in operands)
-
-    def shown(text, _cm, _tm, _font, _size):
-        words.extend((word, colour[0]) for word in text.split())
-
-    page.extract_text(visitor_operand_before=before, visitor_text=shown)
-    return words
+    """Return each word a PDF page shows with the fill colour it is drawn in, in the order
+    it is seen (``page_words``)."""
+    return [(w.word, w.colour) for w in page_words(page, colours=True)]
 
 
 def test_the_pdf_marks_every_negative_figure_red(evening_e):
@@ -329,7 +319,7 @@ def test_the_pdf_marks_every_negative_figure_red(evening_e):
     the totals -30 and -35, not Anna's +145 and 45."""
     with translation.override("en"):
         _, _, content = reports.evening_sheet_pdf(evening=evening_e)
-    reader, _text = pdf_text(content)
+    reader, _text = seen_text(content)
     words = coloured_words(reader.pages[0])
     sheet = words[: [w for w, _c in words].index("Settlement")]
     figures = [(w, c) for w, c in sheet if re.fullmatch(r"[+\u2212]?\d+", w)]
@@ -363,7 +353,7 @@ def test_the_pdf_prints_every_running_total(club):
     sheet = selectors.evening_sheet(evening=evening, table=table).tables[0]
     with translation.override("en"):
         _, _, content = reports.table_sheet_pdf(table=table)
-    _, text = pdf_text(content)
+    _, text = seen_text(content)
     for posting in sheet.hands:
         figures = []
         for name in sheet.seats:
@@ -395,12 +385,12 @@ def test_what_happened_names_the_fines_and_the_melds(club):
             reports.evening_sheet_pdf(evening=evening),
             reports.table_sheet_pdf(table=table),
         ):
-            _, text = pdf_text(content)
+            _, text = seen_text(content)
             assert "\n1 Bo -50 -90 -15 -55 -65 -105 -40 145 145\ndealer's fee (Bo -10);" in text
             assert told in " ".join(text.split())
     with translation.override("da"):
         _, _, content = reports.evening_sheet_pdf(evening=evening)
-    danish = " ".join(pdf_text(content)[1].split())
+    danish = " ".join(seen_text(content)[1].split())
     assert "bøde: Udspil uden for tur (Anna -40)" in danish and "halv melding (Carl +10)" in danish
 
 
@@ -414,19 +404,21 @@ def test_the_table_sheet_of_evening_e(client, evening_e, bo):
     with translation.override("en"):
         name, content_type, content = reports.table_sheet_pdf(table=table)
     assert (name, content_type) == ("table-test-2026-11-05-1.pdf", "application/pdf")
-    reader, text = pdf_text(content)
+    reader, text = seen_text(content)
     assert len(reader.pages) == 1
     assert reader.metadata is not None
     assert reader.metadata.title == "Table 1, Nov. 5, 2026 · Hjørring Tarokklub"
     assert "Danish Tarok · Anna, Bo, Carl · Closed" in text
     assert "2 Bo +145 45 -75 -135 -70 -40 60 70\nultimo: Anna (king); dealer's fee (Bo -10)" in text
     assert "Total +65 -30 -35 0 0" in text
-    # Under each line to sign, the member's name and his result in points and money.
-    assert "Result at this table, to sign\nAnna\n+65 points\n16.25\xa0DKK\nBo\n-30 points" in text
+    # Under each line to sign, the member's name and his result in points and money (read in
+    # the order drawn: a member's tile at a time).
+    tiles = pdf_text(content)[1]
+    assert "Result at this table, to sign\nAnna\n+65 points\n16.25\xa0DKK\nBo\n-30 points" in tiles
     with translation.override("da"):
         _, _, danish = reports.table_sheet_pdf(table=table)
-    assert "Dansk tarok · Anna, Bo, Carl · Lukket" in pdf_text(danish)[1]  # the game's name too
-    assert "Carl\n-35 points\n-8.75\xa0DKK" in text
+    assert "Dansk tarok · Anna, Bo, Carl · Lukket" in seen_text(danish)[1]  # the game's name too
+    assert "Carl\n-35 points\n-8.75\xa0DKK" in tiles
     assert "→" not in text
     client.force_login(bo.user)
     response = client.get(sheet_url("table_sheet_pdf", evening_e, table=table.pk))
@@ -440,7 +432,7 @@ def test_an_open_tables_sheet_shows_the_balances_so_far(club, bo):
     _evening, table, _hands = factories.evening_e(club)
     with translation.override("en"):
         _, _, content = reports.table_sheet_pdf(table=table)
-    _, text = pdf_text(content)
+    _, text = pdf_text(content)  # in the order drawn: a member's tile at a time
     assert "Open: the cups are not split yet" in text
     assert "Balances so far (the cups are not split yet)\nAnna\n+20 points\nBo\n-75 points" in text
     assert not re.search(r"points\n-?[\d.]+ DKK", text)
@@ -455,7 +447,8 @@ def test_forty_hands_fit_on_a_few_pages(club, seats, pages):
     factories.random_table_hands(tables[1], 40, seed=11)
     services.evening_close(evening=evening)
     _, _, content = reports.table_sheet_pdf(table=tables[1])
-    reader, text = pdf_text(content)
+    reader, text = seen_text(content)
+    save_first_page(content, f"table-sheet-40-{seats}")
     assert len(reader.pages) <= pages
     last = reader.pages[-1].extract_text().replace("\u2212", "-")
     assert "\n40 " in text
@@ -489,7 +482,7 @@ def test_a_slovenian_sheet_names_its_pool(client):
         _, _, content = reports.table_sheet_pdf(table=table)
         _, _, sheet = reports.evening_sheet_pdf(evening=evening)
     for pdf in (content, sheet):
-        _, text = pdf_text(pdf)
+        _, text = seen_text(pdf)
         assert "# Dealer Anna Bo Carl Dorte pool\nWhat happened\n" in text
         assert "Total +10 +80 +60 -150 0" in text
 
@@ -505,7 +498,7 @@ def test_a_hungarian_sheet_has_no_pool_columns():
     services.evening_close(evening=evening)
     with translation.override("en"):
         _, _, content = reports.table_sheet_pdf(table=table)
-    _, text = pdf_text(content)
+    _, text = seen_text(content)
     assert "# Dealer Anna Bo Carl Dorte\nWhat happened\n" in text
     assert "\n1 Dorte +3 3 -3 -3 +3 3 -3 -3\n" in text
     assert "Total +3 -3 +3 -3\n" in text
@@ -570,7 +563,7 @@ def test_the_pdf_names_every_payment_as_the_screen_does(game, language, words):
             for row in sheet.print_rows()
         ]
         _, _, content = reports.evening_sheet_pdf(evening=evening)
-    text = " ".join(pdf_text(content)[1].split())
+    text = " ".join(seen_text(content)[1].split())
     assert all(line in text for line in told if line)
     for word in words:
         assert word in text, word
