@@ -138,11 +138,10 @@ def addresses(w) -> dict[str, tuple[str, str]]:
 
 
 def forget() -> None:
-    """Nothing kept: this process's cache and the shared store."""
-    from django.core.cache import caches
+    """Nothing kept: this process's caches and the shared store."""
+    from ledger.web.kept import forget_all
 
-    caches["default"].clear()
-    caches["shared"].clear()
+    forget_all()
 
 
 def median_ms(fn, repeat: int, *, before=None) -> int:

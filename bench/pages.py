@@ -238,11 +238,10 @@ def _get(client, url, timed, repeat):
 def _get_cold(client, url, timed, repeat):
     """Time ``url`` with nothing kept (``ledger.web.render_cache``'s tables, ``ledger.web.kept``'s
     pages and PDFs): the first reader after a change."""
-    from django.core.cache import cache, caches
+    from ledger.web.kept import forget_all
 
     def once():
-        cache.clear()
-        caches["shared"].clear()
+        forget_all()
         response = client.get(url)
         assert response.status_code == 200, (url, response.status_code)
 

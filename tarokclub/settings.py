@@ -230,6 +230,13 @@ CACHES = {
         "LOCATION": "tarokclub_cache",
         "OPTIONS": {"MAX_ENTRIES": 2000},
     },
+    # Parts of a page kept in each worker's memory, where a query to the shared store would
+    # cost more than it saves (ledger.web.kept.kept_local_part): bounded, a few MB at most.
+    "parts": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "parts",
+        "OPTIONS": {"MAX_ENTRIES": 100},
+    },
 }
 
 AUTH_PASSWORD_VALIDATORS = [

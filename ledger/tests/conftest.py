@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from pytest_django import DjangoDbBlocker, Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,6 +61,7 @@ def _nothing_kept_from_another_test() -> None:
     """Start every test with nothing kept in this process's cache: a test's database rolls
     back and its ids come again in the next test, so a value kept under one could leak."""
     cache.clear()
+    caches["parts"].clear()
 
 
 @pytest.fixture(autouse=True)

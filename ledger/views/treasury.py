@@ -273,24 +273,37 @@ def _sheet_table(sheet_table, name: str | None) -> dict:
 def evening_sheet(request, pk):
     """The evening's score sheets (a row per hand, a column per member, transfers a tap
     away), the reader's own result first, the split and the results; the rendered sheet is
-    kept by the evening's version and the reader (``ledger.web.kept``)."""
+    kept by the evening's version and the reader, and each table's part by its table's seal
+    for every reader it looks the same to (``ledger.web.kept``)."""
     evening = found(selectors.evening_for_club(club=request.club, pk=pk), "evening")
     club = request.club
-    key = kept.reader_key(
-        request,
-        kept.evening_version(club, evening.pk),
-        kept.names(club),
-        club.currency,  # the money's sign and decimals
-        club.time_zone,  # the log's times
-    )
-    body = kept.kept_page_part(
-        key,
-        lambda: render_to_string(
-            "ledger/treasury/_sheet_body.html", _sheet_context(request, evening), request=request
-        ),
-    )
+    seals = kept.evening_seals(club, evening.pk)
+    frame = (kept.names(club), club.currency, club.time_zone)  # names, money, the log's times
+    key = kept.reader_key(request, kept.version_of(seals), *frame)
+    body = kept.kept_page_part(key, lambda: _sheet_body(request, evening, seals, frame))
     context = {"evening": evening, "nav_evening": evening, "sheet_body": mark_safe(body)}  # noqa: S308
     return render(request, "ledger/treasury/sheet.html", context)
+
+
+def _sheet_body(request, evening, seals: list[tuple], frame: tuple) -> str:
+    """Render the evening sheet's content, each table's part kept by its table's seal, the
+    reader's name among its parts only where he sat (his column comes first there)."""
+    context = _sheet_context(request, evening)
+    for t in context["sheet_tables"]:
+        table = t["sheet"].table
+        mine = t["table"].members[0] if t["mine"] else ""
+        part_key = kept.table_part_key(seals, table.pk, mine, request.club.slug, evening.pk, *frame)
+        t["html"] = mark_safe(  # noqa: S308
+            kept.kept_local_part(
+                part_key,
+                # No context processors: the part shows the table and the club's address only.
+                lambda t=t: render_to_string(
+                    "ledger/treasury/_sheet_table_part.html",
+                    {"t": t, "club": request.club, "evening": evening, "request": request},
+                ),
+            )
+        )
+    return render_to_string("ledger/treasury/_sheet_body.html", context, request=request)
 
 
 def _kept_pdf(request, key: str | None, render) -> HttpResponse:

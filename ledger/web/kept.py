@@ -27,6 +27,10 @@ expires after ``LOCK_SECONDS`` should a worker die while holding it.
 **Versions of the live screens.** ``table_version`` and ``evening_version`` are one query each:
 the seals of a table's head, or of an evening's head and its tables' heads, with the statuses.
 The htmx polls answer 304 when the version they sent (``If-None-Match``) is the current one.
+A page that shows an evening's tables keeps each table's part by that table's seal
+(``table_part_key``) in the worker's memory (``kept_local_part``), shared by every reader it
+looks the same to: after a save at one table the next reader's page renders that table again,
+not the others.
 """
 
 from __future__ import annotations
@@ -53,6 +57,13 @@ RETRY_AFTER = 5
 def shared():
     """Return the cache every worker shares (``CACHES["shared"]``)."""
     return caches["shared"]
+
+
+def forget_all() -> None:
+    """Keep nothing: this process's caches and the shared store (the benches' "nothing
+    kept")."""
+    for alias in ("default", "parts", "shared"):
+        caches[alias].clear()
 
 
 def _digest(parts) -> str:
@@ -204,11 +215,11 @@ def table_version(club, pk: int) -> str | None:
     return None if row is None or row[3] is None else _digest(row)
 
 
-def evening_version(club, pk: int) -> str | None:
-    """Return the version of an evening of ``club`` (None when there is no such evening or it
-    has no seals yet): the seals of its head (its status among them) and of its tables'
-    heads (one query)."""
-    rows = list(
+def evening_seals(club, pk: int) -> list[tuple]:
+    """Return the seals of an evening of ``club`` as (kind, object id, digest): its head's
+    (its status among them) and each of its tables' heads' (one query; none when there is
+    no such evening)."""
+    return list(
         Seal.objects.filter(
             Q(kind=Seal.Kind.EVENING, object_id=pk) | Q(kind=Seal.Kind.TABLE, scope=pk),
             Exists(Evening.objects.filter(pk=pk, club=club)),
@@ -216,7 +227,27 @@ def evening_version(club, pk: int) -> str | None:
         .order_by("kind", "object_id")
         .values_list("kind", "object_id", "digest")
     )
-    return _digest(rows) if rows else None
+
+
+def version_of(seals: list[tuple]) -> str | None:
+    """Return the version an evening's ``evening_seals`` make (None when it has none)."""
+    return _digest(seals) if seals else None
+
+
+def evening_version(club, pk: int) -> str | None:
+    """Return the version of an evening of ``club`` (None when there is no such evening or it
+    has no seals yet): the seals of its head and of its tables' heads (one query)."""
+    return version_of(evening_seals(club, pk))
+
+
+def table_part_key(seals: list[tuple], table_pk: int, *parts) -> str | None:
+    """Return the key of a part of a page showing one table of an evening, shared by every
+    reader it looks the same to: its table's head seal (from ``evening_seals``), ``parts``
+    and the language; None when the table has no seal yet."""
+    digest = next((d for k, o, d in seals if k == Seal.Kind.TABLE and o == table_pk), None)
+    if digest is None:
+        return None
+    return _digest(("table-part", table_pk, digest, parts, get_language()))
 
 
 # --- the polls' 304 and pages kept by their version -------------------------------------------
@@ -264,6 +295,20 @@ def tagged(response: HttpResponse, etag: str | None) -> HttpResponse:
         patch_cache_control(response, private=True, no_cache=True)
         patch_vary_headers(response, ("HX-Request",))
     return response
+
+
+def kept_local_part(key: str | None, render) -> str:
+    """Return the HTML kept under ``key`` in this worker's memory (``CACHES["parts"]``), else
+    ``render()`` and keep it: for the parts of a page kept as a whole in the shared store,
+    where each part's trip to the database would cost about as much as it saves."""
+    if key is None:
+        return render()
+    store = caches["parts"]
+    html = store.get(key)
+    if html is None:
+        html = str(render())
+        store.set(key, html, PAGE_SECONDS)
+    return html
 
 
 def kept_page_part(key: str | None, render) -> str:

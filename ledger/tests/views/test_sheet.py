@@ -14,6 +14,7 @@ import re
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import translation
 
@@ -215,6 +216,45 @@ def test_a_reader_who_did_not_play_sees_the_seat_order(client, club, evening_e):
     page = english(client).get(sheet_url("evening_sheet", evening_e)).content.decode()
     assert re.findall(r'<th class="member num" data-member="([^"]+)"', page) == list(SEATS)
     assert 'id="my-result"' not in page and "data-mine" not in page
+
+
+PART = "ledger/treasury/_sheet_table_part.html"
+
+
+def parts_rendered(response) -> int:
+    """Return how many tables' parts the sheet page rendered (the rest were kept)."""
+    return [t.name for t in response.templates].count(PART)
+
+
+def test_after_a_save_at_one_table_the_sheet_renders_that_table_only(client, club):
+    """Each table's part is kept by its table's seal, shared by every reader it looks the same
+    to: a reader at no table after another's visit renders none; after a hand at table 2,
+    the next reader renders table 2 again, not the three others, and sees the new hand; a
+    reader seated at table 2 has his own part there (his column first), the others' still
+    shared."""
+    evening, tables = four_tables(club, 3)
+    mia, ulla = (factories.make_member(club, n, login=True) for n in ("Mia", "Ulla"))
+    url = sheet_url("evening_sheet", evening)
+    client.force_login(mia.user)
+    assert parts_rendered(english(client).get(url)) == 4
+    client.force_login(ulla.user)
+    assert parts_rendered(english(client).get(url)) == 0  # another reader: all kept
+    factories.random_table_hands(tables[1], 1, seed=99)
+    client.force_login(mia.user)
+    response = english(client).get(url)
+    assert parts_rendered(response) == 1
+    table_2 = response.content.decode().split('id="table-2"')[1].split('id="table-3"')[0]
+    assert 'data-hand="4"' in table_2
+    seated = tables[1].seats.order_by("position").last().member
+    seated.user = get_user_model().objects.create_user(username="seated", password="x" * 12)
+    seated.save(update_fields=["user"])
+    client.force_login(seated.user)
+    page = english(client).get(url)
+    assert parts_rendered(page) == 1  # his own table 2; tables 1, 3 and 4 as the others see them
+    heads = re.findall(r'<th class="member num" data-member="([^"]+)"', page.content.decode())
+    assert heads[4] == seated.name  # his column first at his table
+    others = re.findall(r'<th class="member num" data-member="([^"]+)"', response.content.decode())
+    assert others[7] == seated.name  # the last seat, as every other reader sees it
 
 
 def test_the_screen_links_both_pdfs_and_each_table_sheet(client, evening_e, bo):
