@@ -15,6 +15,9 @@ import re
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.cache import caches
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
@@ -255,6 +258,30 @@ def test_after_a_save_at_one_table_the_sheet_renders_that_table_only(client, clu
     assert heads[4] == seated.name  # his column first at his table
     others = re.findall(r'<th class="member num" data-member="([^"]+)"', response.content.decode())
     assert others[7] == seated.name  # the last seat, as every other reader sees it
+
+
+def test_a_kept_sheet_is_read_from_the_workers_memory_before_the_shared_store(
+    client, evening_e, bo
+):
+    """The kept page is in the shared store and in the worker's memory: read again in the same
+    worker it costs no query to the store; another worker (its memory empty) reads the store
+    once, and renders nothing."""
+    client.force_login(bo.user)
+    url = sheet_url("evening_sheet", evening_e)
+
+    def body(response) -> str:  # the kept part (the page around it has a nonce per request)
+        return response.content.decode().split('class="sheet-help', 1)[1].split("</main>")[0]
+
+    first = body(english(client).get(url))
+    with CaptureQueriesContext(connection) as queries:
+        again = english(client).get(url)
+    assert body(again) == first
+    assert not [q for q in queries if "tarokclub_cache" in q["sql"]]
+    caches["parts"].clear()  # as another worker finds it
+    with CaptureQueriesContext(connection) as queries:
+        other = english(client).get(url)
+    assert body(other) == first and parts_rendered(other) == 0
+    assert len([q for q in queries if "tarokclub_cache" in q["sql"]]) == 1
 
 
 def test_the_screen_links_both_pdfs_and_each_table_sheet(client, evening_e, bo):
