@@ -73,8 +73,12 @@ def _setup():
 
 
 def _client(user) -> Client:
+    """A logged-in browser, its handler's middleware loaded by a first request: a server loads
+    it once at its start (whitenoise then reads the collected static files, 100 ms or more),
+    not within a timed save or poll."""
     client = Client()
     client.force_login(user)
+    client.get(reverse("healthz"))
     return client
 
 
