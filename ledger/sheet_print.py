@@ -76,11 +76,10 @@ class _Line:
 
 @dataclass
 class Grid:
-    """Where each column's figures end: a label's and a dealer's start, each member's points'
-    and running total's end, each pool's end (in characters of their layer's grid), and each
-    column's width in pt for the header above them."""
+    """Where each column's figures end: a dealer's start, each member's points' and running
+    total's end, each pool's end (in characters of their layer's grid), and each column's
+    width in pt for the header above them."""
 
-    label_chars: int
     dealer_at: int
     points_end: list[int] = field(default_factory=list)
     total_end: list[int] = field(default_factory=list)
@@ -121,7 +120,7 @@ def grid_for(*, labels, wide_labels, dealers, scores, totals, pools, names, pool
     start_pt = (dealer_at + dealer_chars) * U_SHEET
 
     def lay_out(spare_pt: float) -> Grid:
-        grid = Grid(label_chars=label_chars, dealer_at=dealer_at)
+        grid = Grid(dealer_at=dealer_at)
         grid.widths_pt = [dealer_at * U_SHEET, dealer_chars * U_SHEET]
         x = start_pt
         for i, name in enumerate(names):

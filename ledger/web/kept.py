@@ -313,20 +313,20 @@ def kept_local_part(key: str | None, render) -> str:
 
 def kept_page_part(key: str | None, render) -> str:
     """Return the HTML kept under ``key`` (a ``reader_key``), else ``render()`` and keep it:
-    in the shared store, so every worker finds it, and in this worker's memory, so its next
-    reader skips the store's query and the decoding of its value (about 1.5 ms for an
-    evening's sheet). Both are keyed by the same version: neither can be staler."""
+    in the shared store, so every worker finds it, and in this worker's memory
+    (``kept_local_part``), so its next reader skips the store's query and the decoding of its
+    value (about 1.5 ms for an evening's sheet). Both are keyed by the same version: neither
+    can be staler."""
     if key is None:
         return render()
     key = "page:" + key
-    local = caches["parts"]
-    html = local.get(key)
-    if html is not None:
+
+    def from_store() -> str:
+        store = shared()
+        html = store.get(key)
+        if html is None:
+            html = str(render())
+            store.set(key, html, PAGE_SECONDS)
         return html
-    store = shared()
-    html = store.get(key)
-    if html is None:
-        html = str(render())
-        store.set(key, html, PAGE_SECONDS)
-    local.set(key, html, PAGE_SECONDS)
-    return html
+
+    return kept_local_part(key, from_store)
