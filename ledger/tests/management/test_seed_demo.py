@@ -251,6 +251,7 @@ def test_never_loaded_without_debug(force):
 
 
 @pytest.mark.slow
+@pytest.mark.once  # what the command reads of a database in use: the same on either
 def test_not_loaded_into_a_database_in_use_unless_forced():
     """A database holding another club or user is no empty development database: the demo
     is loaded into it only with --force, and the refusal says what the database holds."""

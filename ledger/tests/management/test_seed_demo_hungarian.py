@@ -87,6 +87,9 @@ def test_the_hungarian_demo_loads_sound_and_prints_its_logins(client):
         assert seen[key] >= 1, key
 
 
+# What the demo holds is the fixture's on either database: its pages and statistics are checked
+# once (SQLite); the load itself, above, on both.
+@pytest.mark.once
 def test_demo_pages_show_hungarian_statistics(client):
     seed(force=True)
     member = Member.objects.get(club__slug=DEMO_SLUG, name="László")
@@ -97,6 +100,7 @@ def test_demo_pages_show_hungarian_statistics(client):
     assert page.status_code == 200
 
 
+@pytest.mark.once
 def test_statistics_count_the_hungarian_roles(client):
     """A member's Hungarian statistics: as declarer, partner, alone, figures, claims."""
     from ledger.services import stats

@@ -103,6 +103,9 @@ class TestSlovenianDemo:
         assert response["Content-Type"] == "application/pdf"
 
 
+# What the demo holds is the fixture's on either database: its content is checked once (SQLite);
+# the load itself, above, on both.
+@pytest.mark.once
 class TestSlovenianDemoTournament:
     """The demo tournament seed_demo builds after loading: a 24-player DP, two rounds played
     and closed, the third drawn and published (issue 21)."""
@@ -174,6 +177,7 @@ class TestSlovenianDemoTournament:
         assert f"{table}, " in html
 
 
+@pytest.mark.once
 class TestSlovenianDemoFederation:
     """The demo federation seed_demo builds with the demo tournament (issue 30): TK Maribor
     beside the demo club, two final DPs played at Maribor before the demo tournament, the

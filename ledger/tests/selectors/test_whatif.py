@@ -12,7 +12,9 @@ from ledger.selectors.tournaments import standings_after
 from ledger.selectors.verify import verify_ledger
 from ledger.tests.helpers import ledger_snapshot, run_command
 
-pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+# The demo's evenings replayed through the engines: what the database holds is the fixture's on
+# either database, so one run (SQLite) is enough (``once``: make test-postgres leaves it out).
+pytestmark = [pytest.mark.django_db, pytest.mark.slow, pytest.mark.once]
 
 
 class TestDemoReplay:

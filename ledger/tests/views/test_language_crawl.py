@@ -197,6 +197,7 @@ def admin_client(slug: str, language: str) -> Client:
 
 
 @pytest.mark.slow  # loads the demo
+@pytest.mark.once  # the words of every page: the same on either database, checked once
 class TestLanguageCrawl:
     def test_the_crawl_sees_every_page(self, demo):
         """Every GET page of the matrix but the PDFs and the JSON state is crawled."""
