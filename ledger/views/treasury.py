@@ -182,11 +182,33 @@ standings = club_role()(StandingsView.as_view())
 
 @club_role()
 def member_season(request, pk):
-    """A member's season: totals, a chart of cumulative points, his evenings and hands."""
+    """A member's season: totals, a chart of cumulative points, his evenings and hands. The
+    page is kept by the season's seals and the reader (``ledger.web.kept``): a hand saved at
+    any of the season's tables, a close or a reopen renders it again."""
     member = _member(request, pk)
     season, seasons = _season(request)
     if season is None:
-        return render(request, "ledger/member_season.html", {"member": member, "seasons": []})
+        body = _member_season_body(request, member, None, [])
+    elif request.GET.get("_export") in EXPORT_FORMATS:
+        return _member_season_export(request, member, season)
+    else:
+        club = request.club
+        frame = (
+            kept.names(club),  # his and the dealers' names (a rename, an erasure)
+            club.currency,
+            (member.name, member.role),
+            [(s.pk, s.name, s.starts_on, s.ends_on) for s in seasons],  # the picker
+        )
+        key = kept.reader_key(request, kept.version_of(kept.season_seals(season)), *frame)
+        body = kept.kept_page_part(
+            key, lambda: _member_season_body(request, member, season, seasons)
+        )
+    context = {"member": member, "season": season, "body": mark_safe(body)}  # noqa: S308
+    return render(request, "ledger/member_season.html", context)
+
+
+def _member_season_tables(request, member, season):
+    """Return the member's season's figures and its two tables: his evenings, his hands."""
     data = selectors.member_season(season=season, member=member)
     urls = _urls(request.club.slug, season)
     evenings = MemberEveningsTable(
@@ -201,40 +223,44 @@ def member_season(request, pk):
         sheet_url=urls["sheet_url"],
         names=erased_seat_names(season=season),
     )
+    return data, evenings, hands
+
+
+def _member_season_export(request, member, season):
+    """Return his evenings, or his hands (``?table=hands``), as CSV or XLSX."""
+    _data, evenings, hands = _member_season_tables(request, member, season)
     base = f"{slugify(member.name)}-{slugify(season.name)}"
     if request.GET.get("table") == "hands":
-        response = _export(request, hands, f"hands-{base}")
-    else:
-        response = _export(request, evenings, f"evenings-{base}")
-    if response is not None:
-        return response
-    RequestConfig(request, paginate=False).configure(evenings)
-    render_cache.keep(evenings, request, rows=(member.pk, data.stats_columns, data.evenings))
-    # No count of every hand he played: the pages are "previous" and "next" (LazyPaginator).
-    RequestConfig(request, paginate={"per_page": 25, "paginator_class": LazyPaginator}).configure(
-        hands
-    )
-    render_cache.keep(hands, request, rows=hands.page_values())
-    points = [(e["date"], e["cumulative"]) for e in data.evenings]
-    title = gettext("Points over the season: {name}").format(name=member.name)
-    chart = render_cache.kept(
-        render_cache.digest("season-chart", title, points),
-        lambda: str(charts.cumulative_points_svg(points=points, title=title)),
-    )
-    return render(
-        request,
-        "ledger/member_season.html",
-        {
-            "member": member,
-            "season": season,
-            "seasons": seasons,
-            "standing": data.standing,
-            "summary": standing_summary(data.standing, request.club.currency, data.games),
-            "evenings_table": evenings,
-            "hands_table": hands,
-            "chart": mark_safe(chart) if data.evenings else "",  # noqa: S308 - the chart's SVG
-        },
-    )
+        return _export(request, hands, f"hands-{base}")
+    return _export(request, evenings, f"evenings-{base}")
+
+
+def _member_season_body(request, member, season, seasons) -> str:
+    """Render the member's season page's content (no season: the page says so)."""
+    context = {"member": member, "season": season, "seasons": seasons}
+    if season is not None:
+        data, evenings, hands = _member_season_tables(request, member, season)
+        RequestConfig(request, paginate=False).configure(evenings)
+        render_cache.keep(evenings, request, rows=(member.pk, data.stats_columns, data.evenings))
+        # No count of every hand he played: the pages are "previous" and "next" (LazyPaginator).
+        RequestConfig(
+            request, paginate={"per_page": 25, "paginator_class": LazyPaginator}
+        ).configure(hands)
+        render_cache.keep(hands, request, rows=hands.page_values())
+        points = [(e["date"], e["cumulative"]) for e in data.evenings]
+        title = gettext("Points over the season: {name}").format(name=member.name)
+        chart = render_cache.kept(
+            render_cache.digest("season-chart", title, points),
+            lambda: str(charts.cumulative_points_svg(points=points, title=title)),
+        )
+        context.update(
+            standing=data.standing,
+            summary=standing_summary(data.standing, request.club.currency, data.games),
+            evenings_table=evenings,
+            hands_table=hands,
+            chart=mark_safe(chart) if data.evenings else "",  # noqa: S308 - the chart's SVG
+        )
+    return render_to_string("ledger/treasury/_member_season_body.html", context, request=request)
 
 
 # --- the evening sheet ---------------------------------------------------------------------

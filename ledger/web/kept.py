@@ -104,19 +104,25 @@ def closed_evening_key(evening: Evening, *parts) -> str | None:
     return "pdf:evening:" + _digest((evening.pk, parts, row, season, _frame(evening.club)))
 
 
-def season_key(season, club, *parts) -> str:
-    """Return the store key of a PDF of ``season``: its evenings' and their tables' seals."""
+def season_seals(season) -> list[tuple]:
+    """Return the seals of ``season``'s evenings' heads and of their tables' heads as (kind,
+    object id, digest) (one query): a hand saved, corrected or voided at any of its tables,
+    a close, a reopen or an adjustment changes one of them."""
     evenings = Evening.objects.filter(season=season).values("pk")
-    seals = list(
+    return list(
         Seal.objects.filter(
             Q(kind=Seal.Kind.EVENING, object_id__in=evenings)
             | Q(kind=Seal.Kind.TABLE, scope__in=evenings)
         )
         .order_by("kind", "object_id")
-        .values_list("object_id", "digest")
+        .values_list("kind", "object_id", "digest")
     )
+
+
+def season_key(season, club, *parts) -> str:
+    """Return the store key of a PDF of ``season``: its evenings' and their tables' seals."""
     season_row = (season.pk, season.name, season.starts_on, season.ends_on)
-    return "pdf:season:" + _digest((season_row, parts, seals, _frame(club)))
+    return "pdf:season:" + _digest((season_row, parts, season_seals(season), _frame(club)))
 
 
 def member_season_key(season, club, member) -> str:

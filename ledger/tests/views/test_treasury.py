@@ -414,3 +414,40 @@ def test_a_member_seated_before_the_count_is_not_named_when_a_correction_reposts
     assert str(refused.value.message).endswith(
         "Table 1: hand 1 corrected after the count at " + count_time(table)
     )
+
+
+BODY = "ledger/treasury/_member_season_body.html"
+
+
+def member_page(client, member):
+    """Return the member's season page and whether its content was rendered (not kept)."""
+    response = client.get(
+        reverse("member_season", kwargs={"club": member.club.slug, "pk": member.pk})
+    )
+    assert response.status_code == 200
+    rendered = BODY in [t.name for t in response.templates]
+    page = response.content.decode()
+    return page[page.index('<div class="page-head">') : page.index("</main>")], rendered
+
+
+def test_a_members_season_is_kept_until_the_season_changes(client, club, table):
+    """A member's season page is kept by the season's seals and what it names: read again it
+    renders nothing and is the same; a hand saved at the season's table, a rename and another
+    reader each render it again, with what changed."""
+    login(client, club, "Mia", "member")
+    anna = Member.objects.get(club=club, name="Anna")
+    first, rendered = member_page(client, anna)
+    assert rendered and "Anna" in first
+    again, rendered = member_page(client, anna)
+    assert not rendered and again == first
+    factories.random_table_hands(table, 1, seed=7)
+    after_hand, rendered = member_page(client, anna)
+    assert rendered and after_hand != first
+    assert after_hand.count('data-posting="') == first.count('data-posting="') + 1
+    anna.name = "Anne"
+    anna.save(update_fields=["name"])
+    renamed, rendered = member_page(client, anna)
+    assert rendered and "<h1>Anne " in renamed and "<h1>Anna " in first
+    login(client, club, "Tove", "treasurer")
+    _page, rendered = member_page(client, anna)
+    assert rendered  # another reader, another role: his own page
