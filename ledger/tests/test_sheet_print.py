@@ -4,6 +4,7 @@ the page's room does to them, and the PDF read back by where each word is drawn.
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.utils import translation
@@ -130,3 +131,23 @@ def test_every_figure_on_paper_stands_in_its_column(club):
     assert all(w.end is not None for line in rows for w in line[2:])
     assert len(ends) <= 12
     assert all(len(line) >= 2 + 5 + 2 for line in rows)  # each member's total, the cups
+
+
+@pytest.mark.slow
+def test_a_long_table_names_its_members_at_the_top_of_every_page(club):
+    """A table of forty hands runs over three pages: each page starts with the members' names
+    over their columns, and every hand is printed once, in order, across them."""
+    members = [factories.make_member(club, n) for n in NAMES]
+    evening = services.evening_open(club=club, date=datetime.date(2026, 11, 12))
+    table = services.table_open(evening=evening, members=members)
+    factories.random_table_hands(table, 40, seed=8)
+    with translation.override("en"):
+        _, _, content = reports.table_sheet_pdf(table=table)
+    reader, text = seen_text(content)
+    assert len(reader.pages) >= 3
+    head = "# Dealer Anna Bo Carl Dorte Erik kongekop pagatkop"
+    for page in reader.pages:
+        first = [w.word for w in page_words(page)]
+        assert " ".join(first).count(head) == 1
+    numbers = [int(n) for n, _ in re.findall(rf"\n(\d+) ({'|'.join(NAMES)}) ", text)]
+    assert numbers == list(range(1, 41))
