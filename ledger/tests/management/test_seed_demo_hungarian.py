@@ -21,6 +21,9 @@ def seed(**options):
     return helpers.seed(**options)[0]
 
 
+# seed_demo loads every demo: on PostgreSQL ``test_seed_demo.TestLoadedDemo`` loads them all and
+# verifies the whole ledger; what the Hungarian club holds is checked once (SQLite).
+@pytest.mark.once
 def test_the_hungarian_demo_loads_sound_and_prints_its_logins(client):
     out = seed(force=True, url="http://tarok.example:8000/")
     demo = demo_of(GAME_CODE)

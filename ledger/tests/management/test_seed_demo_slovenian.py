@@ -31,6 +31,9 @@ from ledger.tests.helpers import seed
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
+# seed_demo loads every demo: on PostgreSQL ``test_seed_demo.TestLoadedDemo`` loads them all and
+# verifies the whole ledger; what the Slovenian club holds is checked once (SQLite).
+@pytest.mark.once
 class TestSlovenianDemo:
     def test_loads_into_a_sound_ledger(self, demo):
         club = Club.objects.get(slug=DEMO_SLUG)

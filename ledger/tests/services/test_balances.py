@@ -120,6 +120,7 @@ def test_backup_leaves_the_summary_out_and_restore_rebuilds_it(played, tmp_path)
 
 
 @pytest.mark.slow
+@pytest.mark.once  # on PostgreSQL test_seed_demo.TestLoadedDemo's verify_ledger checks the summary
 def test_seed_demo_builds_the_summary_of_the_fixtures(db, settings):
     settings.DEBUG = True
     call_command("seed_demo", stdout=io.StringIO(), stderr=io.StringIO())
