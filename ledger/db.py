@@ -5,7 +5,8 @@ this process registers (a connection that lacks it, such as the sqlite3 shell, f
 its write is refused). ``ledger_unlocked()`` lifts the guard for two purposes only: the test
 runner's flush of a test database, which deletes every row between transactional tests, and
 ``restore``, which loads postings of closed evenings from a backup. PostgreSQL's test flush
-uses TRUNCATE, which row triggers do not see; its restore sets ``ledger.restoring`` locally.
+deletes every row with the triggers off for its own transaction (``session_replication_role``,
+``ledger/tests/conftest.py``); its restore sets ``ledger.restoring`` locally.
 """
 
 from __future__ import annotations

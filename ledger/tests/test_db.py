@@ -162,3 +162,20 @@ def test_a_database_restart_costs_a_reconnect_not_an_error(client):
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         assert cursor.fetchone()[0] != pid
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_test_flush_empties_the_ledger_and_leaves_its_guards_on():
+    """The flush between transactional tests (on PostgreSQL its DELETEs with the triggers off
+    for its own transaction) empties every ledger table; after it a delete is refused again."""
+    from django.apps import apps
+    from django.core.management import call_command
+
+    evening_e(make_club())
+    assert Transfer.objects.exists() and Posting.objects.exists()
+    call_command("flush", interactive=False, verbosity=0)
+    tables = [m for m in apps.get_app_config("ledger").get_models() if not m._meta.proxy]
+    assert len(tables) > 20
+    assert [m.__name__ for m in tables if m._default_manager.exists()] == []
+    _, table, _ = evening_e(make_club())
+    refused(lambda: Transfer.objects.filter(table=table)._raw_delete(connection.alias))
