@@ -98,6 +98,7 @@ def test_evening_sheet_view_serves_the_pdf(client, club, evening_e):
     assert "16,25" in pdf_text(response.content)[1]
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 def test_season_pdf_has_the_standings_figures(club):
     """The season PDF prints each member's points and money exactly as the standings."""
     season, _ = build_season(club)
@@ -132,6 +133,7 @@ def test_member_pdf_has_anna_s_evening_and_hands(evening_e):
     assert "Points over the season" in text
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 def test_member_pdf_of_a_season_draws_the_chart(club):
     """A member's season report over four evenings, saved for a look."""
     season, _ = build_season(club)
@@ -215,6 +217,7 @@ def test_export_of_evening_e_figures(client, evening_e):
     assert [row[-1] for row in sheet.iter_rows(min_row=2, values_only=True)] == [-60, 145, -25]
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 def test_season_report_command_writes_the_pdf(club, tmp_path):
     """season_report --club --season (id or name) --output writes the standings PDF."""
     season, _ = build_season(club, open_evening=False)

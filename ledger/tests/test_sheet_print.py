@@ -104,6 +104,7 @@ def test_a_long_name_is_cut_as_dealer_and_whole_over_his_columns(club):
     assert all(part in head for part in long_name.split())
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 @pytest.mark.slow
 def test_every_figure_on_paper_stands_in_its_column(club):
     """A table of five, twelve hands, read back from the PDF by where each word is drawn:
@@ -133,6 +134,7 @@ def test_every_figure_on_paper_stands_in_its_column(club):
     assert all(len(line) >= 2 + 5 + 2 for line in rows)  # each member's total, the cups
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 @pytest.mark.slow
 def test_a_long_table_names_its_members_at_the_top_of_every_page(club):
     """A table of forty hands runs over three pages: each page starts with the members' names

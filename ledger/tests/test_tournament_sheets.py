@@ -103,6 +103,7 @@ def sheet_pdf(round_, number):
     return reports.round_table_sheet_pdf(round_=round_, round_table=rt, number=number)
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 def test_the_table_sheet_of_a_round_table(dp):
     """Round 1, table 4 of the example: the tournament, round, table and game, the start and
     end, why it ended and the hands against the target; each player in seat order with his
@@ -157,6 +158,7 @@ def six():
     return t, tour.round_start(round_=r)
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 def test_the_table_sheet_marks_a_substitute_and_a_leaver_and_lists_the_corrections(six):
     """A table where a substitute sat down after hand 2 and a drawn player left after hand 3:
     every hand is on the sheet, the one begun before the signal named; the leaver takes the
@@ -265,6 +267,7 @@ def test_the_round_result_shows_the_standings_after_its_round(dp):
     save_first_page(content, "tournament-round-result-da")
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 def test_the_ranking_pdf_has_every_column_and_the_lot(dp):
     """The provisional ranking of the example: ladder rank, the points of each round and the
     total, the tie-breaks in the format's order (score sum, firsts), rounds, byes; the
@@ -302,6 +305,7 @@ def test_the_ranking_pdf_has_every_column_and_the_lot(dp):
     save_first_page(content, "tournament-ranking-sl")
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 def test_the_ranking_lists_the_corrections_made_after_the_correction_period(six):
     """A round-1 hand corrected before round 2 starts is within the period: not on the
     ranking; corrected again once round 2 has started, by the director's override, it is
@@ -333,6 +337,7 @@ def test_the_ranking_lists_the_corrections_made_after_the_correction_period(six)
     assert "within" not in flat_text
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 def test_the_hu_kupa_ranking_shows_the_final_group_and_score():
     """Example 04 (Hungarian cup, a bye each round, the final) through the ledger: the
     ranking has the two preliminary rounds' columns, the final's group and score, the
@@ -421,6 +426,7 @@ def wide():
     return t
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 def test_a_wide_ranking_stays_on_landscape_a4_in_smaller_type(wide):
     """The widest ranking (rank, name, club, ladder rank, four rounds, the total, the final's
     group and score, two tie-breaks, rounds, byes, status: 18 columns) is printed on A4
@@ -566,6 +572,7 @@ def test_the_round_sheets_cost_the_same_queries_after_one_round_or_three():
     assert sheets(first) == after_one
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 def test_the_draw_sheet_names_its_group_column_and_keeps_its_widths(dp):
     """A draw in seeded groups: the group column has its header, and every table's columns
     stand at the same places (fixed widths, whatever the names)."""

@@ -310,6 +310,7 @@ def test_the_danish_screen_says_it_in_danish(client, evening_e, bo):
 # --- the evening sheet's PDF ---------------------------------------------------------------
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 def test_the_pdf_is_a_compact_score_sheet_with_a_line_to_sign_for_each_member(evening_e):
     """Each hand on one line: number, dealer, each member's points and running total, the
     cups; what happened, every payment by its reason, on the line under it; the totals; a
@@ -356,6 +357,7 @@ def pypdf_pages(content: bytes):
     return seen_text(content)[0].pages
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 @pytest.mark.slow
 def test_a_full_evening_prints_on_a_few_pages(club):
     """Four tables of forty hands (a full evening) print on at most ten pages, in portrait:
@@ -380,6 +382,7 @@ def coloured_words(page) -> list[tuple[str, tuple | None]]:
     return [(w.word, w.colour) for w in page_words(page, colours=True)]
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 def test_the_pdf_marks_every_negative_figure_red(evening_e):
     """On the score sheet every negative figure (a hand's points, a running total, a member's
     total) has a true minus and is red; no other figure is: Bo's -75 and -135 after hand 2,
@@ -411,6 +414,7 @@ def test_the_pdf_marks_every_negative_figure_red(evening_e):
     assert [c == RED for _w, c in figures][-5:] == [False, True, True, False, False]
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 def test_the_pdf_prints_every_running_total(club):
     """Each hand's line of the score sheet holds, in seat order, every member's points of the
     hand (none when 0) and his running total after it, then the cups, exactly as the sheet's
@@ -434,6 +438,7 @@ def test_the_pdf_prints_every_running_total(club):
     assert f"\nTotal {totals} 0 0\n" in text
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 def test_what_happened_names_the_fines_and_the_melds(club):
     """Spec example X5 at a table: the sheets to sign name the half meld and both fines into
     the cups with who paid or gained what, in the game's words, under the hand's figures."""
@@ -505,6 +510,7 @@ def test_an_open_tables_sheet_shows_the_balances_so_far(club, bo):
     assert not re.search(r"points\n-?[\d.]+ DKK", text)
 
 
+@pytest.mark.once  # what is printed: the same on either database, checked once
 @pytest.mark.parametrize("seats, pages", [(4, 2), (5, 3)])
 def test_forty_hands_fit_on_a_few_pages(club, seats, pages):
     """A table of forty hands, four or five members, prints on two or three A4 pages to sign
@@ -600,6 +606,7 @@ def test_a_member_who_came_later_has_no_figures_before_he_came(club, bo):
         ("hungarian_tarokk", "hu", ("XXI-fogás", "Pagát ultimó")),
     ],
 )
+@pytest.mark.once  # what is printed: the same on either database, checked once
 def test_the_pdf_names_every_payment_as_the_screen_does(game, language, words):
     """Issue 31: twelve seeded hands of a Slovenian and a Hungarian evening; the evening
     sheet's PDF, read back, has each hand's what happened in the screen's words (radelci and
