@@ -434,15 +434,6 @@ def counted(round_tables, hands: int, reports: list[dict]) -> dict:
     }
 
 
-def analyze() -> None:
-    """Give the planner the statistics of the tables just filled, as autovacuum would have
-    by the time a round closes (a fresh database has none, and its plans are then absurd)."""
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
-
-
 def close(world: World, round_) -> float:
     from ledger.services import tournaments as tour
 
@@ -652,6 +643,7 @@ def run(
     HTTP; any later round through the services."""
     from django.conf import settings
 
+    from bench import generate
     from ledger.selectors.verify import verify_ledger
 
     server = server or Server()
@@ -667,7 +659,7 @@ def run(
     began = time.perf_counter()
     password = secrets.token_urlsafe(16)
     world = setup(players=players, rounds=rounds, password=password, params=params)
-    analyze()
+    generate.analyze()
     results["setup_seconds"] = round(time.perf_counter() - began, 1)
     progress(f"set up {players} players in {results['setup_seconds']} s; serving ...")
     seal_secret = getattr(settings, "LEDGER_SEAL_SECRET", None) or settings.SECRET_KEY
@@ -727,7 +719,7 @@ def run(
                     started = time.perf_counter()
                     fill_by_services(rest, hands, world, seed=100 + number)
                     detail["services_seconds"] = round(time.perf_counter() - started, 1)
-                analyze()
+                generate.analyze()
                 detail["close_seconds"] = round(close(world, round_), 2)
                 detail["standings"] = measure_standings(world, reader, repeat)
                 s = detail["standings"]
