@@ -59,7 +59,7 @@ def _flush_may_clear_the_ledger() -> Iterator[None]:
 def delete_every_row(connection) -> list[str]:
     """Return the statements that empty every table of a PostgreSQL test database: a DELETE a
     table, with the triggers (the foreign keys' and the ledger's append-only guards) off for
-    the flush's own transaction. Django's TRUNCATE of the 57 tables took 0.2-1.6 s a flush
+    the flush's own transaction. Django's TRUNCATE of the 57 tables took 0.2-1.9 s a flush
     (every table's and index's files made anew); these take about 25 ms, and a transactional
     test (every browser test) flushes once."""
     tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
