@@ -644,10 +644,20 @@ class SeatQuerySet(models.QuerySet["Seat"]):
         return list(seats.select_related("member").order_by("position"))
 
 
+def not_reversed(posting: str = "pk") -> models.Expression:
+    """The condition that a posting has no reversal, for ``filter`` of the model whose field
+    ``posting`` holds its id (a posting's own ``pk``, a transfer's ``posting_id``): NOT EXISTS
+    on the unique index of ``reverses``, one probe a row, on every database. Written as the
+    join ``reversed_by__isnull=True``, SQLite with its planner's statistics (after ANALYZE, as
+    ``restore`` runs: the index nearly all NULLs) built a temporary index of every posting for
+    each query: 128 ms instead of 5 for an evening's transfers at 96,000 hands."""
+    return ~models.Exists(Posting.objects.filter(reverses_id=models.OuterRef(posting)))
+
+
 class PostingQuerySet(models.QuerySet):
     def live(self):
         """Return the postings that count: neither a reversal nor reversed."""
-        return self.filter(reversed_by__isnull=True).exclude(kind=Posting.Kind.REVERSAL)
+        return self.filter(not_reversed()).exclude(kind=Posting.Kind.REVERSAL)
 
     def changing_the_count(self):
         """Return the postings that change what a table's jetons should be: hands (a
@@ -663,9 +673,7 @@ class PostingQuerySet(models.QuerySet):
 class TransferQuerySet(models.QuerySet):
     def live(self):
         """Return the transfers of live postings (neither a reversal nor reversed)."""
-        return self.filter(posting__reversed_by__isnull=True).exclude(
-            posting__kind=Posting.Kind.REVERSAL
-        )
+        return self.filter(not_reversed("posting_id")).exclude(posting__kind=Posting.Kind.REVERSAL)
 
     def balances(self) -> dict[int, int]:
         """Return account id -> points, the balance of every account these transfers touch:
@@ -963,9 +971,7 @@ class Transfer(models.Model):
 class PostingSeatQuerySet(models.QuerySet):
     def live(self):
         """Return the rows of live hand postings (neither a reversal nor reversed)."""
-        return self.filter(posting__reversed_by__isnull=True).exclude(
-            posting__kind=Posting.Kind.REVERSAL
-        )
+        return self.filter(not_reversed("posting_id")).exclude(posting__kind=Posting.Kind.REVERSAL)
 
 
 class PostingSeat(models.Model):

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.db.models import (
     Max,
     OuterRef,
+    Q,
     Subquery,
 )
 
@@ -19,6 +20,7 @@ from ledger.models import (
     Seat,
     Table,
     Transfer,
+    not_reversed,
 )
 from ledger.services.treasury import jeton_expected
 
@@ -97,7 +99,7 @@ def evening_jetons(*, evening: Evening) -> list[JetonTable]:
     if not evening.is_open:
         # The jetons were counted before the split: compare with the balances before it.
         transfers = transfers.exclude(
-            posting__kind=Posting.Kind.SPLIT, posting__reversed_by__isnull=True
+            Q(posting__kind=Posting.Kind.SPLIT) & not_reversed("posting_id")
         )
     balances.update(transfers.balances())
     latest = JetonCount.objects.filter(account=OuterRef("account")).order_by("-counted_at", "-pk")

@@ -26,6 +26,7 @@ from ledger.models import (
     Seat,
     Table,
     Transfer,
+    not_reversed,
 )
 from ledger.selectors.privacy import shown
 from ledger.selectors.ranking import ranked
@@ -155,7 +156,7 @@ def pools_before_hand(table_id: int, hand: Hand, codes) -> dict[str, int]:
         posting__kind=Posting.Kind.HAND
     )
     rows = (
-        Transfer.objects.filter(table_id=table_id, posting__reversed_by__isnull=True)
+        Transfer.objects.filter(not_reversed("posting_id"), table_id=table_id)
         .filter(earlier)
         .exclude(posting__reverses__isnull=False)
         .values_list("source__code", "target__code", "points")
@@ -172,9 +173,7 @@ def live_hand_postings(table_id: int) -> dict[int, Posting]:
     """Return the live hand posting of every recorded hand of a table, by hand id."""
     return {
         cast(int, p.hand_id): p  # a hand posting always has its hand
-        for p in Posting.objects.filter(
-            table_id=table_id, kind=Posting.Kind.HAND, reversed_by__isnull=True
-        )
+        for p in Posting.objects.filter(not_reversed(), table_id=table_id, kind=Posting.Kind.HAND)
     }
 
 

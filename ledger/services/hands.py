@@ -12,6 +12,7 @@ from ledger.models import (
     Posting,
     Seat,
     Table,
+    not_reversed,
 )
 from ledger.services import seal_pending, seals, targets
 from ledger.services.errors import (
@@ -186,7 +187,7 @@ def _hand_record(
 
 
 def live_hand_posting(hand: Hand) -> Posting:
-    return Posting.objects.get(hand=hand, kind=Posting.Kind.HAND, reversed_by__isnull=True)
+    return Posting.objects.get(not_reversed(), hand=hand, kind=Posting.Kind.HAND)
 
 
 def hand_correct(*, hand: Hand, record: dict, reason: str, based_on: int | None = None, by=None):

@@ -50,6 +50,7 @@ from ledger.models import (
     Seat,
     Table,
     Transfer,
+    not_reversed,
 )
 from ledger.services import balances as summary
 from ledger.services import seal_pending, seals, stats
@@ -202,7 +203,7 @@ def lock_table_for_hand(
     postings = Posting.objects.filter(table_id=table_id).values("table_id")
     big = BigIntegerField()
     used = Hand.objects.filter(token=token) if token else Hand.objects.none()
-    live_hands = postings.filter(kind=Posting.Kind.HAND, reversed_by__isnull=True)
+    live_hands = postings.filter(not_reversed(), kind=Posting.Kind.HAND)
     # Subqueries of constants: each is computed once, however many accounts the table has.
     slot_of = {
         "slot_last": _scalar(hands.annotate(n=Max("number")), F("n"), big),
@@ -400,9 +401,9 @@ def _as_tuple(move):
 
 
 def live_postings(table: Table, *, from_id: int | None = None):
-    qs = Posting.objects.filter(
-        table=table, reverses__isnull=True, reversed_by__isnull=True
-    ).exclude(kind=Posting.Kind.REVERSAL)
+    qs = Posting.objects.filter(not_reversed(), table=table, reverses__isnull=True).exclude(
+        kind=Posting.Kind.REVERSAL
+    )
     if from_id is not None:
         qs = qs.filter(pk__gte=from_id)
     return list(qs.select_related("hand", "revision").order_by("pk"))
@@ -410,9 +411,7 @@ def live_postings(table: Table, *, from_id: int | None = None):
 
 def last_state(table: Table, before_id: int | None = None):
     """Return the state after the table's last live hand (before posting ``before_id``)."""
-    qs = Posting.objects.filter(
-        table=table, kind=Posting.Kind.HAND, reversed_by__isnull=True
-    ).order_by("-pk")
+    qs = Posting.objects.filter(not_reversed(), table=table, kind=Posting.Kind.HAND).order_by("-pk")
     if before_id is not None:
         qs = qs.filter(pk__lt=before_id)
     last = qs.values_list("state_after", flat=True).first()

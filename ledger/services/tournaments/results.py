@@ -16,6 +16,7 @@ from ledger.models import (
     Seat,
     Table,
     Transfer,
+    not_reversed,
 )
 from ledger.services.errors import LedgerError
 from ledger.services.ledger import table_balances
@@ -48,9 +49,7 @@ def table_scores(table: Table) -> dict[int, tuple[int, int, bool]]:
     split (the close's moves of reason ``SPLIT``; a Slovenian radelc penalty of the close
     counts before the split, section 6)."""
     balances = table_balances(table.pk)
-    split = Posting.objects.filter(
-        table=table, kind=Posting.Kind.SPLIT, reversed_by__isnull=True
-    ).first()
+    split = Posting.objects.filter(not_reversed(), table=table, kind=Posting.Kind.SPLIT).first()
     net: dict[str, int] = {}
     if split is not None:
         shares = Transfer.objects.filter(posting=split, reason=SPLIT)
