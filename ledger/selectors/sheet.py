@@ -177,14 +177,16 @@ def evening_sheet(*, evening: Evening, table: Table | None = None) -> EveningShe
         sheet = sheets.setdefault(seat.table_id, SheetTable(table=seat.table, seats=[]))
         sheet.seats.append(seat.member.name)
     # Read as plain values (an evening has thousands of transfers): each account's name as
-    # ``Account.name`` gives it, the member's name or the pool's code.
-    transfers = defaultdict(list)
-    for posting_id, source, source_code, target, target_code, points, reason in (
+    # ``Account.name`` gives it, the member's name or the pool's code. Put in order here, not
+    # by the query: ordered by posting, SQLite walked every transfer of the ledger in the
+    # order of its posting index instead of reading the evening's tables' transfers.
+    rows = (
         Transfer.objects.live()
         .filter(where)
-        .order_by("posting_id", "pk")
+        .order_by()
         .values_list(
             "posting_id",
+            "pk",
             "source__member__name",
             "source__code",
             "target__member__name",
@@ -192,6 +194,10 @@ def evening_sheet(*, evening: Evening, table: Table | None = None) -> EveningShe
             "points",
             "reason",
         )
+    )
+    transfers = defaultdict(list)
+    for posting_id, _pk, source, source_code, target, target_code, points, reason in sorted(
+        rows, key=lambda row: (row[0], row[1])
     ):
         transfers[posting_id].append(
             (
