@@ -1164,3 +1164,38 @@ def federation_kwargs(
         found = RatingList.objects.filter(federation=w["federation"]).first()
         kwargs["pk"] = found.pk if found is not None else 0
     return kwargs
+
+
+# from test_page_plans and test_query_plans: SQLite planned as for a large history
+FULL_HISTORY_STATS = Path(__file__).parent / "views" / "full_history_stats.json"
+# The tables that grow with every hand: no read may take one whole (a club's members or an
+# evening's tables may be, where SQLite finds that cheaper).
+GROWING = ("ledger_transfer", "ledger_posting", "ledger_hand", "ledger_handrevision")
+
+
+def as_the_full_history() -> None:
+    """Give this SQLite database's planner the statistics of ``make bench``'s full history
+    (96,000 hands: ``FULL_HISTORY_STATS``, written by ``bench/stats.py``), so its plans are the
+    large history's whatever rows the test holds."""
+    rows = json.loads(FULL_HISTORY_STATS.read_text(encoding="utf-8"))["sqlite_stat1"]
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")  # makes sqlite_stat1 where there is none
+        cursor.execute("DELETE FROM sqlite_stat1")
+        cursor.executemany("INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (%s, %s, %s)", rows)
+        cursor.execute("ANALYZE sqlite_schema")  # the planner reads them again
+
+
+def whole_reads(sql: str) -> list[str]:
+    """Return the steps of SQLite's plan of the read ``sql`` that build an index
+    (``AUTOMATIC``) or read a table of ``GROWING`` whole (``SCAN``); [] for any other
+    statement."""
+    if not sql.lstrip().upper().startswith(("SELECT", "WITH")):
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN QUERY PLAN {sql}")
+        steps = [row[-1] for row in cursor.fetchall()]
+    return [
+        step
+        for step in steps
+        if "AUTOMATIC" in step or (step.startswith("SCAN ") and step.split(" ")[1] in GROWING)
+    ]
