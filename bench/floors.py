@@ -63,6 +63,11 @@ def main() -> int:
         for page in (f"page_{key}", f"page_{key}_cold"):
             r = results[page]
             print(f"  {page}: median {r['median_ms']} ms, x_floor {r['x_floor']}")
+    frame = results["page_frame"]
+    print(
+        f"page_frame (the frame around nothing): median {frame['median_ms']} ms, "
+        f"queries {frame['queries']}"
+    )
     print(f"uptime before: {load}\nuptime after: {after}")
     return 0
 

@@ -314,6 +314,7 @@ def readme_block(results: dict, *, when: str, source: str) -> str:
         ("page_member_cold", "a member's season page, first reader after a change"),
         ("page_evening_sheet", "evening sheet page"),
         ("page_evening_sheet_cold", "evening sheet page, nothing kept"),
+        ("page_frame", "the site's frame around nothing (`bench/frame.py`)"),
         ("pdf_evening_sheet", "evening sheet PDF"),
         ("pdf_evening_sheet_transfers", "evening sheet PDF with every transfer"),
         ("pdf_evening_sheet_repeat", "evening sheet PDF, repeat download (kept)"),
