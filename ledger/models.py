@@ -644,14 +644,20 @@ class SeatQuerySet(models.QuerySet["Seat"]):
         return list(seats.select_related("member").order_by("position"))
 
 
+def is_reversed(posting: str = "pk") -> models.Exists:
+    """Whether a posting has a reversal, for the model whose field ``posting`` holds its id (a
+    posting's own ``pk``, a transfer's ``posting_id``): EXISTS on the unique index of
+    ``reverses``, one probe a row, on every database."""
+    return models.Exists(Posting.objects.filter(reverses_id=models.OuterRef(posting)))
+
+
 def not_reversed(posting: str = "pk") -> models.Expression:
-    """The condition that a posting has no reversal, for ``filter`` of the model whose field
-    ``posting`` holds its id (a posting's own ``pk``, a transfer's ``posting_id``): NOT EXISTS
-    on the unique index of ``reverses``, one probe a row, on every database. Written as the
-    join ``reversed_by__isnull=True``, SQLite with its planner's statistics (after ANALYZE, as
-    ``restore`` runs: the index nearly all NULLs) built a temporary index of every posting for
-    each query: 128 ms instead of 5 for an evening's transfers at 96,000 hands."""
-    return ~models.Exists(Posting.objects.filter(reverses_id=models.OuterRef(posting)))
+    """The condition that a posting has no reversal (``is_reversed`` negated), for ``filter``.
+    Written as the join ``reversed_by__isnull=True``, SQLite with its planner's statistics
+    (after ANALYZE, as ``restore`` runs: the index nearly all NULLs) built a temporary index of
+    every posting for each read, or walked every transfer: an evening's transfers took 128 ms
+    instead of 5 at 96,000 hands, a save 39.6 ms instead of 7.9."""
+    return ~is_reversed(posting)
 
 
 class PostingQuerySet(models.QuerySet):

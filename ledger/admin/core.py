@@ -12,7 +12,7 @@ import json
 from typing import Any, cast
 
 from django.contrib import admin
-from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery, Sum, Value
+from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.forms import ModelChoiceField
 from django.urls import reverse
@@ -50,6 +50,7 @@ from ledger.models import (
     Table,
     Tournament,
     Transfer,
+    is_reversed,
 )
 from ledger.tables.columns import price_text
 from tarokclub import __version__
@@ -644,7 +645,7 @@ class PostingAdmin(ReadOnlyMixin, admin.ModelAdmin):
             .get_queryset(request)
             .annotate(
                 _points=Coalesce(Sum("transfers__points"), Value(0)),
-                _reversed=Exists(Posting.objects.filter(reverses=OuterRef("pk"))),
+                _reversed=is_reversed(),
             )
         )
 
