@@ -28,6 +28,12 @@ def _nice_step(span: float, ticks: int = 5) -> int:
     return int(10 * power)  # pragma: no cover - the loop always returns
 
 
+def _label_width(label: str, size: float) -> float:
+    """Return about how wide ``label`` is drawn at ``size`` (DejaVu Sans: a digit 0.64 em, a
+    sign 0.84 em, bold a little wider; taken on the wide side, so a margin holds it)."""
+    return sum(0.84 if char in "+-\u2212" else 0.7 for char in label) * size
+
+
 def cumulative_points_svg(
     *,
     points: list[tuple[datetime.date, int]] | list[tuple[datetime.date, float]],
@@ -48,8 +54,6 @@ def cumulative_points_svg(
     (720 units shown 358 px wide make 24 units 11.9 px); the margins grow with it.
     """
     scale = font_size / 13
-    left, right, top, bottom = (round(m * scale) for m in (64, 56, 18, 40))
-    plot_w, plot_h = width - left - right, height - top - bottom
     values = [start] + [v for _, v in points]
     low, high = min(values), max(values)
     step = _nice_step(high - low or 10)
@@ -57,6 +61,13 @@ def cumulative_points_svg(
     high = math.ceil(high / step) * step
     if high == low:
         high = low + step
+    ticks = range(int(low), int(high) + 1, step)
+    # The margins hold the widest tick's label on the left and the last value's on the right.
+    left = round(max(64 * scale, max(_label_width(text(t), font_size) for t in ticks) + 12 * scale))
+    last_label = _label_width(text(values[-1]), round(15 * scale)) if points else 0
+    right = round(max(56 * scale, last_label + 12 * scale))
+    top, bottom = round(18 * scale), round(40 * scale)
+    plot_w, plot_h = width - left - right, height - top - bottom
 
     def x(i: int) -> float:
         return left + plot_w * i / max(len(values) - 1, 1)
@@ -70,7 +81,7 @@ def cumulative_points_svg(
         f'font-family="{FONT}" font-size="{font_size}">',
         f"<title>{escape(title)}</title>",
     ]
-    for tick in range(int(low), int(high) + 1, step):
+    for tick in ticks:
         ty = y(tick)
         stroke = MUTED if tick == start else GRID
         stroke_width = 1.5 if tick == start else 1
