@@ -127,9 +127,11 @@ def test_member_pdf_has_anna_s_evening_and_hands(evening_e):
     assert page_size(reader) == A4
     assert "+65" in text and "16.25\xa0DKK" in text
     assert "11/05/2026 +65 16.25 +65 3 0 1 0 0 0 0" in text
-    assert "11/05/2026 1 1 Anna -60" in text
-    assert "11/05/2026 1 2 Bo ultimo: Anna (king) +145" in text
-    assert "11/05/2026 1 3 Carl -25" in text
+    # Her hands under their evening's date and table, printed once over them.
+    assert (
+        "Hands played\n11/05/2026 · Table 1\nHand Dealer What happened Points\n"
+        "1 Anna -60\n2 Bo ultimo: Anna (king) +145\n3 Carl -25\n"
+    ) in text
     assert "Points over the season" in text
 
 
@@ -139,9 +141,24 @@ def test_member_pdf_of_a_season_draws_the_chart(club):
     season, _ = build_season(club)
     dorte = Member.objects.get(club=club, name="Dorte")
     _, _, content = reports.member_season_pdf(season=season, member=dorte)
-    _, text = pdf_text(content)
+    reader, text = pdf_text(content)
     standing = next(r for r in selectors.standings_for_season(season=season) if r.name == "Dorte")
     assert f"{standing.points:+d}" in text
+    # Her hands in one group per evening and table, each headed once by its date and table.
+    hands = list(selectors.member_hands(season=season, member=dorte))
+    headings = [f"{h.evening_date:%m/%d/%Y} · Table {h.table_number}" for h in hands]
+    groups = [heading for i, heading in enumerate(headings) if headings[i - 1 : i] != [heading]]
+    assert len(groups) == 4
+    printed = [
+        (n, line)
+        for n, page in enumerate(reader.pages)
+        for line in page.extract_text().split("\n")
+        if " · Table " in line
+    ]
+    # Each group is headed once, and again only at the top of a page it runs onto.
+    again = [i for i in range(1, len(printed)) if printed[i - 1][1] == printed[i][1]]
+    assert [line for i, (_, line) in enumerate(printed) if i not in again] == groups
+    assert again and all(printed[i - 1][0] < printed[i][0] for i in again)  # her first runs on
     save_first_page(content, "member")
 
 
