@@ -5,7 +5,8 @@ On a fresh SQLite database of its own: a season of ``BENCH_KEPT_EVENINGS`` close
 tournament of twelve players with round 1 at play (``BENCH_KEPT_HANDS`` hands a table).
 
 1. In this process (Django's test client, as ``make bench``'s pages): each heavy PDF rendered
-   (nothing kept) against its page's time (nothing kept either), and its kept download.
+   (nothing kept) against its page's time (nothing kept either), and its kept download; and a
+   PDF of nothing in the print frame (what every PDF costs before its content).
 2. The render process: ``manage.py render_kept`` for the evening's close, timed, with its
    PDFs counted and its peak memory (what it costs to render each seated member's season).
 3. gunicorn (one sync worker, DEBUG off) twice: with ``TAROK_KEPT_RENDER=off`` the four heavy
@@ -177,6 +178,19 @@ def in_process(w) -> None:
         kept_ms = median_ms(lambda p=pdf: get(p), 5)
         kept = "-" if name == "round result" else str(kept_ms)  # at play: never kept
         print(f"{name:<20} {page_ms:>7} {pdf_ms:>7} {pdf_ms / page_ms:>7.1f} {kept:>6}")
+    print(f"{'print frame alone':<20} {'':>7} {frame_pdf_ms(w):>7}")
+
+
+def frame_pdf_ms(w) -> int:
+    """The median time of a PDF of nothing in the print frame (``ledger/pdf/base.html``: the
+    margins' club, title, day printed and page count, the title block, the fonts): what
+    WeasyPrint takes for any of the PDFs above before their content."""
+    from ledger import reports
+
+    reports._render("ledger/pdf/base.html", {}, club=w["club"], title="Bench")  # Pango, once
+    return median_ms(
+        lambda: reports._render("ledger/pdf/base.html", {}, club=w["club"], title="Bench"), 7
+    )
 
 
 def render_process(w) -> None:
