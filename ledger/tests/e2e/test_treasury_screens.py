@@ -139,6 +139,15 @@ def test_standings_and_member_page(open_page, season_club, viewport):
     assert page.locator("table#member-evenings tbody tr").count() == 3  # not at Evening E
     assert page.locator("table#member-hands tbody tr").count() > 0
     shot(page, "member")
+    # A long figure (a season's money of six figures, written into its tile here) widens its
+    # tile instead of running into the next one.
+    money = page.locator('#summary .tile[data-stat="money"] .tile-value')
+    money.evaluate("el => { el.textContent = '\u2212221.456,25 DKK'; }")
+    spilled = page.evaluate(
+        """() => [...document.querySelectorAll('#summary .tile')]
+          .filter((tile) => tile.scrollWidth > tile.clientWidth).map((tile) => tile.dataset.stat)"""
+    )
+    assert spilled == []
 
 
 def test_treasurer_counts_confirms_and_closes(open_page, season_club):
