@@ -195,3 +195,50 @@ def test_the_wall_fits_every_screen(pages, size):
         expect(ranking).not_to_have_attribute("data-page", shown)
         assert page.evaluate("() => window.fades") == 0
         expect(ranking).not_to_have_class(re.compile(r"\bturning\b"))
+
+
+# What of the wall on a phone is cut: a name, a seat, a table's number or points wider than
+# its box or past the screen's right edge.
+CUT_ON_A_PHONE = """() => [...document.querySelectorAll(
+    '.wall-head h1, #wall-clock, #wall-seats li, #wall-seats .who, #wall-draw li, '
+    + '#wall-ranking td')]
+  .filter((el) => el.scrollWidth > el.clientWidth + 1
+    || el.getBoundingClientRect().right > innerWidth + 0.5)
+  .map((el) => el.textContent.trim())"""
+
+
+def test_the_wall_on_a_phone(pages):
+    """A player follows the hall's wall on a 390x844 phone: one column that scrolls down,
+    never sideways; before round 1 closes every player's seat and the whole draw, after it
+    the whole ranking, shown at once (nothing pages away), every name whole."""
+    club = factories.make_club(slug="hall", name="Hall", game="slovenian_tarok", language="sl")
+    viewer = factories.make_member(club, "Zaslon", Member.Role.MEMBER, login=True)
+    names = field(25)
+    t = factories.make_tournament(
+        club,
+        names,
+        name="Državno prvenstvo v taroku 2026",
+        game="slovenian_tarok",
+        tournament_format="sl_dp",
+    )
+    r = tour.round_start(round_=tour.round_publish(round_=tour.round_draw(tournament=t)))
+    page = pages(viewer.user, width=390, height=844)
+
+    def look(name: str, lists: list[str]) -> None:
+        page.goto(f"/c/{club.slug}/t/{t.pk}/wall/")
+        expect(page.locator('[data-pages]:not([data-laid-for="390x844"])')).to_have_count(0)
+        assert page.locator(".off-page").count() == 0
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+        assert page.evaluate(CUT_ON_A_PHONE) == []
+        for box in lists:
+            assert sorted(page.evaluate(SHOWN, box)) == sorted(names), box
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"tournament-wall-{name}-390x844.png"), full_page=True)
+
+    look("draw", ["wall-seats-list", "wall-draw-list"])
+    expect(page.locator("#wall-clock")).to_be_visible()
+    scores = {3: [60, -20, -40], 4: [150, 35, -65, -120], 5: [200, 40, -10, -100, -130]}
+    for rt in r.round_tables.select_related("table"):
+        settle_zero_sum(rt, dict(zip(rt.seats, scores[len(rt.seats)], strict=True)))
+    tour.round_close(round_=r)
+    look("standings", ["wall-ranking-list"])

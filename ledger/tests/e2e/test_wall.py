@@ -106,10 +106,9 @@ CUT = """() => {
 }"""
 
 
-def test_eight_tables_fit_the_wall(pages):
-    """Eight tables of four and five with names of up to 30 characters fit 1920x1080 and
-    1280x720 whole (every table shown, nothing to scroll, every balance and cup whole); the
-    evening's ranking of 36 pages by itself, every member on exactly one of its pages."""
+def eight_tables():
+    """Open an evening of eight tables of five and four members with names of up to 30
+    characters; return the club, the evening, a member who watches and every seated name."""
     club = factories.make_club(slug="wall", name="Hjørring Tarokklub")
     factories.make_season(club)
     viewer = factories.make_member(club, "Væg", Member.Role.MEMBER, login=True)
@@ -122,7 +121,14 @@ def test_eight_tables_fit_the_wall(pages):
         ]
         services.table_open(evening=evening, members=seated)
         everyone += [m.name for m in seated]
+    return club, evening, viewer, everyone
 
+
+def test_eight_tables_fit_the_wall(pages):
+    """Eight tables of four and five with names of up to 30 characters fit 1920x1080 and
+    1280x720 whole (every table shown, nothing to scroll, every balance and cup whole); the
+    evening's ranking of 36 pages by itself, every member on exactly one of its pages."""
+    club, evening, viewer, everyone = eight_tables()
     page = pages(viewer.user, width=1920, height=1080)
     page.clock.install()
     page.goto(f"/c/{club.slug}/evening/{evening.pk}/wall/")
@@ -147,3 +153,34 @@ def test_eight_tables_fit_the_wall(pages):
             )
             page.clock.run_for(10_000)
         assert sorted(seen) == sorted(everyone)
+
+
+# What of the wall on a phone is cut: a name, a balance, a cup or the heading wider than its
+# box or past the screen's right edge.
+CUT_ON_A_PHONE = """() => [...document.querySelectorAll(
+    '.wall-head h1, .wall-balances li, .wall-balances .who, .cup-points, #wall-ranking li, '
+    + '#wall-ranking .who')]
+  .filter((el) => el.scrollWidth > el.clientWidth + 1
+    || el.getBoundingClientRect().right > innerWidth + 0.5)
+  .map((el) => el.textContent.trim())"""
+
+
+def test_the_wall_on_a_phone(pages):
+    """A member follows the evening's wall on a 390x844 phone: one column that scrolls down,
+    never sideways; all eight tables and every member of the ranking shown (nothing pages
+    away), every name whole, no balance cut."""
+    club, evening, viewer, everyone = eight_tables()
+    page = pages(viewer.user, width=390, height=844)
+    page.goto(f"/c/{club.slug}/evening/{evening.pk}/wall/")
+    expect(page.locator(".wall-table")).to_have_count(8)
+    expect(page.locator('[data-pages]:not([data-laid-for="390x844"])')).to_have_count(0)
+    assert page.locator(".off-page").count() == 0
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    assert page.evaluate(CUT_ON_A_PHONE) == []
+    shown = page.evaluate(
+        "() => [...document.querySelectorAll('#wall-ranking li[data-member]')]"
+        ".filter((el) => el.offsetParent !== null).map((el) => el.dataset.member)"
+    )
+    assert sorted(shown) == sorted(everyone)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "wall-390x844.png"), full_page=True)
