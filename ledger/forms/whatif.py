@@ -119,5 +119,8 @@ class TournamentWhatIfForm(forms.Form):
         self.fields["format"].initial = self.own
 
     def chosen(self) -> str:
-        """Return the format chosen (the tournament's own when none is)."""
+        """Return the format chosen (the tournament's own when none is, as on the page's first
+        opening, from the tournament's link, with nothing asked yet)."""
+        if not self.is_bound:
+            return self.own
         return self.cleaned_data.get("format") or self.own

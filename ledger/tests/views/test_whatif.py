@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ledger import services
-from ledger.models import Club, Evening, Member
+from ledger.models import Club, Evening, Member, tournament_format_choices
 from ledger.tests.factories import make_club, make_member, make_season
 from ledger.tests.helpers import client_for, imported_example, ledger_snapshot, pdftotext
 
@@ -164,6 +164,11 @@ def test_a_tournament_under_another_format_and_its_pdf(tmp_path):
     page = reverse("tournament", kwargs={"club": "alpha", "pk": tournament.pk})
     target = reverse("whatif", kwargs={"club": "alpha", "scope": "tournament", "pk": tournament.pk})
     assert f'href="{target}"' in client.get(page).content.decode()
+    # That link, with nothing chosen yet: its rounds ranked under its own format.
+    own = dict(tournament_format_choices())[tournament.tournament_format]
+    response = client.get(target)
+    assert response.status_code == 200
+    assert f"Ranked under {own}" in response.content.decode()
     response = client.get(target, {"format": "generic_placement"})
     assert response.status_code == 200
     assert "Ranked under Placement points" in response.content.decode()
