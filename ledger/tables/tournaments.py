@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import django_tables2 as tables
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -195,3 +196,38 @@ class TournamentStandingsTable(tables.Table):
 
     def value_final_group(self, value):
         return value
+
+
+class TournamentListTable(tables.Table):
+    """The club's tournaments, latest first: the name (its link), the day or days, the format
+    and the status (``club_slug``: the club's)."""
+
+    name = tables.Column(
+        verbose_name=_("Name"),
+        linkify=lambda record, table: reverse(
+            "tournament", kwargs={"club": table.club_slug, "pk": record.pk}
+        ),
+    )
+    days = tables.TemplateColumn(
+        template_name="ledger/tournaments/_days_cell.html",
+        verbose_name=_("Date"),
+        empty_values=(),
+    )
+    tournament_format = tables.Column(verbose_name=_("Format"))
+    status = tables.Column(verbose_name=_("Status"))
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data", "id": "tournaments-table"}
+        row_attrs = {"data-tournament": lambda record: record.pk}
+        empty_text = _("No tournaments yet.")
+
+    def __init__(self, data, *, club_slug: str, **kwargs):
+        self.club_slug = club_slug
+        super().__init__(data, **kwargs)
+
+    def render_tournament_format(self, record) -> str:
+        return record.get_tournament_format_display()
+
+    def render_status(self, record) -> str:
+        return record.get_status_display()

@@ -31,7 +31,7 @@ from ledger.games.registry import GAMES, get_web
 from ledger.models import Member, Season
 from ledger.services import invitations
 from ledger.services.errors import LedgerError
-from ledger.tables.setup import MemberTable, PeopleLogTable
+from ledger.tables.setup import MemberTable, PeopleLogTable, SeasonTable
 from ledger.web import locale
 from ledger.web.permissions import club_role
 from ledger.web.qr import qr_svg
@@ -220,11 +220,11 @@ def seasons(request):
                 messages.success(request, gettext("The season is saved."))
                 return redirect("setup_seasons", club=request.club.slug)
         status = 422
-    rows = Season.objects.filter(club=request.club)
+    table = SeasonTable(Season.objects.filter(club=request.club), club_slug=request.club.slug)
     return render(
         request,
         "ledger/setup/seasons.html",
-        _setup_context(request, "seasons", form=form, seasons=rows),
+        _setup_context(request, "seasons", form=form, table=table),
         status=status,
     )
 

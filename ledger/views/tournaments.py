@@ -36,7 +36,7 @@ from ledger.selectors import round_tables as table_reads
 from ledger.selectors import tournaments as reads
 from ledger.services import tournaments as service
 from ledger.services.errors import LedgerError
-from ledger.tables.tournaments import draw_mode_text, round_kind_text
+from ledger.tables.tournaments import TournamentListTable, draw_mode_text, round_kind_text
 from ledger.tournaments import engine
 from ledger.views.seeding import seeding_context
 from ledger.web import kept_pdfs
@@ -105,7 +105,9 @@ def tournaments(request):
         request,
         "ledger/tournaments/list.html",
         {
-            "tournaments": reads.tournaments_for_club(club=request.club),
+            "table": TournamentListTable(
+                reads.tournaments_for_club(club=request.club), club_slug=request.club.slug
+            ),
             "form": form,
             "formats": [
                 (dict(tournament_format_choices()).get(code, code), _defaults(code))

@@ -354,6 +354,8 @@ def test_seasons_add_and_edit(club_admin):
     assert response.status_code == 302
     season = club.seasons.get(name="2027/2028")
     edit = url("setup_season_edit", pk=season.pk)
+    listed = client.get(url("setup_seasons")).content.decode()
+    assert f'<tr data-season="{season.pk}"' in listed and f'href="{edit}"' in listed
     assert client.get(edit).status_code == 200
     client.post(edit, {"name": "2027/28", "starts_on": "2027-09-01", "ends_on": "2028-06-30"})
     season.refresh_from_db()

@@ -66,6 +66,9 @@ def test_a_tournament_from_creation_to_the_final_ranking(director):
     )
     t = Tournament.objects.get()
     assert response.status_code == 302 and response["Location"] == url("tournament", pk=t.pk)
+    listed = client.get(url("tournaments")).content.decode()
+    assert f'<tr data-tournament="{t.pk}"' in listed
+    assert f'<a href="{url("tournament", pk=t.pk)}">DP Kranj</a>' in listed
     entries = url("tournament_entries", pk=t.pk)
     client.post(entries, {"action": "members", "names": "Ana, Bor"})
     client.post(entries, {"action": "guest", "name": "Cene", "club_name": "Bled"})
