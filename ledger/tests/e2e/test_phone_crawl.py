@@ -2,9 +2,11 @@
 tournament's director and the federation's officer, with "larger" text on their profiles,
 read at 390x844 every page their links reach from their homes (as ``test_link_crawl``: a
 page of each shape, the exports, PDFs and downloads left out), and no page may be wider than
-the screen (``PAGE_OVERFLOW``: a wide table scrolls in its own box). It found, at 390 px:
-a select of long choices and a fieldset widening the house rules and the federation's series
-forms, the tournaments', seasons', rounds' and a round's tables, and the table's QR card.
+the screen (``PAGE_OVERFLOW``: a wide table scrolls in its own box), nor show an axe-core
+violation (the WCAG A and AA rules, as ``test_accessibility`` at 1280 px). It found, at 390
+px: a select of long choices and a fieldset widening the house rules and the federation's
+series forms, the tournaments', seasons', rounds' and a round's tables, the table's QR card;
+and eight pages whose table scrolled in a box a keyboard could not reach.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from ledger.games.hungarian import demo as hungarian_demo
 from ledger.games.slovenian import demo as slovenian_demo
 from ledger.models import Profile, Tournament
 from ledger.tests.e2e.conftest import log_in, watch_csp
+from ledger.tests.e2e.test_accessibility import RUN_AXE, TAGS, axe_source
 from ledger.tests.e2e.test_text_size import PAGE_OVERFLOW
 from ledger.tests.helpers import seed
 from ledger.tests.views.test_link_crawl import links, shape, user
@@ -41,6 +44,7 @@ def test_every_page_fits_a_phone_in_the_largest_text(browser, live_server):
     failures: list[str] = []
     violations: list[str] = []
     read = 0
+    script = axe_source()
     for username, starts in readers.items():
         reader = user(username)
         Profile.objects.update_or_create(user=reader, defaults={"text_size": "larger"})
@@ -48,6 +52,7 @@ def test_every_page_fits_a_phone_in_the_largest_text(browser, live_server):
             viewport={"width": 390, "height": 844}, has_touch=True, base_url=live_server.url
         )
         log_in(context, reader, live_server.url)  # the log-in copies his size into the session
+        context.add_init_script(script=script)
         context.set_default_timeout(15_000)
         try:
             page = context.new_page()
@@ -65,9 +70,10 @@ def test_every_page_fits_a_phone_in_the_largest_text(browser, live_server):
                     continue
                 read += 1
                 failures += [f"{username} {address}: {o}" for o in page.evaluate(PAGE_OVERFLOW)]
+                failures += [f"{username} {address}: {v}" for v in page.evaluate(RUN_AXE, TAGS)]
                 queue += links(page.content(), address)
         finally:
             context.close()
     assert read > 100
-    assert failures == []
+    assert failures == [], "\n".join(failures)
     assert violations == []
