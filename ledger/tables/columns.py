@@ -7,6 +7,7 @@ import contextvars
 from decimal import ROUND_HALF_UP, Decimal
 
 import django_tables2 as tables
+from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.html import format_html
 
@@ -201,3 +202,19 @@ def price_text(price, currency: str | None = None, *, symbol: bool = False) -> s
     places = max(least, -int(Decimal(price).normalize().as_tuple().exponent))
     text = number_format(price, places, force_grouping=True)
     return f"{text}\xa0{sign}" if symbol and sign else text
+
+
+class ClubTable(tables.Table):
+    """A table of one club's rows, whose links name the club: built with ``club_slug``."""
+
+    def __init__(self, data, *, club_slug: str, **kwargs):
+        self.club_slug = club_slug
+        super().__init__(data, **kwargs)
+
+
+def club_link(url_name: str):
+    """Return a column's ``linkify`` for a ``ClubTable``: the page ``url_name`` of the row
+    (its ``pk``) in the table's club."""
+    return lambda record, table: reverse(
+        url_name, kwargs={"club": table.club_slug, "pk": record.pk}
+    )

@@ -5,12 +5,12 @@ from __future__ import annotations
 import datetime
 
 import django_tables2 as tables
-from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger.models import Member, Season
+from ledger.tables.columns import ClubTable, club_link
 
 
 class MemberTable(tables.Table):
@@ -94,19 +94,13 @@ class PeopleLogTable(tables.Table):
         return people_value(record.details.get("new"))
 
 
-class SeasonTable(tables.Table):
-    """The club's seasons, each with its link to change it (``club_slug``: the club's)."""
+class SeasonTable(ClubTable):
+    """The club's seasons, each with its link to change it."""
 
     name = tables.Column(verbose_name=_("Name"))
     starts_on = tables.DateColumn(verbose_name=_("Starts on"), format="DATE_FORMAT")
     ends_on = tables.DateColumn(verbose_name=_("Ends on"), format="DATE_FORMAT")
-    edit = tables.Column(
-        verbose_name="",
-        empty_values=(),
-        linkify=lambda record, table: reverse(
-            "setup_season_edit", kwargs={"club": table.club_slug, "pk": record.pk}
-        ),
-    )
+    edit = tables.Column(verbose_name="", empty_values=(), linkify=club_link("setup_season_edit"))
 
     class Meta:
         model = Season
@@ -115,10 +109,6 @@ class SeasonTable(tables.Table):
         attrs = {"class": "data", "id": "seasons-table"}
         row_attrs = {"data-season": lambda record: record.pk}
         empty_text = _("No seasons yet.")
-
-    def __init__(self, data, *, club_slug: str, **kwargs):
-        self.club_slug = club_slug
-        super().__init__(data, **kwargs)
 
     def render_edit(self) -> str:
         return gettext("Edit")

@@ -5,14 +5,15 @@ from __future__ import annotations
 from decimal import Decimal
 
 import django_tables2 as tables
-from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger.tables.columns import (
     MORE_NUM_ATTRS,
     NUM_ATTRS,
+    ClubTable,
     CountColumn,
+    club_link,
     decimal_points_html,
     figure_html,
 )
@@ -198,16 +199,11 @@ class TournamentStandingsTable(tables.Table):
         return value
 
 
-class TournamentListTable(tables.Table):
+class TournamentListTable(ClubTable):
     """The club's tournaments, latest first: the name (its link), the day or days, the format
-    and the status (``club_slug``: the club's)."""
+    and the status."""
 
-    name = tables.Column(
-        verbose_name=_("Name"),
-        linkify=lambda record, table: reverse(
-            "tournament", kwargs={"club": table.club_slug, "pk": record.pk}
-        ),
-    )
+    name = tables.Column(verbose_name=_("Name"), linkify=club_link("tournament"))
     days = tables.TemplateColumn(
         template_name="ledger/tournaments/_days_cell.html",
         verbose_name=_("Date"),
@@ -221,10 +217,6 @@ class TournamentListTable(tables.Table):
         attrs = {"class": "data", "id": "tournaments-table"}
         row_attrs = {"data-tournament": lambda record: record.pk}
         empty_text = _("No tournaments yet.")
-
-    def __init__(self, data, *, club_slug: str, **kwargs):
-        self.club_slug = club_slug
-        super().__init__(data, **kwargs)
 
     def render_tournament_format(self, record) -> str:
         return record.get_tournament_format_display()

@@ -209,6 +209,14 @@ OVERFLOWING = """() => [...document.querySelectorAll(
     + `${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight}`)"""
 
 
+# The elements of ``selector`` that are cut: wider than their box (what they hold clipped)
+# or reaching past the screen's right edge; each as its text.
+CUT_AT_THE_EDGE = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((el) => el.scrollWidth > el.clientWidth + 1
+    || el.getBoundingClientRect().right > innerWidth + 0.5)
+  .map((el) => el.textContent.trim())"""
+
+
 def overflowing(page) -> list[str]:
     """Return the shown buttons and labels of ``page`` whose label overflows its box."""
     return page.evaluate(OVERFLOWING)
