@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from itertools import groupby
 
 import django_tables2 as tables
 from django.utils.translation import gettext
@@ -223,3 +224,52 @@ class TournamentListTable(ClubTable):
 
     def render_status(self, record) -> str:
         return record.get_status_display()
+
+
+class RoundListTable(ClubTable):
+    """A tournament's rounds (of one day, when it has several): each round's link, its
+    status, how many tables and byes."""
+
+    number = tables.Column(verbose_name=_("Round"), linkify=club_link("tournament_round"))
+    status = tables.Column(verbose_name=_("Status"))
+    table_count = tables.Column(verbose_name=_("Tables"), accessor="tables", empty_values=())
+    bye_count = tables.Column(verbose_name=_("Byes"), accessor="byes", empty_values=())
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data rounds-table"}
+        row_attrs = {"data-round": lambda record: record.number}
+        empty_text = _("No round drawn yet.")
+
+    @classmethod
+    def by_day(cls, rounds: list, *, club_slug: str) -> list[tuple]:
+        """Return a tournament's rounds day by day: (the day, its first round, the table of its
+        rounds); one table and no day when none is drawn. The first is ``#rounds-table``."""
+        days = [(day, list(group)) for day, group in groupby(rounds, key=lambda r: r.day)]
+        return [
+            (
+                day,
+                group[0] if group else None,
+                cls(
+                    group,
+                    club_slug=club_slug,
+                    attrs={
+                        "class": "data rounds-table",
+                        **({"id": "rounds-table"} if not i else {}),
+                    },
+                ),
+            )
+            for i, (day, group) in enumerate(days or [(None, [])])
+        ]
+
+    def render_number(self, value) -> str:
+        return gettext("Round %(number)s") % {"number": value}
+
+    def render_status(self, record) -> str:
+        return record.get_status_display()
+
+    def render_table_count(self, value) -> int:
+        return len(value)
+
+    def render_bye_count(self, value) -> int:
+        return len(value or ())

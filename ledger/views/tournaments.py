@@ -36,7 +36,12 @@ from ledger.selectors import round_tables as table_reads
 from ledger.selectors import tournaments as reads
 from ledger.services import tournaments as service
 from ledger.services.errors import LedgerError
-from ledger.tables.tournaments import TournamentListTable, draw_mode_text, round_kind_text
+from ledger.tables.tournaments import (
+    RoundListTable,
+    TournamentListTable,
+    draw_mode_text,
+    round_kind_text,
+)
 from ledger.tournaments import engine
 from ledger.views.seeding import seeding_context
 from ledger.web import kept_pdfs
@@ -158,6 +163,7 @@ def _tournament_page(request, tournament, *, status: int = 200):
             "entries": entries,
             "members": members,
             "rounds": rounds,
+            "round_days": RoundListTable.by_day(rounds, club_slug=request.club.slug),
             "params": params,
             "last_round": last,
             "can_draw": can_draw and changing,
