@@ -206,7 +206,7 @@ class TournamentListTable(ClubTable):
 
     name = tables.Column(verbose_name=_("Name"), linkify=club_link("tournament"))
     days = tables.TemplateColumn(
-        template_name="ledger/tournaments/_days_cell.html",
+        template_code='{% include "ledger/tournaments/_days.html" with tournament=record %}',
         verbose_name=_("Date"),
         empty_values=(),
     )
