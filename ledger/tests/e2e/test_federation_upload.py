@@ -91,7 +91,9 @@ def test_an_uploaded_file_joins_the_series_and_moves_the_ladder(browser, live_se
         assert before, "the ladder has the first event's players"
 
         page.goto(reverse("federation_home", kwargs={"federation": federation.slug}))
-        page.click(f"a[href='{reverse('federation_import_upload', kwargs={'federation': 'tzs'})}']")
+        upload = reverse("federation_import_upload", kwargs={"federation": "tzs"})
+        page.click(f"a[href='{upload}']")
+        page.wait_for_url(f"**{upload}")  # axe on the page the click opens, not mid-navigation
         axe(page, "upload")
         page.set_input_files("#id_file", str(path))
         page.select_option("#id_series", label=series.name)
