@@ -113,6 +113,29 @@ class LadderTable(tables.Table):
         return "✓" if value else ""
 
 
+class PlayerLadderTable(tables.Table):
+    """A player's lines on the kept ladders (``selectors.federation.player_ladder_lines``),
+    on his player page and the officer's: the series, his position, his total, his events
+    and whether he is above the qualified line."""
+
+    series = tables.Column(verbose_name=_("Series"), accessor="series__name")
+    position = CountColumn(verbose_name="#")
+    total = FigureColumn(verbose_name=_("Total"), attrs=NUM_ATTRS)
+    events = CountColumn(verbose_name=_("Events"))
+    qualified = tables.Column(verbose_name=_("Qualified"), empty_values=())
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table player-ladders"}
+        row_attrs = {
+            "data-series": lambda record: record.series_id,
+            "class": lambda record: "qualified" if record.qualified else "",
+        }
+
+    def render_qualified(self, value):
+        return "✓" if value else ""
+
+
 # --- the officer's pages (``ledger.views.federation_officer``) ------------------------------
 
 

@@ -6,6 +6,7 @@ from decimal import Decimal
 from itertools import groupby
 
 import django_tables2 as tables
+from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -35,13 +36,21 @@ DRAW_MODES = {
 TIE_BREAK_COLUMNS = ("score_sum", "firsts", "best_round")
 
 
-def status_text(status: str) -> str:
-    """Return an entry's status (section 8) in words: active, entered in round k, withdrawn."""
-    if status.startswith("withdrawn_after_round_"):
-        return gettext("withdrawn after round {k}").format(k=status.rsplit("_", 1)[1])
-    if status.startswith("entered_round_"):
-        return gettext("entered in round {k}").format(k=status.rsplit("_", 1)[1])
+def entry_status_text(withdrawn_after: int | None, from_round: int) -> str:
+    """Return an entry's status in words: withdrawn after round k, entered in round k, or ""."""
+    if withdrawn_after:
+        return gettext("withdrawn after round {k}").format(k=withdrawn_after)
+    if from_round > 1:
+        return gettext("entered in round {k}").format(k=from_round)
     return ""
+
+
+def status_text(status: str) -> str:
+    """Return an entry's status as the standings name it (section 8) in words."""
+    k = int(status.rsplit("_", 1)[1]) if status[-1:].isdigit() else 0
+    if status.startswith("withdrawn_after_round_"):
+        return entry_status_text(k, 1)
+    return entry_status_text(None, k) if status.startswith("entered_round_") else ""
 
 
 def round_kind_text(kind: str) -> str:
@@ -273,3 +282,108 @@ class RoundListTable(ClubTable):
 
     def render_bye_count(self, value) -> int:
         return len(value or ())
+
+
+class TournamentEntryTable(tables.Table):
+    """A tournament's entries by name: a guest tagged, his club, the ladder rank and where it
+    came from (a series, a rating, the director), whether he entered late or withdrew, and
+    while the tournament can change (``changing``) a form to withdraw him (once a round is
+    drawn) or remove him (``ledger/tournaments/_entry_actions.html``)."""
+
+    name = tables.Column(verbose_name=_("Name"))
+    club_name = tables.Column(verbose_name=_("Club"), default="")
+    ladder_rank = tables.Column(verbose_name=_("Ladder rank"), empty_values=())
+    status = tables.Column(verbose_name=_("Status"), accessor="pk", empty_values=())
+    actions = tables.TemplateColumn(
+        template_name="ledger/tournaments/_entry_actions.html", verbose_name="", empty_values=()
+    )
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data", "id": "entries-table"}
+        row_attrs = {"data-entry": lambda record: record.name}
+        empty_text = _("No entries yet.")
+
+    def __init__(self, data, *, changing: bool, **kwargs):
+        super().__init__(data, exclude=() if changing else ("actions",), **kwargs)
+
+    def render_name(self, record):
+        if record.guest:
+            return format_html('{} <span class="tag">{}</span>', record.name, gettext("guest"))
+        return record.name
+
+    def render_ladder_rank(self, record):
+        source = getattr(record, "rank_source", "")
+        rank = "" if record.ladder_rank is None else record.ladder_rank
+        if source:
+            return format_html('{} <span class="muted rank-source">({})</span>', rank, source)
+        return rank
+
+    def render_status(self, record) -> str:
+        return entry_status_text(record.withdrawn_after, record.from_round)
+
+
+class TableResultTable(tables.Table):
+    """A tournament table's result as its link shows it once the round is closed: each
+    player's score, place and points ("–" where there is none)."""
+
+    name = tables.Column(verbose_name=_("Player"))
+    score = tables.Column(verbose_name=_("Score"), attrs=NUM_ATTRS, default="–")
+    place = tables.Column(verbose_name=_("Place"), attrs=NUM_ATTRS, default="–")
+    points = DecimalPointsColumn(verbose_name=_("Points"), attrs=NUM_ATTRS, default="–")
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "table link-results", "id": "link-results"}
+        row_attrs = {"data-player": lambda record: record["name"]}
+
+    def render_score(self, value):
+        return figure_html(value)
+
+
+class SeatTable(TableResultTable):
+    """A round's table as drawn (``selectors.tournaments.TableView.seats``): each seat in
+    order, the first dealing first, the player, his club, his seeded group (with ``groups``)
+    and, once the round is closed (``closed``), his score, place and points."""
+
+    seat = tables.Column(verbose_name=_("Seat"), accessor="code", empty_values=())
+    club = tables.Column(verbose_name=_("Club"), default="")
+    group = tables.Column(verbose_name=_("Group"), default="")
+    score = tables.Column(verbose_name=_("Score"), accessor="result__score", attrs=NUM_ATTRS)
+    place = tables.Column(verbose_name=_("Place"), accessor="result__place", attrs=NUM_ATTRS)
+
+    class Meta(TableResultTable.Meta):
+        attrs = {"class": "data"}
+        sequence = ("seat", "name", "club", "group", "score", "place", "points")
+
+    def __init__(self, data, *, groups: bool, closed: bool, **kwargs):
+        hidden = ([] if groups else ["group"]) + ([] if closed else ["score", "place", "points"])
+        super().__init__(data, exclude=hidden, **kwargs)
+
+    def render_seat(self, bound_row):
+        seat = bound_row.row_counter + 1
+        if seat > 1:
+            return seat
+        return format_html('{} <span class="tag deal">{}</span>', seat, gettext("deals first"))
+
+
+class MyRoundsTable(tables.Table):
+    """A member's rounds of a tournament on his own page (``selectors.tournaments.MyRound``):
+    the round, his table or a bye, and once it is closed his score, place and points."""
+
+    number = tables.Column(verbose_name=_("Round"))
+    table_number = tables.Column(verbose_name=_("Table"), accessor="table", empty_values=())
+    score = tables.Column(verbose_name=_("Score"), default="")
+    place = tables.Column(verbose_name=_("Place"), default="")
+    points = DecimalPointsColumn(verbose_name=_("Points"), default="")
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "me-rounds"}
+        row_attrs = {"data-round": lambda record: record.number}
+
+    def render_table_number(self, value):
+        return value or gettext("bye")
+
+    def render_score(self, value):
+        return figure_html(value)

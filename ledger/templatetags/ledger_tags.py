@@ -43,6 +43,25 @@ def figure(points):
     return figure_html(points)
 
 
+@register.simple_tag
+def seat_table(draw_table, round_):
+    """A round's table as drawn, in a django-tables2 table (``SeatTable``): the seeded group
+    when the round is drawn in groups, the figures once it is closed."""
+    from ledger.tables.tournaments import SeatTable
+
+    return SeatTable(
+        draw_table.seats, groups=round_.kind == "seeded_groups", closed=round_.status == "closed"
+    )
+
+
+@register.simple_tag
+def my_rounds_table(rounds):
+    """A member's rounds of a tournament in a django-tables2 table (``MyRoundsTable``)."""
+    from ledger.tables.tournaments import MyRoundsTable
+
+    return MyRoundsTable(rounds)
+
+
 @register.filter
 def decimal_points(text):
     """Exact points with two decimals (a tournament's): the language's decimal sign, a true
@@ -108,12 +127,12 @@ def table_row(row):
     return format_html("<tr {}>{}</tr>", row.attrs.as_html(), mark_safe("".join(cells)))  # noqa: S308
 
 
-@register.filter
-def ladder_figure(value) -> str:
-    """A ladder's exact figure (``13/2``) with two decimals, as the ladder's table shows it."""
-    from ledger.tables.federation import two_decimals
+@register.simple_tag
+def player_ladder_table(ladder_lines):
+    """A player's lines on the kept ladders in a django-tables2 table (``PlayerLadderTable``)."""
+    from ledger.tables.federation import PlayerLadderTable
 
-    return two_decimals(value)
+    return PlayerLadderTable(ladder_lines)
 
 
 # The rated tables a player's page shows at once, newest first (``?rl<list>p<player>-page=``).

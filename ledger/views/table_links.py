@@ -23,6 +23,7 @@ from ledger.selectors import round_tables as table_reads
 from ledger.selectors import tournaments as reads
 from ledger.services import tournaments as service
 from ledger.services.errors import LedgerError
+from ledger.tables.tournaments import TableResultTable
 from ledger.views.scoring import SCOREKEEPER, round_context, table_of
 from ledger.views.tournament_sheets import pdf_response
 from ledger.views.tournaments import ADMIN, round_of, to_round
@@ -91,10 +92,7 @@ def table_link(request, club, token):
     if round_.status not in service.LINK_ROUNDS:
         # The round is over: the table's results and, once drawn, where its players sit next
         # (the page looks again by itself until the next round is published).
-        context["after"] = (
-            table_reads.after_round(rt) if round_.status == Round.Status.CLOSED else None
-        )
-        return render(request, "ledger/tournaments/link.html", {**context, "state": "over"})
+        return _over(request, rt, context)
     role = role_of(request.user, club_obj)
     if role is None or ROLE_RANK[role] < ROLE_RANK[Member.Role.SCOREKEEPER]:
         # A scorekeeper of the club (the director too) scores any table: he never takes the
@@ -104,10 +102,7 @@ def table_link(request, club, token):
         try:
             held = service.round_table_claim(round_table=rt, secret=secret)
         except LedgerError:
-            context["after"] = (
-                table_reads.after_round(rt) if round_.status == Round.Status.CLOSED else None
-            )
-            return render(request, "ledger/tournaments/link.html", {**context, "state": "over"})
+            return _over(request, rt, context)
         if not held:
             return render(
                 request, "ledger/tournaments/link.html", {**context, "state": "held"}, status=409
@@ -126,6 +121,18 @@ def table_link(request, club, token):
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return redirect(url)
+
+
+def _over(request, rt: RoundTable, context: dict[str, Any]):
+    """Render the link's page once its round is over: once it is closed, the table's results
+    and where its players sit next (the page looks again until that draw is published)."""
+    after = table_reads.after_round(rt) if rt.round.status == Round.Status.CLOSED else None
+    results = TableResultTable(after.results) if after else None
+    return render(
+        request,
+        "ledger/tournaments/link.html",
+        {**context, "state": "over", "after": after, "results_table": results},
+    )
 
 
 @require_POST

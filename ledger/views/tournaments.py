@@ -38,6 +38,7 @@ from ledger.services import tournaments as service
 from ledger.services.errors import LedgerError
 from ledger.tables.tournaments import (
     RoundListTable,
+    TournamentEntryTable,
     TournamentListTable,
     draw_mode_text,
     round_kind_text,
@@ -161,6 +162,7 @@ def _tournament_page(request, tournament, *, status: int = 200):
         {
             "tournament": tournament,
             "entries": entries,
+            "entries_table": TournamentEntryTable(entries, changing=changing),
             "members": members,
             "rounds": rounds,
             "round_days": RoundListTable.by_day(rounds, club_slug=request.club.slug),
