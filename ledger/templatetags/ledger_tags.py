@@ -45,13 +45,25 @@ def figure(points):
 
 @register.simple_tag
 def seat_table(draw_table, round_):
-    """A round's table as drawn, in a django-tables2 table (``SeatTable``): the seeded group
-    when the round is drawn in groups, the figures once it is closed."""
-    from ledger.tables.tournaments import SeatTable
+    """A round's table as drawn, written by a django-tables2 table (``SeatTable``: the seeded
+    group when the round is drawn in groups, the figures once it is closed), kept by what it
+    shows (``ledger.web.render_cache``): the director's round page, looked at again every ten
+    seconds during play, writes a hall's tables only when one changes. Written without the
+    request (it neither sorts nor pages), so the context processors do not run per table."""
+    from django.template.loader import get_template
+    from django.utils.safestring import mark_safe
 
-    return SeatTable(
-        draw_table.seats, groups=round_.kind == "seeded_groups", closed=round_.status == "closed"
-    )
+    from ledger.tables.tournaments import SeatTable
+    from ledger.web import render_cache
+
+    groups, closed = round_.kind == "seeded_groups", round_.status == "closed"
+
+    def write() -> str:
+        table = SeatTable(draw_table.seats, groups=groups, closed=closed)
+        return str(get_template(table.template_name).render({"table": table}))
+
+    key = render_cache.digest("seats", draw_table.seats, groups, closed)
+    return mark_safe(render_cache.kept(key, write))  # noqa: S308 - the table's own template
 
 
 @register.simple_tag
@@ -119,11 +131,13 @@ def table_row(row):
     from django.utils.html import conditional_escape, format_html
     from django.utils.safestring import mark_safe
 
+    from ledger.web.tables2_speed import td_html
+
     cells = []
     for column, cell in row.items():
         if column.localize is not None:
             cell = localize(cell) if column.localize else unlocalize(cell)
-        cells.append(f"<td {column.attrs['td'].as_html()}>{conditional_escape(cell)}</td>")
+        cells.append(f"<td {td_html(column)}>{conditional_escape(cell)}</td>")
     return format_html("<tr {}>{}</tr>", row.attrs.as_html(), mark_safe("".join(cells)))  # noqa: S308
 
 

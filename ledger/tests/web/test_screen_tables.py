@@ -8,11 +8,13 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from django.conf import settings
+from django.core.cache import cache
 from django.template import Context, Template
 from django.utils import translation
 
 from ledger.tables.federation import PlayerLadderTable
 from ledger.tables.tournaments import MyRoundsTable, SeatTable, TableResultTable
+from ledger.templatetags.ledger_tags import seat_table
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 # Written by hand, and why: the printed sheets lay their rows out for WeasyPrint (PDFs), the
@@ -79,6 +81,28 @@ def test_a_round_table_as_drawn_and_as_closed():
     ]
     ana = closed.split('data-player="Ana"')[1].split("</tr>")[0]
     assert "\u221235" in ana and 'data-points="-1.00"' in ana and ">3<" in ana
+
+
+def test_a_round_page_keeps_each_table_by_what_it_shows():
+    """The round page's tables are kept (``seat_table``): the same seats write the same table,
+    a table whose round closes shows its figures at once, in the reader's language."""
+    cache.clear()
+    drawn = SimpleNamespace(seats=[seat("a", "Ana"), seat("b", "Bor")])
+    playing = SimpleNamespace(kind="random", status="playing")
+    with translation.override("en"):
+        first = seat_table(drawn, playing)
+        assert seat_table(drawn, playing) == first and "Points" not in first
+        done = SimpleNamespace(
+            seats=[
+                seat("a", "Ana", score=-35, place=2, points="-1.50"),
+                seat("b", "Bor", score=35, place=1, points="1.50"),
+            ]
+        )
+        closed = seat_table(done, SimpleNamespace(kind="random", status="closed"))
+    assert "Points" in closed and 'data-points="-1.50"' in closed
+    with translation.override("da"):
+        danish = seat_table(done, SimpleNamespace(kind="random", status="closed"))
+    assert "\u22121,50" in danish and "Point" in danish and danish != closed
 
 
 def test_a_table_link_result_before_and_after_its_figures():

@@ -125,3 +125,33 @@ def test_a_failed_lookup_does_not_write_out_the_record():
     with pytest.raises(ValueError, match=r"key \[missing\] in accessor missing"):
         utils.Accessor("missing").resolve(Unprintable())
     assert utils.Accessor("missing").resolve(Unprintable(), quiet=True) is None
+
+
+class Figures(django_tables2.Table):
+    """A static cell class, a class from each cell's value, and a class from the table."""
+
+    name = django_tables2.Column(attrs={"td": {"class": "who", "data-kind": "name"}})
+    points = django_tables2.Column(
+        attrs={"td": {"class": lambda value: "neg" if value < 0 else "pos"}}
+    )
+    club = django_tables2.Column()
+
+    class Meta:
+        attrs = {"td": {"class": "plain"}}
+
+
+def test_a_cells_attributes_are_django_tables2s_own_whether_kept_or_computed():
+    """``td_html`` writes each cell's attributes as ``BoundColumn.attrs`` does: kept for the
+    table when nothing in them is computed, computed for each cell when a callable is."""
+    table = Figures(
+        [{"name": "Ana", "points": -5, "club": "A"}, {"name": "Bor", "points": 7, "club": "B"}]
+    )
+    seen = [
+        [(tables2_speed.td_html(column), column.attrs["td"].as_html()) for column, _ in row.items()]
+        for row in table.rows
+    ]
+    assert all(mine == theirs for row in seen for mine, theirs in row)
+    assert [row[1][0] for row in seen] == ['class="neg"', 'class="pos"']
+    assert seen[0][0][0] == 'class="who" data-kind="name"' and seen[0][2][0] == 'class="plain"'
+    kept = {name: "_td_html" in column.__dict__ for name, column in table.columns.items()}
+    assert kept == {"name": True, "points": False, "club": True}
