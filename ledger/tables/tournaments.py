@@ -6,6 +6,8 @@ from decimal import Decimal
 from itertools import groupby
 
 import django_tables2 as tables
+from django.middleware.csrf import get_token
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -288,15 +290,14 @@ class TournamentEntryTable(tables.Table):
     """A tournament's entries by name: a guest tagged, his club, the ladder rank and where it
     came from (a series, a rating, the director), whether he entered late or withdrew, and
     while the tournament can change (``changing``) a form to withdraw him (once a round is
-    drawn) or remove him (``ledger/tournaments/_entry_actions.html``)."""
+    drawn: ``drawn``) or remove him, its token and address taken from the request once
+    (``before_render``, which ``render_table`` calls), not a template for each row."""
 
     name = tables.Column(verbose_name=_("Name"))
     club_name = tables.Column(verbose_name=_("Club"), default="")
     ladder_rank = tables.Column(verbose_name=_("Ladder rank"), empty_values=())
     status = tables.Column(verbose_name=_("Status"), accessor="pk", empty_values=())
-    actions = tables.TemplateColumn(
-        template_name="ledger/tournaments/_entry_actions.html", verbose_name="", empty_values=()
-    )
+    actions = tables.Column(verbose_name="", accessor="pk", empty_values=())
 
     class Meta:
         orderable = False
@@ -304,8 +305,31 @@ class TournamentEntryTable(tables.Table):
         row_attrs = {"data-entry": lambda record: record.name}
         empty_text = _("No entries yet.")
 
-    def __init__(self, data, *, changing: bool, **kwargs):
+    def __init__(self, data, *, changing: bool, drawn: bool, **kwargs):
         super().__init__(data, exclude=() if changing else ("actions",), **kwargs)
+        self.drawn = drawn
+        self.form = ("", "")  # the entries' form before and after the row's entry
+
+    def before_render(self, request):
+        """Write the entries' form once, around the row's entry: the page's token and the
+        club's address, each button in the reader's language."""
+        tournament = next((entry.tournament_id for entry in self.data), None)
+        if request is None or tournament is None:
+            return
+        button = '<button class="button" name="action" value="{}">{}</button>'
+        self.form = (
+            format_html(
+                '<form method="post" action="{}"><input type="hidden" '
+                'name="csrfmiddlewaretoken" value="{}"><input type="hidden" name="entry" value="',
+                reverse("tournament_entries", kwargs={"club": request.club.slug, "pk": tournament}),
+                get_token(request),
+            ),
+            format_html(
+                '">{} {}</form>',
+                format_html(button, "withdraw", gettext("Withdraw")) if self.drawn else "",
+                format_html(button, "remove", gettext("Remove")),
+            ),
+        )
 
     def render_name(self, record):
         if record.guest:
@@ -321,6 +345,9 @@ class TournamentEntryTable(tables.Table):
 
     def render_status(self, record) -> str:
         return entry_status_text(record.withdrawn_after, record.from_round)
+
+    def render_actions(self, value):
+        return format_html("{}{}{}", self.form[0], value, self.form[1])
 
 
 class TableResultTable(tables.Table):

@@ -162,7 +162,7 @@ def _tournament_page(request, tournament, *, status: int = 200):
         {
             "tournament": tournament,
             "entries": entries,
-            "entries_table": TournamentEntryTable(entries, changing=changing),
+            "entries_table": TournamentEntryTable(entries, changing=changing, drawn=bool(rounds)),
             "members": members,
             "rounds": rounds,
             "round_days": RoundListTable.by_day(rounds, club_slug=request.club.slug),

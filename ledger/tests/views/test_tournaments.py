@@ -3,6 +3,7 @@ through the pages, the hall's wall and the ranking's exports."""
 
 import json
 import random
+import re
 
 import pytest
 from django.core.cache import cache
@@ -394,3 +395,38 @@ def test_the_draw_by_table_keeps_seat_order_and_lists_the_byes():
         ],
         "byes": ["Bor"],
     }
+
+
+def test_an_entrys_own_form_withdraws_and_removes_it_with_the_pages_token(director):
+    """Each entry's row carries its form (token, address, the entry): posted as a browser
+    posts it, with the CSRF check on, it removes the entry; once a round is drawn the row
+    offers Withdraw too, and a finished tournament's rows offer no form at all."""
+    club, _client = director
+    t = make_tournament(club, ["Ana", "Bor", "Cene", "Dana"])
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(club.members.get(name="Director").user)
+
+    def row_form(name: str) -> dict:
+        page = client.get(url("tournament", pk=t.pk)).content.decode()
+        row = page[page.index(f'<tr data-entry="{name}"') :].split("</tr>")[0]
+        fields = dict(re.findall(r'name="(csrfmiddlewaretoken|entry)" value="([^"]*)"', row))
+        actions = re.findall(r'name="action" value="(\w+)"', row)
+        address = re.findall(r'action="([^"]+)"', row)
+        return {**fields, "action_url": address[0], "actions": actions}
+
+    form = row_form("Dana")
+    assert form["actions"] == ["remove"] and form["action_url"] == url(
+        "tournament_entries", pk=t.pk
+    )
+    posted = {"csrfmiddlewaretoken": form["csrfmiddlewaretoken"], "entry": form["entry"]}
+    assert client.post(form["action_url"], {**posted, "action": "remove"}).status_code == 302
+    assert not Entry.objects.filter(tournament=t, name="Dana").exists()
+
+    client.post(
+        url("tournament_draw", pk=t.pk), {"csrfmiddlewaretoken": form["csrfmiddlewaretoken"]}
+    )
+    assert t.rounds.count() == 1
+    assert row_form("Cene")["actions"] == ["withdraw", "remove"]
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINAL)
+    page = client.get(url("tournament", pk=t.pk)).content.decode()
+    assert 'data-entry="Cene"' in page and 'name="entry"' not in page
