@@ -83,8 +83,8 @@ def test_an_officer_builds_a_series_and_reads_its_ladder(browser, live_server, w
     page.locator(f"#id_factor_{first.pk}").fill("3/2")
     page.locator(f"#id_event_{second.pk}").check()
     page.get_by_role("button", name="Create the series").click()
-    series = Series.objects.get(name="Liga 2027")
     expect(page.locator("#series-rule")).to_contain_text("linear")
+    series = Series.objects.get(name="Liga 2027")  # read once the page shows it saved
     expect(page.locator("#series-events")).to_contain_text("3/2")
     checked(page, problems)
     page.locator("#ladder-link").click()
